@@ -1,0 +1,1 @@
+"""Audits of paper 2 (claims N1..N10)."""

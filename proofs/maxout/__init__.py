@@ -1,0 +1,1 @@
+"""Audits of paper 1 (claims T1..T11)."""

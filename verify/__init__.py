@@ -1,0 +1,75 @@
+"""verify: machine-checked claims of two 2026 Transformer theory papers.
+
+Layers (lower never imports upper)::
+
+    engines/        exact rationals, arb balls, mpmath evidence
+    objects/        maxout networks, Transformers, CPWL functions, distributions
+    constructions/  maxout -> Transformer compiler, token shift, CPWL compiler, reference families
+    analysis/       exact region decomposition, NTK Gram matrices, mean-field particle model
+    checks/         one module per claim (t1_..., n10_...), each returning a Result
+    audit/          audit registry and runner (the audits themselves live in proofs/)
+    cli/            the ``verify`` command
+
+The public names below are imported lazily, so ``import verify`` is fast.
+
+>>> import verify
+>>> verify.Verdict.PROVED.value
+'proved'
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from ._version import __version__
+
+# public name -> module that defines it
+_EXPORTS = {
+    # results and errors
+    "Verdict": "verify.results",
+    "Method": "verify.results",
+    "Result": "verify.results",
+    "InputError": "verify.errors",
+    "DomainError": "verify.errors",
+    "CLAIMS": "verify.claims",
+    "get_claim": "verify.claims",
+    # paper 1 objects and constructions
+    "MaxoutNetwork": "verify.objects.maxout",
+    "Transformer": "verify.objects.transformer",
+    "Attention": "verify.objects.transformer",
+    "Head": "verify.objects.transformer",
+    "FeedForward": "verify.objects.transformer",
+    "CPWL1D": "verify.objects.cpwl",
+    "DCFunction": "verify.objects.cpwl",
+    "compile_maxout": "verify.constructions.maxout_compiler",
+    "compile_cpwl": "verify.constructions.cpwl_compiler",
+    "prove_emulation": "verify.checks.emulation",
+    "count_regions": "verify.analysis.regions",
+    # paper 2 objects and checks
+    "Discrete": "verify.objects.distributions",
+    "UniformCube": "verify.objects.distributions",
+    "SymmetricLaplace": "verify.objects.distributions",
+    "GaussianMixture": "verify.objects.distributions",
+    "Gaussian": "verify.objects.distributions",
+    "independent_mod_affine": "verify.checks.independence",
+    "ntk_gram": "verify.analysis.ntk",
+    "ntk_positive_definite": "verify.checks.ntk",
+    # audits
+    "Audit": "verify.audit.spec",
+    "run_audits": "verify.audit.runner",
+}
+
+__all__ = ["__version__", *sorted(_EXPORTS)]
+
+
+def __getattr__(name):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'verify' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_EXPORTS))

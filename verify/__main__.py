@@ -1,0 +1,6 @@
+"""``python -m verify`` is the ``verify`` command."""
+import sys
+
+from .cli import main
+
+sys.exit(main())

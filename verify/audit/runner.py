@@ -1,0 +1,149 @@
+"""Run audits and compare verdicts with their expectations.
+
+An audit *meets* its expectation when its check returns a Result whose verdict equals the
+expected verdict.  A check that raises is a miss (the error is recorded, never hidden).
+Results do not depend on the order or the process they run in: every audit seeds its own
+randomness from its parameters.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+import traceback
+from typing import Callable, Optional, Sequence
+
+from ..claims import claim_ids
+from ..results import Result, Verdict
+from .spec import Audit
+
+__all__ = ["AuditOutcome", "run_audit", "run_audits", "audit_report_dict", "strip_timing"]
+
+
+@dataclasses.dataclass(frozen=True)
+class AuditOutcome:
+    audit_id: str
+    claim: str
+    expected: Verdict
+    result: Optional[Result]
+    error: Optional[str]
+    elapsed: float = dataclasses.field(default=0.0, compare=False)
+
+    @property
+    def met(self) -> bool:
+        return self.error is None and self.result is not None and self.result.verdict is self.expected
+
+    @property
+    def actual(self) -> str:
+        if self.error is not None:
+            return "error"
+        return self.result.verdict.value
+
+    def message(self) -> str:
+        """A failure message naming the claim, the expected and actual verdict, and the certificate."""
+        if self.met:
+            return f"{self.audit_id}: {self.expected.value} as expected"
+        if self.error is not None:
+            return f"{self.audit_id} (claim {self.claim}): expected {self.expected.value}, check raised: {self.error}"
+        return (f"{self.audit_id} (claim {self.claim}): expected {self.expected.value}, got "
+                f"{self.result.verdict.value} ({self.result.method.value}); certificate: "
+                f"{self.result.certificate.get('summary', '(no summary)')}")
+
+    def to_dict(self) -> dict:
+        return {
+            "audit": self.audit_id,
+            "claim": self.claim,
+            "expected": self.expected.value,
+            "actual": self.actual,
+            "met": self.met,
+            "error": self.error,
+            "result": self.result.to_dict() if self.result is not None else None,
+            "timing": {"elapsed_s": round(self.elapsed, 6)},
+        }
+
+
+def run_audit(audit: Audit) -> AuditOutcome:
+    start = time.perf_counter()
+    try:
+        result = audit.run()
+        error = None
+    except Exception as exc:  # a crash is a miss, recorded with its type and message
+        result = None
+        tb = traceback.extract_tb(exc.__traceback__)
+        where = f" at {tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno}" if tb else ""
+        error = f"{type(exc).__name__}: {exc}{where}"
+    elapsed = time.perf_counter() - start
+    if result is not None:
+        result = result.with_timing(elapsed_s=round(elapsed, 6))
+    return AuditOutcome(audit.id, audit.claim, audit.expected, result, error, elapsed)
+
+
+def _run_by_id(audit_id: str) -> AuditOutcome:
+    from .discovery import load_audits
+
+    for a in load_audits():
+        if a.id == audit_id:
+            return run_audit(a)
+    raise KeyError(audit_id)
+
+
+def run_audits(audits: Sequence[Audit], workers: int = 1,
+               progress: Optional[Callable[[int, int, AuditOutcome], None]] = None) -> list:
+    """Run ``audits``; outcomes come back in the given order whatever ``workers`` is.
+
+    ``workers > 1`` uses a local process pool (each worker re-imports the audit registry and runs
+    audits by ID, so the results are identical to a serial run)."""
+    if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1 or workers > 256:
+        raise ValueError(f"workers: must be an integer in [1, 256], got {workers!r}")
+    total = len(audits)
+    outcomes: list = [None] * total
+    if workers == 1 or total <= 1:
+        for i, a in enumerate(audits):
+            outcomes[i] = run_audit(a)
+            if progress:
+                progress(i + 1, total, outcomes[i])
+        return outcomes
+    import concurrent.futures as cf
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
+    with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+        futures = {pool.submit(_run_by_id, a.id): i for i, a in enumerate(audits)}
+        done = 0
+        for fut in cf.as_completed(futures):
+            i = futures[fut]
+            outcomes[i] = fut.result()
+            done += 1
+            if progress:
+                progress(done, total, outcomes[i])
+    return outcomes
+
+
+def audit_report_dict(outcomes: Sequence[AuditOutcome], selected_claims: Optional[Sequence[str]] = None) -> dict:
+    """The JSON document written by ``verify audit --json``."""
+    from ..canonical import library_versions
+
+    claims_with = sorted({o.claim for o in outcomes}, key=claim_ids().index)
+    universe = list(selected_claims) if selected_claims else claim_ids()
+    without = [c for c in universe if c not in claims_with]
+    return {
+        "audits": [o.to_dict() for o in outcomes],
+        "summary": {
+            "audits": len(outcomes),
+            "met": sum(o.met for o in outcomes),
+            "missed": [o.audit_id for o in outcomes if not o.met],
+            "claims_with_audits": claims_with,
+            "claims_without_audits": without,
+        },
+        "versions": library_versions(),
+        "timing": {"elapsed_s": round(sum(o.elapsed for o in outcomes), 6)},
+    }
+
+
+def strip_timing(obj):
+    """Remove every ``"timing"`` entry (recursively): what remains must be byte-identical between runs."""
+    if isinstance(obj, dict):
+        return {k: strip_timing(v) for k, v in obj.items() if k != "timing"}
+    if isinstance(obj, list):
+        return [strip_timing(v) for v in obj]
+    return obj

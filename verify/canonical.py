@@ -1,0 +1,184 @@
+"""Canonical JSON and atomic file writes.
+
+Canonical means: sorted keys, fixed separators, UTF-8, a final newline;
+exact numbers (``Fraction``, ``fmpq``, SymPy rationals) as strings ``"p/q"``;
+floats as Python ``repr``; ball enclosures as exact endpoint strings.  The same
+data always serialises to the same bytes.
+
+>>> from fractions import Fraction
+>>> canonical_dumps({"b": Fraction(3, 7), "a": [1, 0.5]})
+'{"a":[1,0.5],"b":"3/7"}'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+import math
+import os
+import platform
+import tempfile
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+__all__ = ["jsonable", "canonical_dumps", "atomic_write_text", "atomic_write_json", "library_versions",
+           "fraction_str"]
+
+
+def fraction_str(q) -> str:
+    """``Fraction(3, 7) -> "3/7"``, ``Fraction(4) -> "4"``."""
+    q = Fraction(q)
+    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+
+
+def _arb_to_json(x) -> dict:
+    from fractions import Fraction as F
+
+    mid = x.mid()
+    rad = x.rad()
+    m, e = mid.man_exp()
+    rm, re_ = rad.man_exp()
+    midq = F(int(m)) * (F(2) ** int(e))
+    radq = F(int(rm)) * (F(2) ** int(re_))
+    return {"lower": fraction_str(midq - radq), "upper": fraction_str(midq + radq),
+            "approx": x.str(12, radius=True)}
+
+
+def jsonable(obj: Any) -> Any:
+    """Convert ``obj`` to plain JSON types, deterministically."""
+    if obj is None or isinstance(obj, (bool, str)):
+        return obj
+    if isinstance(obj, enum.Enum):
+        return jsonable(obj.value)
+    if isinstance(obj, int):
+        return int(obj)
+    if isinstance(obj, Fraction):
+        return fraction_str(obj)
+    if isinstance(obj, float):
+        if math.isfinite(obj):
+            return obj
+        return "nan" if math.isnan(obj) else ("inf" if obj > 0 else "-inf")
+    if isinstance(obj, dict) or hasattr(obj, "items") and callable(obj.items):
+        out = {}
+        for k, v in obj.items():
+            key = k if isinstance(k, str) else str(jsonable(k))
+            out[key] = jsonable(v)
+        return out
+    if isinstance(obj, (list, tuple)):
+        return [jsonable(v) for v in obj]
+    if isinstance(obj, (set, frozenset)):
+        items = [jsonable(v) for v in obj]
+        return sorted(items, key=lambda v: json.dumps(v, sort_keys=True))
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        if hasattr(obj, "to_dict"):
+            return jsonable(obj.to_dict())
+        return jsonable(dataclasses.asdict(obj))
+    mod = type(obj).__module__ or ""
+    name = type(obj).__name__
+    if mod.startswith("flint"):
+        if name == "fmpq" or name == "fmpz":
+            return fraction_str(Fraction(int(obj.p), int(obj.q))) if name == "fmpq" else int(obj)
+        if name == "arb":
+            return _arb_to_json(obj)
+        if name in ("fmpq_mat", "fmpz_mat", "arb_mat"):
+            return [[jsonable(obj[i, j]) for j in range(obj.ncols())] for i in range(obj.nrows())]
+    if mod.startswith("numpy"):
+        import numpy as np
+
+        if isinstance(obj, np.ndarray):
+            return jsonable(obj.tolist())
+        if isinstance(obj, np.bool_):
+            return bool(obj)
+        if isinstance(obj, np.integer):
+            return int(obj)
+        if isinstance(obj, np.floating):
+            return jsonable(float(obj))
+    if mod.startswith("sympy"):
+        import sympy
+
+        if isinstance(obj, sympy.Rational):
+            return fraction_str(Fraction(int(obj.p), int(obj.q)))
+        if isinstance(obj, sympy.MatrixBase):
+            return [[jsonable(obj[i, j]) for j in range(obj.cols)] for i in range(obj.rows)]
+        return str(obj)
+    if mod.startswith("mpmath"):
+        import mpmath
+
+        return mpmath.nstr(obj, 30) if not isinstance(obj, mpmath.matrix) else [
+            [mpmath.nstr(obj[i, j], 30) for j in range(obj.cols)] for i in range(obj.rows)]
+    if hasattr(obj, "to_dict"):
+        return jsonable(obj.to_dict())
+    raise TypeError(f"cannot serialise object of type {type(obj).__name__} to JSON")
+
+
+def canonical_dumps(obj: Any, indent: int | None = None) -> str:
+    """Canonical JSON text (no trailing newline)."""
+    seps = (",", ":") if indent is None else (",", ": ")
+    return json.dumps(jsonable(obj), sort_keys=True, separators=seps, ensure_ascii=False,
+                      allow_nan=False, indent=indent)
+
+
+def atomic_write_text(path: str | os.PathLike, text: str) -> None:
+    """Write ``text`` to ``path`` atomically (temp file in the same folder, fsync, rename).
+
+    A reader sees either the old file or the complete new one, never a partial write.
+    """
+    path = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
+    """Binary twin of :func:`atomic_write_text`."""
+    path = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def atomic_write_json(path: str | os.PathLike, obj: Any, indent: int | None = 1) -> None:
+    """Canonical JSON (with a final newline) written atomically."""
+    atomic_write_text(path, canonical_dumps(obj, indent=indent) + "\n")
+
+
+@lru_cache(maxsize=1)
+def library_versions() -> dict:
+    """Versions of the interpreter and every numerical library the verdicts may depend on."""
+    from importlib import metadata
+
+    from ._version import __version__
+
+    versions = {"python": platform.python_version(), "verify": __version__}
+    for dist in ("sympy", "mpmath", "numpy", "scipy", "python-flint", "gmpy2"):
+        try:
+            versions[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            versions[dist] = "absent"
+    return versions

@@ -1,0 +1,240 @@
+"""Rigorous ball arithmetic (python-flint ``arb``) with a precision ladder.
+
+Every ``arb`` is a ball [m ± r] guaranteed to contain the true value.  Comparisons
+between balls are **certain-only**: ``a < b`` is True only if it holds for every
+pair of points of the two balls.  A False therefore means *not proved*, never
+*refuted*; the helpers here return ``None`` for "undecided" to make that explicit.
+
+>>> from flint import arb
+>>> third = arb(1) / 3
+>>> sign(third * 3 - 1) is None      # the ball straddles 0: undecided, not "False"
+True
+>>> certainly_positive(third)
+True
+
+A computation that may be undecided at one precision is retried up the ladder
+(64 -> 128 -> 256 -> 512 bits by default); undecided at the top means INCONCLUSIVE:
+
+>>> outcome = decide_with_ladder(lambda prec: (None, {"why": "never decides"}))
+>>> outcome.verdict.value, outcome.precision
+('inconclusive', 512)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+from typing import Any, Callable, Optional, Sequence
+
+from flint import arb, ctx, fmpq
+
+from ..results import Verdict
+
+__all__ = [
+    "LADDER", "workprec", "to_ball", "ball_bounds", "sign", "certainly_positive", "certainly_negative",
+    "certainly_nonzero", "certainly_less", "certainly_contains", "LadderOutcome", "decide_with_ladder",
+    "ball_cholesky", "CholeskyOutcome", "certify_positive_definite", "certify_full_column_rank",
+    "ball_str",
+]
+
+LADDER: tuple = (64, 128, 256, 512)
+
+
+def workprec(bits: int):
+    """Context manager setting the working precision (bits) of python-flint."""
+    if not isinstance(bits, int) or bits < 16 or bits > 1_000_000:
+        raise ValueError(f"precision: must be an integer in [16, 1000000] bits, got {bits!r}")
+    return ctx.workprec(bits)
+
+
+def to_ball(q) -> arb:
+    """An exact rational as a ball at the current precision (radius covers the rounding)."""
+    if isinstance(q, arb):
+        return q
+    q = Fraction(q)
+    return arb(fmpq(q.numerator, q.denominator))
+
+
+def _arf_to_fraction(x) -> Fraction:
+    m, e = x.man_exp()
+    m, e = int(m), int(e)
+    return Fraction(m * 2**e) if e >= 0 else Fraction(m, 2 ** (-e))
+
+
+def ball_bounds(x: arb) -> tuple:
+    """Exact rational endpoints (lower, upper) of the ball ``x``."""
+    if not x.is_finite():
+        raise ValueError("ball: not finite (infinite radius or NaN midpoint)")
+    mid = _arf_to_fraction(x.mid())
+    rad = _arf_to_fraction(x.rad())
+    return mid - rad, mid + rad
+
+
+def ball_str(x: arb, digits: int = 20) -> str:
+    return x.str(digits, radius=True)
+
+
+def sign(x: arb) -> Optional[int]:
+    """+1 or -1 if the ball certainly excludes 0 on that side, 0 if it is exactly zero, else None."""
+    if x > 0:
+        return 1
+    if x < 0:
+        return -1
+    if x.is_exact() and x == 0:
+        return 0
+    return None
+
+
+def certainly_positive(x: arb) -> bool:
+    """True only if every point of the ball is > 0 (False = not proved)."""
+    return bool(x > 0)
+
+
+def certainly_negative(x: arb) -> bool:
+    return bool(x < 0)
+
+
+def certainly_nonzero(x: arb) -> bool:
+    return bool(x > 0) or bool(x < 0)
+
+
+def certainly_less(a: arb, b: arb) -> bool:
+    """True only if a < b holds for all points of both balls."""
+    return bool(a < b)
+
+
+def certainly_contains(ball: arb, q) -> bool:
+    """True if the exact rational ``q`` lies in ``ball``."""
+    lo, hi = ball_bounds(ball)
+    return lo <= Fraction(q) <= hi
+
+
+@dataclasses.dataclass(frozen=True)
+class LadderOutcome:
+    """Result of :func:`decide_with_ladder`: the verdict, the precision at which it was reached
+    (or the top precision if undecided), and what each attempt reported."""
+
+    verdict: Verdict
+    precision: int
+    attempts: tuple
+    info: Any = None
+
+    @property
+    def decided(self) -> bool:
+        return self.verdict is not Verdict.INCONCLUSIVE
+
+
+def decide_with_ladder(attempt: Callable[[int], tuple], ladder: Sequence[int] = LADDER) -> LadderOutcome:
+    """Run ``attempt(prec) -> (verdict or None, info)`` at increasing precision until decided.
+
+    ``attempt`` is called inside ``workprec(prec)``.  ``None`` (undecided) at the top rung gives
+    INCONCLUSIVE; a verdict is returned as soon as one rung decides.
+    """
+    if not ladder:
+        raise ValueError("ladder: must contain at least one precision")
+    attempts = []
+    info = None
+    for prec in ladder:
+        with workprec(prec):
+            verdict, info = attempt(prec)
+        attempts.append({"precision_bits": prec, "decided": verdict is not None,
+                         **({"verdict": Verdict(verdict).value} if verdict is not None else {})})
+        if verdict is not None:
+            return LadderOutcome(Verdict(verdict), prec, tuple(attempts), info)
+    return LadderOutcome(Verdict.INCONCLUSIVE, ladder[-1], tuple(attempts), info)
+
+
+@dataclasses.dataclass(frozen=True)
+class CholeskyOutcome:
+    """Interval Cholesky of a symmetric ball matrix.
+
+    ``positive_definite`` is True when every pivot is certainly > 0 (a proof that every
+    symmetric matrix in the balls is PD), and None when some pivot's ball touches 0 or below
+    (undecided: never a proof of singularity).  ``pivots`` are the squared diagonal pivots.
+    """
+
+    positive_definite: Optional[bool]
+    pivots: tuple
+    failed_at: Optional[int] = None
+
+
+def ball_cholesky(matrix: Sequence[Sequence[arb]]) -> CholeskyOutcome:
+    """Interval Cholesky factorisation (rigorous: balls propagate through every operation)."""
+    n = len(matrix)
+    for i, row in enumerate(matrix):
+        if len(row) != n:
+            raise ValueError(f"matrix: row {i} has length {len(row)}, expected {n} (square)")
+    L = [[arb(0)] * n for _ in range(n)]
+    pivots = []
+    for j in range(n):
+        s = to_ball(matrix[j][j])
+        for k in range(j):
+            s -= L[j][k] * L[j][k]
+        pivots.append(s)
+        if not certainly_positive(s):
+            return CholeskyOutcome(None, tuple(pivots), failed_at=j)
+        ljj = s.sqrt()
+        L[j][j] = ljj
+        for i in range(j + 1, n):
+            t = to_ball(matrix[i][j])
+            for k in range(j):
+                t -= L[i][k] * L[j][k]
+            L[i][j] = t / ljj
+    return CholeskyOutcome(True, tuple(pivots))
+
+
+def certify_positive_definite(build: Callable[[int], Sequence[Sequence[arb]]],
+                              ladder: Sequence[int] = LADDER) -> LadderOutcome:
+    """Certify that the symmetric matrix produced by ``build(prec)`` (balls) is positive definite.
+
+    The matrix is rebuilt at each rung.  PROVED if the interval Cholesky succeeds; otherwise
+    INCONCLUSIVE at the top rung (this routine never REFUTES: singularity needs an exact null vector).
+    The ``info`` of the outcome holds the pivots of the last attempt.
+    """
+
+    def attempt(prec):
+        M = build(prec)
+        # symmetric scaling by the diagonal keeps pivots O(1)
+        chol = ball_cholesky(M)
+        return (Verdict.PROVED if chol.positive_definite else None), chol
+
+    return decide_with_ladder(attempt, ladder)
+
+
+def certify_full_column_rank(build: Callable[[int], Sequence[Sequence[arb]]],
+                             ladder: Sequence[int] = LADDER) -> LadderOutcome:
+    """Certify full column rank of the ball matrix ``build(prec)`` (rows x cols, rows >= cols).
+
+    Method: the column-scaled Gram matrix G = D Φᵀ Φ D (D = 1/‖column‖ as a ball) is certified
+    PD by interval Cholesky.  Only PROVED or INCONCLUSIVE can come out.
+    """
+
+    def attempt(prec):
+        Phi = build(prec)
+        nr = len(Phi)
+        nc = len(Phi[0]) if nr else 0
+        if nr < nc:
+            return None, {"reason": f"{nr} rows < {nc} columns"}
+        cols = [[to_ball(Phi[r][c]) for r in range(nr)] for c in range(nc)]
+        norms = []
+        for col in cols:
+            s = arb(0)
+            for v in col:
+                s += v * v
+            if not certainly_positive(s):
+                return None, CholeskyOutcome(None, (), failed_at=len(norms))
+            norms.append(s.sqrt())
+        cols = [[v / norms[c] for v in col] for c, col in enumerate(cols)]
+        G = [[arb(0)] * nc for _ in range(nc)]
+        for a in range(nc):
+            for b in range(a, nc):
+                s = arb(0)
+                ca, cb = cols[a], cols[b]
+                for r in range(nr):
+                    s += ca[r] * cb[r]
+                G[a][b] = s
+                G[b][a] = s
+        chol = ball_cholesky(G)
+        return (Verdict.PROVED if chol.positive_definite else None), chol
+
+    return decide_with_ladder(attempt, ladder)

@@ -1,0 +1,273 @@
+"""Exact rational arithmetic: parsing user numbers and linear algebra over Q.
+
+User numbers are parsed *exactly*: ``int``, ``Fraction``, ``"p/q"`` and decimal
+strings (``"0.125"`` is 1/8 exactly, ``"1e-30"`` is 10^-30).  Python/JSON floats
+are refused unless the caller opts in with ``allow_float=True``; then a float is
+taken as its exact binary value.
+
+>>> parse_exact("0.125", "w")
+Fraction(1, 8)
+>>> parse_exact("-2/6", "w")
+Fraction(-1, 3)
+>>> parse_exact(0.1, "w")
+Traceback (most recent call last):
+...
+verify.errors.InputTypeError: w: 0.1 is a float; give an exact number such as "1/10" or "0.1" (a string), or opt in to floats (their exact binary value)
+>>> parse_exact(0.5, "w", allow_float=True)
+Fraction(1, 2)
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import re
+from fractions import Fraction
+from typing import Any, Iterable, Sequence
+
+from ..errors import InputError, InputTypeError
+
+__all__ = [
+    "JsonFloat", "parse_exact", "parse_positive", "parse_vector", "parse_matrix", "fraction_str",
+    "rank_q", "nullspace_q", "solve_q", "MAX_NUMBER_LENGTH", "MAX_EXPONENT",
+]
+
+MAX_NUMBER_LENGTH = 5000   # characters in one numeric string
+MAX_EXPONENT = 5000        # |e| in "1.5e-30"; larger is refused up front (memory bomb)
+
+_RATIONAL = re.compile(r"^[+-]?\d+(/\d+)?$")
+_DECIMAL = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+
+
+class JsonFloat(str):
+    """A float literal read from JSON, kept as its text so it can be refused (or taken exactly)."""
+
+
+def fraction_str(q) -> str:
+    """``Fraction(3, 7) -> "3/7"``; integers without a denominator."""
+    q = Fraction(q)
+    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+
+
+def _float_refusal(field: str, text: str) -> InputTypeError:
+    return InputTypeError(
+        field,
+        f"{text} is a float; give an exact number such as \"{_suggest(text)}\" or \"{text}\" (a string), "
+        "or opt in to floats (their exact binary value)",
+    )
+
+
+def _suggest(text: str) -> str:
+    try:
+        q = Fraction(text).limit_denominator(10**6)
+        return fraction_str(q)
+    except (ValueError, ZeroDivisionError, OverflowError):
+        return "p/q"
+
+
+def _parse_string(value: str, field: str) -> Fraction:
+    s = value.strip()
+    if not s:
+        raise InputError(field, "empty string is not a number")
+    if len(s) > MAX_NUMBER_LENGTH:
+        raise InputError(field, f"numeric string longer than {MAX_NUMBER_LENGTH} characters")
+    low = s.lower()
+    if low in {"nan", "+nan", "-nan", "inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"}:
+        raise InputError(field, f"{s!r} is not a finite number")
+    if _RATIONAL.match(s):
+        num, _, den = s.partition("/")
+        if den and int(den) == 0:
+            raise InputError(field, f"{s!r} has a zero denominator")
+        return Fraction(int(num), int(den) if den else 1)
+    m = _DECIMAL.match(s)
+    if m:
+        if m.group(2):
+            exp = int(m.group(2)[1:])
+            if abs(exp) > MAX_EXPONENT:
+                raise InputError(field, f"exponent {exp} outside [-{MAX_EXPONENT}, {MAX_EXPONENT}]")
+        return Fraction(s)
+    raise InputError(field, f"{value!r} is not an exact number (use an integer, 'p/q' or a decimal string)")
+
+
+def parse_exact(value: Any, field: str = "value", *, allow_float: bool = False) -> Fraction:
+    """Parse one exact rational number; errors name ``field``."""
+    if isinstance(value, bool):
+        raise InputTypeError(field, f"{value!r} is a boolean, not a number")
+    if isinstance(value, JsonFloat):
+        if not allow_float:
+            raise _float_refusal(field, str(value))
+        f = float(value)
+        if not math.isfinite(f):
+            raise InputError(field, f"{value} is not a finite number")
+        return Fraction(f)
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, str):
+        return _parse_string(value, field)
+    if isinstance(value, float) or type(value).__name__ in ("float64", "float32", "float16"):
+        f = float(value)
+        if not math.isfinite(f):
+            raise InputError(field, f"{value!r} is not a finite number")
+        if not allow_float:
+            raise _float_refusal(field, repr(f))
+        return Fraction(f)
+    mod = type(value).__module__ or ""
+    if mod.startswith("flint") and type(value).__name__ in ("fmpq", "fmpz"):
+        if type(value).__name__ == "fmpz":
+            return Fraction(int(value))
+        return Fraction(int(value.p), int(value.q))
+    if mod.startswith("sympy"):
+        import sympy
+
+        if isinstance(value, sympy.Rational):
+            return Fraction(int(value.p), int(value.q))
+        raise InputTypeError(field, f"sympy value {value} is not a rational number")
+    if isinstance(value, numbers.Integral):
+        return Fraction(int(value))
+    if isinstance(value, numbers.Rational):
+        return Fraction(int(value.numerator), int(value.denominator))
+    raise InputTypeError(field, f"expected an exact number (int, 'p/q' or decimal string), got {type(value).__name__}")
+
+
+def parse_positive(value: Any, field: str, *, allow_float: bool = False, strict: bool = True) -> Fraction:
+    """Parse a number that must be > 0 (``strict``) or >= 0."""
+    q = parse_exact(value, field, allow_float=allow_float)
+    if strict and q <= 0:
+        raise InputError(field, f"must be > 0, got {fraction_str(q)}")
+    if not strict and q < 0:
+        raise InputError(field, f"must be >= 0, got {fraction_str(q)}")
+    return q
+
+
+def _is_sequence(value) -> bool:
+    return isinstance(value, Sequence) and not isinstance(value, (str, bytes)) or (
+        type(value).__name__ == "ndarray")
+
+
+def parse_vector(values: Any, field: str, *, dim: int | None = None, allow_float: bool = False,
+                 max_len: int | None = None) -> tuple:
+    """Parse a list of exact numbers; ``dim`` enforces the length."""
+    if not _is_sequence(values):
+        raise InputTypeError(field, f"expected a list of numbers, got {type(values).__name__}")
+    values = list(values)
+    if max_len is not None and len(values) > max_len:
+        raise InputError(field, f"length {len(values)} exceeds the limit {max_len}")
+    if dim is not None and len(values) != dim:
+        raise InputError(field, f"expected length {dim}, got {len(values)}")
+    return tuple(parse_exact(v, f"{field}[{i}]", allow_float=allow_float) for i, v in enumerate(values))
+
+
+def parse_matrix(rows: Any, field: str, *, shape: tuple | None = None, allow_float: bool = False,
+                 max_size: int | None = None) -> tuple:
+    """Parse a rectangular list of lists of exact numbers; returns a tuple of row tuples."""
+    if not _is_sequence(rows):
+        raise InputTypeError(field, f"expected a list of rows, got {type(rows).__name__}")
+    rows = list(rows)
+    if not rows:
+        raise InputError(field, "matrix has no rows")
+    if max_size is not None and len(rows) > max_size:
+        raise InputError(field, f"{len(rows)} rows exceed the limit {max_size}")
+    out = [parse_vector(r, f"{field}[{i}]", allow_float=allow_float, max_len=max_size) for i, r in enumerate(rows)]
+    width = len(out[0])
+    for i, r in enumerate(out):
+        if len(r) != width:
+            raise InputError(f"{field}[{i}]", f"row length {len(r)} differs from row 0 length {width}")
+    if shape is not None:
+        nr, nc = shape
+        if (nr is not None and len(out) != nr) or (nc is not None and width != nc):
+            raise InputError(field, f"expected shape {shape}, got ({len(out)}, {width})")
+    return tuple(out)
+
+
+# -- exact linear algebra over Q (python-flint fmpq_mat) ---------------------------------
+
+def _to_fmpq_mat(rows: Sequence[Sequence[Fraction]]):
+    from flint import fmpq, fmpq_mat
+
+    nr = len(rows)
+    nc = len(rows[0]) if nr else 0
+    flat = []
+    for r in rows:
+        for v in r:
+            v = Fraction(v)
+            flat.append(fmpq(v.numerator, v.denominator))
+    return fmpq_mat(nr, nc, flat)
+
+
+def _from_fmpq(x) -> Fraction:
+    return Fraction(int(x.p), int(x.q))
+
+
+def rank_q(rows: Sequence[Sequence[Fraction]]) -> int:
+    """Exact rank over Q.
+
+    >>> rank_q([[1, 2], [2, 4]])
+    1
+    """
+    if not rows or not rows[0]:
+        return 0
+    return int(_to_fmpq_mat(rows).rank())
+
+
+def nullspace_q(rows: Sequence[Sequence[Fraction]]) -> list:
+    """An exact basis of {c : rows @ c = 0} over Q, each vector scaled to coprime integers
+    with a positive first non-zero entry.
+
+    >>> nullspace_q([[1, 1, -1]])
+    [(1, -1, 0), (1, 0, 1)]
+    """
+    nc = len(rows[0]) if rows else 0
+    if not rows:
+        return [tuple(1 if i == j else 0 for i in range(nc)) for j in range(nc)]
+    R, rank = _to_fmpq_mat(rows).rref()
+    rank = int(rank)
+    pivots = []
+    for i in range(rank):
+        for j in range(nc):
+            if R[i, j] != 0:
+                pivots.append(j)
+                break
+    free = [j for j in range(nc) if j not in pivots]
+    basis = []
+    for f in free:
+        vec = [Fraction(0)] * nc
+        vec[f] = Fraction(1)
+        for i, p in enumerate(pivots):
+            vec[p] = -_from_fmpq(R[i, f])
+        basis.append(integer_normalise(vec))
+    return basis
+
+
+def integer_normalise(vec: Iterable) -> tuple:
+    """Scale a rational vector to coprime integers, first non-zero entry positive."""
+    vec = [Fraction(v) for v in vec]
+    den = 1
+    for v in vec:
+        den = den * v.denominator // math.gcd(den, v.denominator)
+    ints = [int(v * den) for v in vec]
+    g = 0
+    for v in ints:
+        g = math.gcd(g, v)
+    if g == 0:
+        return tuple(ints)
+    ints = [v // g for v in ints]
+    first = next(v for v in ints if v != 0)
+    if first < 0:
+        ints = [-v for v in ints]
+    return tuple(ints)
+
+
+def solve_q(rows: Sequence[Sequence[Fraction]], rhs: Sequence[Fraction]):
+    """Solve a square non-singular system exactly; raises ``ZeroDivisionError`` if singular."""
+    from flint import fmpq_mat
+
+    A = _to_fmpq_mat(rows)
+    b = _to_fmpq_mat([[v] for v in rhs])
+    x = A.solve(b)
+    return tuple(_from_fmpq(x[i, 0]) for i in range(x.nrows()))
+
+
+def as_fraction_matrix(rows) -> tuple:
+    return tuple(tuple(Fraction(v) for v in r) for r in rows)

@@ -1,0 +1,201 @@
+"""Three-valued verdicts and the :class:`Result` every check returns.
+
+A check answers **PROVED**, **REFUTED** or **INCONCLUSIVE**, and says *how* it
+knows (its method):
+
+* ``exact``     -- exact rational / symbolic arithmetic; a verdict is a proof for the instance;
+* ``certified`` -- rigorous ball (interval) arithmetic; every reported number is an enclosure;
+* ``evidence``  -- floating point (mpmath, numpy) only; never a proof.
+
+An ``evidence`` Result cannot carry PROVED or REFUTED: constructing one raises.
+
+>>> r = Result("T3", "gate identity", Verdict.PROVED, Method.EXACT)
+>>> r.verdict.value, r.method.value
+('proved', 'exact')
+>>> Result("T2", "search", Verdict.PROVED, Method.EVIDENCE)
+Traceback (most recent call last):
+...
+ValueError: verdict: an 'evidence' Result cannot be 'proved'; only exact or certified methods decide
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import re
+from typing import Any, Mapping
+
+__all__ = ["Verdict", "Method", "Result", "CLAIM_ID_PATTERN"]
+
+CLAIM_ID_PATTERN = re.compile(r"^(T(1[01]|[1-9])|N(10|[1-9]))(\.[A-Za-z0-9_]+)?$")
+
+
+class Verdict(str, enum.Enum):
+    """Outcome of a check. ``INCONCLUSIVE`` is never to be read as False."""
+
+    PROVED = "proved"
+    REFUTED = "refuted"
+    INCONCLUSIVE = "inconclusive"
+
+    def __str__(self) -> str:  # pragma: no cover - trivial
+        return self.value
+
+
+class Method(str, enum.Enum):
+    """Rigour level of a check (see module docstring)."""
+
+    EXACT = "exact"
+    CERTIFIED = "certified"
+    EVIDENCE = "evidence"
+
+    def __str__(self) -> str:  # pragma: no cover - trivial
+        return self.value
+
+
+def _coerce(enum_cls, value, field):
+    if isinstance(value, enum_cls):
+        return value
+    try:
+        return enum_cls(value)
+    except ValueError:
+        allowed = ", ".join(m.value for m in enum_cls)
+        raise ValueError(f"{field}: must be one of {allowed}, got {value!r}") from None
+
+
+@dataclasses.dataclass(frozen=True)
+class Result:
+    """What a check returns.
+
+    Fields
+    ------
+    claim       catalogue ID (``T1``..``T11``, ``N1``..``N10``, optional suffix ``T6.n2``)
+    statement   the precise statement that was checked (one sentence)
+    verdict     :class:`Verdict`
+    method      :class:`Method`
+    certificate JSON-ready data from which the verdict can be re-checked
+                (points, enclosures, exact relations, regions ...)
+    parameters  the inputs of the check (exact numbers as strings where possible)
+    conventions open conventions in force (tie rule, depth convention, reading ...)
+    seeds       every random seed used
+    evidence    numerical evidence (labelled as such); allowed with any verdict
+    timing      wall-clock data; the only part of the JSON allowed to vary between runs
+    """
+
+    claim: str
+    statement: str
+    verdict: Verdict
+    method: Method
+    certificate: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    parameters: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    conventions: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    seeds: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    evidence: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    timing: Mapping[str, Any] = dataclasses.field(default_factory=dict, compare=False)
+
+    def __post_init__(self):
+        if not isinstance(self.claim, str) or not CLAIM_ID_PATTERN.match(self.claim):
+            raise ValueError(
+                f"claim: must be a catalogue ID T1..T11 or N1..N10 (optional suffix), got {self.claim!r}"
+            )
+        if not isinstance(self.statement, str):
+            raise TypeError(f"statement: must be a string, got {type(self.statement).__name__}")
+        object.__setattr__(self, "verdict", _coerce(Verdict, self.verdict, "verdict"))
+        object.__setattr__(self, "method", _coerce(Method, self.method, "method"))
+        if self.method is Method.EVIDENCE and self.verdict is not Verdict.INCONCLUSIVE:
+            raise ValueError(
+                f"verdict: an 'evidence' Result cannot be '{self.verdict.value}'; "
+                "only exact or certified methods decide"
+            )
+        for name in ("certificate", "parameters", "conventions", "seeds", "evidence", "timing"):
+            value = getattr(self, name)
+            if not isinstance(value, Mapping):
+                raise TypeError(f"{name}: must be a mapping, got {type(value).__name__}")
+
+    # -- convenience -----------------------------------------------------------------
+    @property
+    def proved(self) -> bool:
+        return self.verdict is Verdict.PROVED
+
+    @property
+    def refuted(self) -> bool:
+        return self.verdict is Verdict.REFUTED
+
+    @property
+    def inconclusive(self) -> bool:
+        return self.verdict is Verdict.INCONCLUSIVE
+
+    def with_timing(self, **timing) -> "Result":
+        return dataclasses.replace(self, timing=dict(timing))
+
+    def summary(self, width: int = 160) -> str:
+        """One line: claim, verdict, method and the certificate's ``summary`` entry if present."""
+        text = self.certificate.get("summary") if isinstance(self.certificate, Mapping) else None
+        line = f"{self.claim} {self.verdict.value.upper()} ({self.method.value})"
+        if text:
+            line += f": {text}"
+        return line if len(line) <= width else line[: width - 3] + "..."
+
+    # -- serialisation ---------------------------------------------------------------
+    def to_dict(self) -> dict:
+        """A JSON-ready dict (exact numbers as strings, versions recorded)."""
+        from .canonical import jsonable, library_versions
+
+        return {
+            "claim": self.claim,
+            "statement": self.statement,
+            "verdict": self.verdict.value,
+            "method": self.method.value,
+            "certificate": jsonable(self.certificate),
+            "parameters": jsonable(self.parameters),
+            "conventions": jsonable(self.conventions),
+            "seeds": jsonable(self.seeds),
+            "evidence": jsonable(self.evidence),
+            "versions": library_versions(),
+            "timing": jsonable(self.timing),
+        }
+
+    def to_json(self) -> str:
+        """Canonical JSON: sorted keys, fixed separators; byte-identical for identical inputs
+        except for the top-level ``"timing"`` object."""
+        from .canonical import canonical_dumps
+
+        return canonical_dumps(self.to_dict())
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Result":
+        if not isinstance(data, Mapping):
+            raise TypeError(f"result: must be a JSON object, got {type(data).__name__}")
+        missing = [k for k in ("claim", "statement", "verdict", "method") if k not in data]
+        if missing:
+            raise ValueError(f"result: missing field(s) {', '.join(missing)}")
+        return cls(
+            claim=data["claim"],
+            statement=data["statement"],
+            verdict=data["verdict"],
+            method=data["method"],
+            certificate=data.get("certificate", {}),
+            parameters=data.get("parameters", {}),
+            conventions=data.get("conventions", {}),
+            seeds=data.get("seeds", {}),
+            evidence=data.get("evidence", {}),
+            timing=data.get("timing", {}),
+        )
+
+    # -- display ---------------------------------------------------------------------
+    def __repr__(self) -> str:
+        return f"<Result {self.summary(120)}>"
+
+    def _repr_markdown_(self) -> str:
+        rows = [
+            f"**{self.claim}** — {self.statement}",
+            "",
+            "| verdict | method |",
+            "|---|---|",
+            f"| **{self.verdict.value.upper()}** | {self.method.value} |",
+        ]
+        if self.conventions:
+            rows += ["", "Conventions: " + ", ".join(f"`{k}={v}`" for k, v in sorted(self.conventions.items()))]
+        summary = self.certificate.get("summary") if isinstance(self.certificate, Mapping) else None
+        if summary:
+            rows += ["", f"Certificate: {summary}"]
+        return "\n".join(rows)
