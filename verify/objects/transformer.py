@@ -1,0 +1,621 @@
+"""Transformers with exact weights: residual attention and feed-forward sublayers (spec maxout §2.2).
+
+Tokens are the **columns** of X (a tuple of E rows, each with n entries).  No LayerNorm, no 1/sqrt(m)::
+
+    Attn(X) = X + sum_h W_O^h W_V^h X sigma[(W_K^h X)^T (W_Q^h X)]     score[l][j] = <W_K x_l, W_Q x_j>
+    FF(X)   = X + W_2 ReLU(W_1 X + b_1 1^T) + b_2 1^T
+
+sigma acts column-wise (query j gets a probability vector over the keys l):
+
+* ``attention="hardmax"`` -- all weight on the argmax set, tie rule ``average`` (1/|A| each) or ``first``
+  (smallest key index).  Exact (Fractions); the evaluation is *traceable* (only ``+``, ``-``, constant
+  multiples, ``ops.mul`` for score products, decisions through ``ops``), so a region tracer can pass
+  affine forms as values.
+* ``attention="softmax"`` -- softmax(scale * score) (lambda multiplies the score; no other scaling), with
+  ``backend="arb"`` (rigorous balls, default), ``"mpmath"`` (evidence only) or ``"sympy"`` (symbolic).
+
+The conventions are recorded in :data:`CONVENTIONS` and on every Transformer (``.conventions``).
+
+>>> head = Head([[0, 1, 0]], [[1, 0, 0]], [[1, 0, 0]], [[0], [0], [1]])     # O1: value = score = z
+>>> T = Transformer([Attention([head])], coordinate_names=["z", "one", "out"])
+>>> T.evaluate([[1, "5/2"], [1, 1], [0, 0]])[2]
+(Fraction(5, 2), Fraction(5, 2))
+>>> T.embedding_dim, T.n_sublayers, T.heads_per_attention, T.parameter_count(nonzero=True)
+(3, 1, [1], 4)
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Sequence
+
+from ..engines.exact import fraction_str, parse_exact, parse_positive
+from ..errors import InputError, InputTypeError, SizeLimitError
+from .maxout import coerce_input
+from .ops import EXACT, TIE_RULES, Ops, hardmax_weights
+
+__all__ = ["Head", "Attention", "FeedForward", "Transformer", "CONVENTIONS", "ATTENTION_KINDS", "BACKENDS",
+           "MAX_EMBEDDING", "MAX_TOKENS", "MAX_SUBLAYERS", "MAX_HEADS", "MAX_HEAD_SIZE", "MAX_FFN_WIDTH",
+           "format_matrix"]
+
+MAX_EMBEDDING = 1024
+MAX_TOKENS = 512
+MAX_SUBLAYERS = 1024
+MAX_HEADS = 256
+MAX_HEAD_SIZE = 1024
+MAX_FFN_WIDTH = 8192
+
+ATTENTION_KINDS = ("hardmax", "softmax")
+BACKENDS = ("arb", "mpmath", "sympy")
+
+CONVENTIONS = {
+    "tokens": "columns of X (E x n)",
+    "attention": "residual X + sum_h W_O W_V X sigma[(W_K X)^T (W_Q X)], sigma column-wise over keys; "
+                 "no LayerNorm, no 1/sqrt(m)",
+    "softmax": "softmax(scale * score): lambda multiplies the raw score",
+    "hardmax_ties": "average (1/|argmax| on each maximiser) or first (smallest key index)",
+    "ffn": "residual X + W_2 ReLU(W_1 X + b_1 1^T) + b_2 1^T",
+    "block_order": "sublayers applied in the given order (no implied Attn-then-FFN pairing)",
+    "depth": "D = number of sublayers (attention and FFN each count 1)",
+}
+
+
+# ----------------------------------------------------------------------------------------------
+# helpers
+
+def _is_list(v) -> bool:
+    return isinstance(v, (list, tuple))
+
+
+def _matrix(rows, field: str, *, n_rows=None, n_cols=None, allow_float=False, max_rows=None, max_cols=None) -> tuple:
+    if not _is_list(rows) or not rows:
+        raise InputTypeError(field, "expected a non-empty list of rows")
+    if max_rows is not None and len(rows) > max_rows:
+        raise SizeLimitError(field, f"{len(rows)} rows exceed the limit {max_rows}")
+    if n_rows is not None and len(rows) != n_rows:
+        raise InputError(field, f"expected {n_rows} rows, got {len(rows)}")
+    out = []
+    for i, row in enumerate(rows):
+        if not _is_list(row) or not row:
+            raise InputTypeError(f"{field}[{i}]", "expected a non-empty row of numbers")
+        if max_cols is not None and len(row) > max_cols:
+            raise SizeLimitError(f"{field}[{i}]", f"{len(row)} columns exceed the limit {max_cols}")
+        want = n_cols if n_cols is not None else len(out[0]) if out else None
+        if want is not None and len(row) != want:
+            raise InputError(f"{field}[{i}]", f"expected {want} columns, got {len(row)}")
+        out.append(tuple(parse_exact(v, f"{field}[{i}][{j}]", allow_float=allow_float) for j, v in enumerate(row)))
+    return tuple(out)
+
+
+def _vector(vals, field: str, n: int, allow_float=False) -> tuple:
+    if vals is None:
+        return tuple(Fraction(0) for _ in range(n))
+    if not _is_list(vals) or len(vals) != n:
+        raise InputError(field, f"expected a vector of length {n}")
+    return tuple(parse_exact(v, f"{field}[{i}]", allow_float=allow_float) for i, v in enumerate(vals))
+
+
+def _sparse(row) -> tuple:
+    return tuple((i, c) for i, c in enumerate(row) if c != 0)
+
+
+def _dot(values, sparse_row, const, backend=None):
+    """sum values[i] * c + const over the non-zero entries, value-first (foreign values own the product)."""
+    acc = None
+    for i, c in sparse_row:
+        term = values[i] * (c if backend is None else backend.const(c))
+        acc = term if acc is None else acc + term
+    if acc is None:
+        acc = values[0] * 0
+    if const != 0:
+        acc = acc + (const if backend is None else backend.const(const))
+    return acc
+
+
+def _nnz(mat) -> int:
+    return sum(1 for row in mat for v in row if v != 0)
+
+
+def format_matrix(rows, row_names: Sequence[str], col_names: Sequence[str]) -> str:
+    """A labelled text matrix (exact entries, blank for 0).
+
+    >>> print(format_matrix([[1, 0], [0, Fraction(-1, 2)]], ["q1", "q2"], ["h", "one"]))
+          h  one
+    q1    1
+    q2      -1/2
+    """
+    cells = [[fraction_str(v) if v != 0 else "" for v in row] for row in rows]
+    width = max([len(c) for c in col_names] + [len(c) for row in cells for c in row] + [1])
+    rw = max(len(r) for r in row_names)
+    lines = [" " * rw + " " + " ".join(c.rjust(width) for c in col_names)]
+    for name, row in zip(row_names, cells):
+        lines.append((name.ljust(rw) + " " + " ".join(c.rjust(width) for c in row)).rstrip())
+    return "\n".join(lines)
+
+
+def _latex_matrix(rows, row_names, col_names) -> str:
+    def tex(q):
+        q = Fraction(q)
+        if q == 0:
+            return "\\cdot"
+        s = f"\\tfrac{{{abs(q.numerator)}}}{{{q.denominator}}}" if q.denominator != 1 else str(abs(q.numerator))
+        return ("-" if q < 0 else "") + s
+
+    head = " & ".join(["~"] + [f"\\scriptstyle {c}" for c in col_names])
+    body = " \\\\ ".join(" & ".join([f"\\scriptstyle {r}"] + [tex(v) for v in row]) for r, row in zip(row_names, rows))
+    return f"\\begin{{array}}{{r|{'c' * len(col_names)}}}{head} \\\\ \\hline {body}\\end{{array}}"
+
+
+# ----------------------------------------------------------------------------------------------
+# numeric backends for softmax (hardmax always uses exact values and an Ops)
+
+class _ArbBackend:
+    name = "arb"
+
+    def __init__(self):
+        from flint import arb, fmpq
+
+        self._arb, self._fmpq = arb, fmpq
+
+    def const(self, q):
+        q = Fraction(q)
+        return self._arb(self._fmpq(q.numerator, q.denominator))
+
+    def value(self, v, field):
+        if isinstance(v, self._arb):
+            return v
+        return self.const(coerce_input(v, field))
+
+    def relu(self, a):
+        return a.max(self._arb(0))
+
+    def exp(self, a):
+        return a.exp()
+
+    def weights(self, scores, lam):
+        # p_l = 1 / sum_m exp(lam (s_m - s_l)): each p_l is a tight ball inside (0, 1]
+        out = []
+        for s_l in scores:
+            tot = self._arb(0)
+            for s_m in scores:
+                tot += (lam * (s_m - s_l)).exp()
+            out.append(1 / tot)
+        return out
+
+
+class _MpmathBackend:
+    name = "mpmath"
+
+    def __init__(self):
+        import mpmath
+
+        self._mp = mpmath
+
+    def const(self, q):
+        q = Fraction(q)
+        return self._mp.mpf(q.numerator) / q.denominator
+
+    def value(self, v, field):
+        if isinstance(v, self._mp.mpf):
+            return v
+        return self.const(coerce_input(v, field))
+
+    def relu(self, a):
+        return a if a > 0 else self._mp.mpf(0)
+
+    def weights(self, scores, lam):
+        top = max(scores)
+        e = [self._mp.exp(lam * (s - top)) for s in scores]
+        tot = self._mp.fsum(e)
+        return [v / tot for v in e]
+
+
+class _SympyBackend:
+    name = "sympy"
+
+    def __init__(self):
+        import sympy
+
+        self._sp = sympy
+
+    def const(self, q):
+        q = Fraction(q)
+        return self._sp.Rational(q.numerator, q.denominator)
+
+    def value(self, v, field):
+        if isinstance(v, self._sp.Basic) and not isinstance(v, self._sp.Rational):
+            return v
+        return self.const(coerce_input(v, field))
+
+    def relu(self, a):
+        return self._sp.Max(a, 0)
+
+    def weights(self, scores, lam):
+        e = [self._sp.exp(lam * s) for s in scores]
+        tot = self._sp.Add(*e)
+        return [v / tot for v in e]
+
+
+def _backend(name):
+    if name not in BACKENDS:
+        raise InputError("backend", f"must be one of {', '.join(BACKENDS)}, got {name!r}")
+    return {"arb": _ArbBackend, "mpmath": _MpmathBackend, "sympy": _SympyBackend}[name]()
+
+
+def _check_mode(attention, tie):
+    if attention not in ATTENTION_KINDS:
+        raise InputError("attention", f"must be one of {', '.join(ATTENTION_KINDS)}, got {attention!r}")
+    if tie not in TIE_RULES:
+        raise InputError("tie", f"must be one of {', '.join(TIE_RULES)}, got {tie!r}")
+
+
+# ----------------------------------------------------------------------------------------------
+# sublayers
+
+class Head:
+    """One attention head: W_Q, W_K, W_V are m x E, W_O is E x m (tuples of row tuples of Fraction)."""
+
+    def __init__(self, W_Q, W_K, W_V, W_O, *, allow_float: bool = False):
+        self.W_Q = _matrix(W_Q, "W_Q", allow_float=allow_float, max_rows=MAX_HEAD_SIZE, max_cols=MAX_EMBEDDING)
+        m, E = len(self.W_Q), len(self.W_Q[0])
+        self.W_K = _matrix(W_K, "W_K", n_rows=m, n_cols=E, allow_float=allow_float)
+        self.W_V = _matrix(W_V, "W_V", n_rows=m, n_cols=E, allow_float=allow_float)
+        self.W_O = _matrix(W_O, "W_O", n_rows=E, n_cols=m, allow_float=allow_float)
+        self.size = m
+        self.embedding_dim = E
+        self._q = tuple(_sparse(r) for r in self.W_Q)
+        self._k = tuple(_sparse(r) for r in self.W_K)
+        self._v = tuple(_sparse(r) for r in self.W_V)
+        self._o = tuple(_sparse(r) for r in self.W_O)
+
+    def parameter_count(self, nonzero: bool = False) -> int:
+        if nonzero:
+            return _nnz(self.W_Q) + _nnz(self.W_K) + _nnz(self.W_V) + _nnz(self.W_O)
+        return 4 * self.size * self.embedding_dim
+
+    def contributions(self, cols, *, attention="hardmax", tie="average", scale=None, ops: Ops = EXACT,
+                      backend=None) -> list:
+        """Per query token j the m-vector sum_l sigma_lj W_V x_l (before W_O)."""
+        zero = 0 if backend is None else backend.const(0)
+        qs = [[_dot(c, r, 0, backend) for r in self._q] for c in cols]
+        ks = [[_dot(c, r, 0, backend) for r in self._k] for c in cols]
+        vs = [[_dot(c, r, 0, backend) for r in self._v] for c in cols]
+        n = len(cols)
+        out = []
+        for j in range(n):
+            if backend is None:
+                scores = []
+                for l in range(n):
+                    s = None
+                    for a, b in zip(ks[l], qs[j]):
+                        p = ops.mul(a, b)
+                        s = p if s is None else s + p
+                    scores.append(s)
+            else:
+                scores = [sum((a * b for a, b in zip(ks[l], qs[j])), zero) for l in range(n)]
+            if attention == "hardmax":
+                w = hardmax_weights(scores, tie, ops)
+            else:
+                w = backend.weights(scores, scale)
+            acc = None
+            for l in range(n):
+                if backend is None and w[l] == 0:
+                    continue
+                term = [v * w[l] for v in vs[l]] if backend is None else [w[l] * v for v in vs[l]]
+                acc = term if acc is None else [a + b for a, b in zip(acc, term)]
+            out.append(acc)
+        return out
+
+
+class Attention:
+    """Multi-head residual attention sublayer."""
+
+    kind = "attention"
+
+    def __init__(self, heads):
+        if not _is_list(heads) or not heads:
+            raise InputError("heads", "an attention sublayer needs at least one head")
+        if len(heads) > MAX_HEADS:
+            raise SizeLimitError("heads", f"{len(heads)} heads exceed the limit {MAX_HEADS}")
+        for h, head in enumerate(heads):
+            if not isinstance(head, Head):
+                raise InputTypeError(f"heads[{h}]", f"expected a Head, got {type(head).__name__}")
+        E = heads[0].embedding_dim
+        for h, head in enumerate(heads):
+            if head.embedding_dim != E:
+                raise InputError(f"heads[{h}]", f"embedding dimension {head.embedding_dim} differs from head 0's {E}")
+        self.heads = tuple(heads)
+        self.embedding_dim = E
+
+    @property
+    def n_heads(self) -> int:
+        return len(self.heads)
+
+    def parameter_count(self, nonzero: bool = False) -> int:
+        return sum(h.parameter_count(nonzero) for h in self.heads)
+
+    def nonzero_counts(self) -> dict:
+        return {"kind": "attention", "heads": self.n_heads, "head_sizes": [h.size for h in self.heads],
+                "attention": self.parameter_count(nonzero=True)}
+
+    def apply(self, X, *, attention="hardmax", tie="average", scale=None, ops: Ops = EXACT, backend=None):
+        """X' = X + sum_h W_O^h (W_V^h X sigma_h); X is a tuple of E rows of n values."""
+        _check_mode(attention, tie)
+        cols = list(zip(*X))
+        new = [list(c) for c in cols]
+        for head in self.heads:
+            contrib = head.contributions(cols, attention=attention, tie=tie, scale=scale, ops=ops, backend=backend)
+            for j, vec in enumerate(contrib):
+                col = new[j]
+                for e, row in enumerate(head._o):
+                    if row:
+                        col[e] = col[e] + _dot(vec, row, 0, backend)
+        return tuple(tuple(new[j][e] for j in range(len(new))) for e in range(len(X)))
+
+
+class FeedForward:
+    """Token-wise residual ReLU feed-forward sublayer: X + W2 ReLU(W1 X + b1 1^T) + b2 1^T."""
+
+    kind = "ffn"
+
+    def __init__(self, W1, b1=None, W2=None, b2=None, *, allow_float: bool = False):
+        self.W1 = _matrix(W1, "W1", allow_float=allow_float, max_rows=MAX_FFN_WIDTH, max_cols=MAX_EMBEDDING)
+        r, E = len(self.W1), len(self.W1[0])
+        self.b1 = _vector(b1, "b1", r, allow_float)
+        if W2 is None:
+            raise InputError("W2", "missing (expected an E x r matrix)")
+        self.W2 = _matrix(W2, "W2", n_rows=E, n_cols=r, allow_float=allow_float)
+        self.b2 = _vector(b2, "b2", E, allow_float)
+        self.width = r
+        self.embedding_dim = E
+        self._w1 = tuple(_sparse(row) for row in self.W1)
+        self._w2 = tuple(_sparse(row) for row in self.W2)
+
+    def parameter_count(self, nonzero: bool = False) -> int:
+        if nonzero:
+            return _nnz(self.W1) + _nnz([self.b1]) + _nnz(self.W2) + _nnz([self.b2])
+        return 2 * self.width * self.embedding_dim + self.width + self.embedding_dim
+
+    def nonzero_counts(self) -> dict:
+        return {"kind": "ffn", "width": self.width, "W1": _nnz(self.W1), "b1": _nnz([self.b1]),
+                "W2": _nnz(self.W2), "b2": _nnz([self.b2])}
+
+    def apply(self, X, *, attention="hardmax", tie="average", scale=None, ops: Ops = EXACT, backend=None):
+        """Token-wise: x + W2 ReLU(W1 x + b1) + b2 for every column x."""
+        cols = list(zip(*X))
+        out_cols = []
+        for col in cols:
+            if backend is None:
+                act = [ops.relu(_dot(col, row, b)) for row, b in zip(self._w1, self.b1)]
+            else:
+                act = [backend.relu(_dot(col, row, b, backend)) for row, b in zip(self._w1, self.b1)]
+            new = []
+            for e, (row, b) in enumerate(zip(self._w2, self.b2)):
+                v = col[e]
+                if row:
+                    v = v + _dot(act, row, b, backend)
+                elif b != 0:
+                    v = v + (b if backend is None else backend.const(b))
+                new.append(v)
+            out_cols.append(new)
+        return tuple(tuple(out_cols[j][e] for j in range(len(cols))) for e in range(len(X)))
+
+
+# ----------------------------------------------------------------------------------------------
+
+class Transformer:
+    """A sequence of :class:`Attention` and :class:`FeedForward` sublayers acting on E x n token matrices.
+
+    ``coordinate_names`` label the E coordinates (printing only).  Depth D = number of sublayers;
+    :meth:`maxout_layers` converts with ``c`` sublayers per maxout layer and ``e`` extra sublayers.
+    Limits: E <= 1024, n <= 512 tokens, <= 1024 sublayers, <= 256 heads per sublayer, FFN width <= 8192.
+    """
+
+    def __init__(self, sublayers, coordinate_names=None):
+        if not _is_list(sublayers) or not sublayers:
+            raise InputError("sublayers", "a Transformer needs at least one sublayer")
+        if len(sublayers) > MAX_SUBLAYERS:
+            raise SizeLimitError("sublayers", f"{len(sublayers)} sublayers exceed the limit {MAX_SUBLAYERS}")
+        E = None
+        for s, sub in enumerate(sublayers):
+            if not isinstance(sub, (Attention, FeedForward)):
+                raise InputTypeError(f"sublayers[{s}]", f"expected Attention or FeedForward, got {type(sub).__name__}")
+            if E is None:
+                E = sub.embedding_dim
+            elif sub.embedding_dim != E:
+                raise InputError(f"sublayers[{s}]", f"embedding dimension {sub.embedding_dim} differs from {E}")
+        if E > MAX_EMBEDDING:
+            raise SizeLimitError("sublayers", f"embedding dimension {E} exceeds the limit {MAX_EMBEDDING}")
+        self.sublayers = tuple(sublayers)
+        self.embedding_dim = E
+        if coordinate_names is None:
+            coordinate_names = [f"e_{i + 1}" for i in range(E)]
+        if not _is_list(coordinate_names) or len(coordinate_names) != E or not all(
+                isinstance(c, str) and c for c in coordinate_names):
+            raise InputError("coordinate_names", f"expected {E} non-empty strings")
+        self.coordinate_names = tuple(coordinate_names)
+        self.conventions = dict(CONVENTIONS)
+
+    # -- sizes -----------------------------------------------------------------------------------
+    @property
+    def n_sublayers(self) -> int:
+        return len(self.sublayers)
+
+    depth = n_sublayers
+
+    @property
+    def heads_per_attention(self) -> list:
+        return [s.n_heads for s in self.sublayers if isinstance(s, Attention)]
+
+    @property
+    def ffn_widths(self) -> list:
+        return [s.width for s in self.sublayers if isinstance(s, FeedForward)]
+
+    def parameter_count(self, nonzero: bool = False) -> int:
+        return sum(s.parameter_count(nonzero) for s in self.sublayers)
+
+    def nonzero_counts(self) -> list:
+        """Per sublayer: kind and non-zero counts (W1, b1, W2, b2 for FFNs; heads, attention for attention)."""
+        return [dict(index=i, **s.nonzero_counts()) for i, s in enumerate(self.sublayers)]
+
+    def maxout_layers(self, c: int = 2, e: int = 0) -> int:
+        """L = floor((D - e) / c): maxout layers in a depth-D network with c sublayers per layer."""
+        if not isinstance(c, int) or c < 1 or not isinstance(e, int) or e < 0:
+            raise InputError("c", "need integers c >= 1 and e >= 0")
+        return max(0, (self.n_sublayers - e) // c)
+
+    # -- evaluation ------------------------------------------------------------------------------
+    def _parse_X(self, X, backend=None, allow_float=False):
+        if not _is_list(X):
+            raise InputTypeError("X", f"expected a tuple of {self.embedding_dim} rows (tokens are columns)")
+        if len(X) != self.embedding_dim:
+            raise InputError("X", f"expected {self.embedding_dim} rows (the embedding dimension), got {len(X)}")
+        n = None
+        rows = []
+        for e, row in enumerate(X):
+            if not _is_list(row) or not row:
+                raise InputTypeError(f"X[{e}]", "expected a non-empty row (one entry per token)")
+            if n is None:
+                n = len(row)
+                if n > MAX_TOKENS:
+                    raise SizeLimitError("X", f"{n} tokens exceed the limit {MAX_TOKENS}")
+            elif len(row) != n:
+                raise InputError(f"X[{e}]", f"expected {n} tokens, got {len(row)}")
+            if backend is None:
+                rows.append(tuple(coerce_input(v, f"X[{e}][{j}]", allow_float=allow_float) for j, v in enumerate(row)))
+            else:
+                rows.append(tuple(backend.value(v, f"X[{e}][{j}]") for j, v in enumerate(row)))
+        return tuple(rows)
+
+    def evaluate(self, X, attention: str = "hardmax", tie: str = "average", *, scale=None, precision: int = 128,
+                 backend: str | None = None, dps: int = 50, ops: Ops = EXACT, allow_float: bool = False,
+                 trace: bool = False):
+        """Apply every sublayer.  Hardmax: exact (values as given, decisions by ``ops``).  Softmax:
+        ``scale`` = lambda > 0 (exact), ``backend`` ``"arb"`` (balls at ``precision`` bits, rigorous),
+        ``"mpmath"`` (``dps`` digits, evidence only) or ``"sympy"`` (symbolic; ``scale`` may be a symbol).
+        ``trace=True`` returns the list of all intermediate matrices [X_0, X_1, ..., X_D]."""
+        _check_mode(attention, tie)
+        if attention == "hardmax":
+            if backend is not None:
+                raise InputError("backend", "only used with attention='softmax'")
+            Xc = self._parse_X(X, allow_float=allow_float)
+            states = [Xc]
+            for sub in self.sublayers:
+                Xc = sub.apply(Xc, attention="hardmax", tie=tie, ops=ops)
+                states.append(Xc)
+            return states if trace else Xc
+        be = _backend(backend or "arb")
+        if scale is None:
+            raise InputError("scale", "softmax attention needs scale = lambda > 0")
+        if be.name == "sympy" and not isinstance(scale, (int, str, Fraction)):
+            lam = scale
+        else:
+            lam = be.const(parse_positive(scale, "scale"))
+        if be.name == "arb":
+            from ..engines.ball import workprec
+
+            if not isinstance(precision, int) or isinstance(precision, bool) or not 16 <= precision <= 100000:
+                raise InputError("precision", f"must be an integer number of bits in [16, 100000], got {precision!r}")
+            with workprec(precision):
+                lam = be.const(parse_positive(scale, "scale"))
+                return self._run_backend(X, be, lam, trace)
+        if be.name == "mpmath":
+            import mpmath
+
+            if not isinstance(dps, int) or isinstance(dps, bool) or not 5 <= dps <= 10000:
+                raise InputError("dps", f"must be an integer number of digits in [5, 10000], got {dps!r}")
+            with mpmath.workdps(dps):
+                lam = be.const(parse_positive(scale, "scale"))
+                return self._run_backend(X, be, lam, trace)
+        return self._run_backend(X, be, lam, trace)
+
+    def _run_backend(self, X, be, lam, trace):
+        Xc = self._parse_X(X, backend=be)
+        states = [Xc]
+        for sub in self.sublayers:
+            Xc = sub.apply(Xc, attention="softmax", scale=lam, backend=be)
+            states.append(Xc)
+        return states if trace else Xc
+
+    __call__ = evaluate
+
+    # -- display ---------------------------------------------------------------------------------
+    def describe(self, dense: bool = False) -> str:
+        """Readable weights with named coordinates.  Sparse form by default: every FFN row as
+        ``ReLU(a*coord + ...) -> coord (coefficient)``, every head as its query/key/value/output maps;
+        ``dense=True`` prints the full labelled matrices."""
+        names = list(self.coordinate_names)
+        lines = [f"Transformer E={self.embedding_dim} D={self.n_sublayers} sublayers "
+                 f"heads={self.heads_per_attention} ffn_widths={self.ffn_widths} "
+                 f"parameters={self.parameter_count()} (non-zero {self.parameter_count(nonzero=True)})"]
+
+        def lin(row, const=Fraction(0)):
+            terms = []
+            for c, nm in zip(row, names):
+                if c != 0:
+                    terms.append((f"{fraction_str(c)}*" if c not in (1, -1) else ("-" if c == -1 else "")) + nm)
+            if const != 0 or not terms:
+                terms.append(fraction_str(const))
+            return " + ".join(terms).replace("+ -", "- ")
+
+        for s, sub in enumerate(self.sublayers):
+            if isinstance(sub, FeedForward):
+                lines.append(f"[{s}] FFN width {sub.width}")
+                if dense:
+                    lines.append(format_matrix([list(r) + [b] for r, b in zip(sub.W1, sub.b1)],
+                                               [f"r{i + 1}" for i in range(sub.width)], names + ["b1"]))
+                    lines.append(format_matrix([list(r) + [b] for r, b in zip(sub.W2, sub.b2)], names,
+                                               [f"r{i + 1}" for i in range(sub.width)] + ["b2"]))
+                    continue
+                for i, (row, b) in enumerate(zip(sub.W1, sub.b1)):
+                    outs = ", ".join(f"{names[e]} ({fraction_str(sub.W2[e][i])})" for e in range(self.embedding_dim)
+                                     if sub.W2[e][i] != 0)
+                    lines.append(f"    r{i + 1}: ReLU({lin(row, b)}) -> {outs or 'unused'}")
+                if any(v != 0 for v in sub.b2):
+                    lines.append("    b2: " + ", ".join(f"{names[e]} += {fraction_str(v)}" for e, v in enumerate(sub.b2) if v))
+            else:
+                lines.append(f"[{s}] Attention, {sub.n_heads} head(s)")
+                for h, head in enumerate(sub.heads):
+                    if dense:
+                        for label, M in (("W_Q", head.W_Q), ("W_K", head.W_K), ("W_V", head.W_V)):
+                            lines.append(f"  head {h + 1} {label}")
+                            lines.append(format_matrix(M, [f"{label[-1].lower()}{t + 1}" for t in range(head.size)], names))
+                        lines.append(f"  head {h + 1} W_O^T")
+                        lines.append(format_matrix(list(zip(*head.W_O)), [f"o{t + 1}" for t in range(head.size)], names))
+                        continue
+                    q = "; ".join(lin(r) for r in head.W_Q)
+                    k = "; ".join(lin(r) for r in head.W_K)
+                    v = "; ".join(lin(r) for r in head.W_V)
+                    o = "; ".join(", ".join(f"{names[e]} ({fraction_str(head.W_O[e][t])})"
+                                            for e in range(self.embedding_dim) if head.W_O[e][t] != 0) or "unused"
+                                  for t in range(head.size))
+                    lines.append(f"    head {h + 1}: query [{q}]  key [{k}]  value [{v}]  -> {o}")
+        return "\n".join(lines)
+
+    __str__ = describe
+
+    def __repr__(self):
+        return (f"Transformer(E={self.embedding_dim}, D={self.n_sublayers}, heads={self.heads_per_attention}, "
+                f"ffn_widths={self.ffn_widths})")
+
+    def _repr_markdown_(self) -> str:
+        return "```\n" + self.describe() + "\n```"
+
+    def _repr_latex_(self) -> str:
+        names = [n.replace("_", "_{") + ("}" if "_" in n else "") for n in self.coordinate_names]
+        parts = []
+        for s, sub in enumerate(self.sublayers):
+            if isinstance(sub, FeedForward):
+                r = [f"r_{{{i + 1}}}" for i in range(sub.width)]
+                parts.append(f"\\text{{[{s}] FFN: }} [W_1\\,|\\,b_1] = " +
+                             _latex_matrix([list(a) + [b] for a, b in zip(sub.W1, sub.b1)], r, names + ["b_1"]) +
+                             ",\\quad [W_2\\,|\\,b_2] = " +
+                             _latex_matrix([list(a) + [b] for a, b in zip(sub.W2, sub.b2)], names, r + ["b_2"]))
+            else:
+                for h, head in enumerate(sub.heads):
+                    t = [str(i + 1) for i in range(head.size)]
+                    parts.append(f"\\text{{[{s}] head {h + 1}: }} W_Q = " + _latex_matrix(head.W_Q, t, names) +
+                                 ",\\ W_K = " + _latex_matrix(head.W_K, t, names) +
+                                 ",\\ W_V = " + _latex_matrix(head.W_V, t, names) +
+                                 ",\\ W_O^T = " + _latex_matrix(list(zip(*head.W_O)), t, names))
+        return "$$\\begin{gathered}" + " \\\\ ".join(parts) + "\\end{gathered}$$"
