@@ -9,6 +9,7 @@ randomness from its parameters.
 from __future__ import annotations
 
 import dataclasses
+import threading
 import time
 import traceback
 from typing import Callable, Optional, Sequence
@@ -17,7 +18,7 @@ from ..claims import claim_ids
 from ..results import Result, Verdict
 from .spec import Audit
 
-__all__ = ["AuditOutcome", "run_audit", "run_audits", "audit_report_dict", "strip_timing"]
+__all__ = ["AuditOutcome", "run_audit", "run_audits", "audit_report_dict", "strip_timing", "item_seed"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -58,14 +59,72 @@ class AuditOutcome:
             "met": self.met,
             "error": self.error,
             "result": self.result.to_dict() if self.result is not None else None,
+            "item_seed": item_seed(self.audit_id),
             "timing": {"elapsed_s": round(self.elapsed, 6)},
         }
 
 
+def item_seed(audit_id: str) -> int:
+    """The per-item seed of an audit: a 32-bit number derived from its ID alone (SHA-256), so an audit
+    sees the same global random state whichever process, worker or order it runs in.
+
+    >>> item_seed("T3/symbolic-S10") == item_seed("T3/symbolic-S10")
+    True
+    >>> 0 <= item_seed("T3/n1-u-exceeds-S") < 2**32
+    True
+    """
+    import hashlib
+
+    return int.from_bytes(hashlib.sha256(audit_id.encode("utf-8")).digest()[:4], "big")
+
+
+_GLOBAL_STATE_LOCK = threading.RLock()
+
+
+class _SeededGlobals:
+    """Seed Python's and NumPy's *global* generators from the audit ID for the duration of one audit
+    and restore them afterwards.  Checks should seed their own generators (and record the seeds);
+    this only guarantees that a check which forgot still behaves identically in every process.
+    Audits running in threads of one process (a dask worker with ``processes=False``) take turns,
+    because the global generators are shared."""
+
+    def __init__(self, audit_id: str):
+        self.seed = item_seed(audit_id)
+
+    def __enter__(self):
+        import random
+
+        _GLOBAL_STATE_LOCK.acquire()
+
+        self._py_state = random.getstate()
+        random.seed(self.seed)
+        try:
+            import numpy as np
+        except ImportError:  # pragma: no cover - numpy is a dependency
+            self._np_state = None
+        else:
+            self._np_state = np.random.get_state()
+            np.random.seed(self.seed)
+        return self
+
+    def __exit__(self, *exc):
+        import random
+
+        random.setstate(self._py_state)
+        if self._np_state is not None:
+            import numpy as np
+
+            np.random.set_state(self._np_state)
+        _GLOBAL_STATE_LOCK.release()
+        return False
+
+
 def run_audit(audit: Audit) -> AuditOutcome:
+    """Run one audit (global random state seeded from its ID); a crash is recorded, not raised."""
     start = time.perf_counter()
     try:
-        result = audit.run()
+        with _SeededGlobals(audit.id):
+            result = audit.run()
         error = None
     except Exception as exc:  # a crash is a miss, recorded with its type and message
         result = None
@@ -78,25 +137,39 @@ def run_audit(audit: Audit) -> AuditOutcome:
     return AuditOutcome(audit.id, audit.claim, audit.expected, result, error, elapsed)
 
 
-def _run_by_id(audit_id: str) -> AuditOutcome:
-    from .discovery import load_audits
+_REGISTRY: dict = {}
 
-    for a in load_audits():
-        if a.id == audit_id:
-            return run_audit(a)
-    raise KeyError(audit_id)
+
+def _run_by_id(audit_id: str) -> AuditOutcome:
+    """Run the audit named ``audit_id`` from this process's own registry (used by worker processes
+    and dask workers: only the ID travels, never the check function)."""
+    if not _REGISTRY:
+        from .discovery import load_audits
+
+        _REGISTRY.update((a.id, a) for a in load_audits())
+    audit = _REGISTRY.get(audit_id)
+    if audit is None:
+        raise KeyError(f"audit {audit_id!r} is not in the registry of this worker")
+    return run_audit(audit)
 
 
 def run_audits(audits: Sequence[Audit], workers: int = 1,
-               progress: Optional[Callable[[int, int, AuditOutcome], None]] = None) -> list:
+               progress: Optional[Callable[[int, int, AuditOutcome], None]] = None,
+               scheduler=None) -> list:
     """Run ``audits``; outcomes come back in the given order whatever ``workers`` is.
 
     ``workers > 1`` uses a local process pool (each worker re-imports the audit registry and runs
-    audits by ID, so the results are identical to a serial run)."""
+    audits by ID, so the results are identical to a serial run).  ``scheduler`` (``"tcp://HOST:PORT"``
+    or a ``distributed.Client``) sends the audits to a dask.distributed cluster instead
+    (:mod:`verify.audit.parallel`); the workers there must have the same ``verify`` installed."""
     if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1 or workers > 256:
         raise ValueError(f"workers: must be an integer in [1, 256], got {workers!r}")
     total = len(audits)
     outcomes: list = [None] * total
+    if scheduler is not None:
+        from .parallel import run_on_dask
+
+        return run_on_dask(audits, scheduler, progress=progress)
     if workers == 1 or total <= 1:
         for i, a in enumerate(audits):
             outcomes[i] = run_audit(a)

@@ -13,6 +13,10 @@ def add_arguments(p):
     p.add_argument("--quick", action="store_true", help="only the quick audits")
     p.add_argument("--strict", action="store_true", help="fail (exit 1) if a selected claim has no audit")
     p.add_argument("--workers", type=int, default=1, metavar="N", help="run audits in N local processes")
+    p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                   help="run the audits on an existing dask.distributed cluster (optional extra [dask])")
+    p.add_argument("--report", metavar="FILE.html|FILE.md",
+                   help="write a self-contained report (claim table, certificate summaries, figures)")
     p.add_argument("--list", action="store_true", help="list the selected audits without running them")
 
 
@@ -44,6 +48,19 @@ def run(args) -> int:
         check_output_path(args.json)
     if args.workers < 1 or args.workers > 256:
         raise InputError("--workers", f"must be in [1, 256], got {args.workers}")
+    report_format = None
+    if args.report:
+        from ..audit.report import report_format_of
+
+        report_format = report_format_of(args.report)
+        check_output_path(args.report, "--report")
+    if args.scheduler is not None:
+        from ..audit.parallel import parse_scheduler_address, require_distributed
+
+        parse_scheduler_address(args.scheduler)
+        if args.workers != 1:
+            raise InputError("--workers", "cannot be combined with --scheduler (the cluster decides)")
+        require_distributed()
     try:
         audits = select_audits(load_audits(), args.ids, quick=args.quick)
     except ValueError as exc:
@@ -59,10 +76,15 @@ def run(args) -> int:
         for a in audits:
             print(f"{a.id:<44} expected {a.expected.value:<12} {'quick' if a.quick else 'full'}")
         return 0
-    outcomes = run_audits(audits, workers=args.workers, progress=_progress_printer(sys.stderr))
+    outcomes = run_audits(audits, workers=args.workers, progress=_progress_printer(sys.stderr),
+                          scheduler=args.scheduler)
     report = audit_report_dict(outcomes, selected_claims)
     if args.json:
         write_json_output(args.json, report)
+    if args.report:
+        from ..audit.report import write_report
+
+        write_report(args.report, report, fmt=report_format)
     print(f"{'audit':<44} {'expected':<12} {'actual':<12} {'method':<10} {'time':>8}")
     for o in outcomes:
         method = o.result.method.value if o.result is not None else "-"

@@ -1,0 +1,496 @@
+"""Deterministic figures for audit reports (matplotlib, Agg canvas, PNG bytes).
+
+Each figure is drawn from the Results of an audit run (their ``evidence`` / ``certificate`` data,
+as written by ``verify audit --json``) when the data is there, otherwise from a small direct
+computation, otherwise it is skipped with a note ``figure unavailable: <why>``.  A figure never
+raises: the report must be written whatever audits exist.
+
+Determinism: fixed sizes and DPI, no pyplot global state, PNG metadata without the software
+version or a timestamp -- the same data gives the same bytes.
+
+>>> fig = render_xy("demo", [("y = x", [1, 2, 3], [1, 2, 3], {})], xlabel="x", ylabel="y")
+>>> fig[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
+True
+>>> number("3/4"), number({"lower": "1/2", "upper": "1"}), number("x")
+(0.75, 1.0, None)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import math
+from fractions import Fraction
+from typing import Any, Iterable, Optional
+
+__all__ = ["FigureOut", "render_xy", "number", "all_figures", "FIGURES",
+           "softmax_error_figure", "region_counts_figure", "pieces_2d_figure", "gram_spectrum_figure",
+           "gradient_flow_figure"]
+
+FIG_SIZE = (6.4, 4.0)
+FIG_DPI = 90
+
+
+@dataclasses.dataclass(frozen=True)
+class FigureOut:
+    """One report figure: ``png`` is None when unavailable, and ``note`` says why."""
+
+    key: str
+    title: str
+    png: Optional[bytes]
+    note: str
+    source: str = ""
+
+    @property
+    def available(self) -> bool:
+        return self.png is not None and len(self.png) > 0
+
+
+class FigureUnavailable(Exception):
+    """Raised inside a figure builder to skip it with a reason."""
+
+
+# -- numbers in Result JSON --------------------------------------------------------------------
+
+def number(v) -> Optional[float]:
+    """A float for plotting from a JSON value: int/float, ``"p/q"`` or decimal strings, or a ball
+    ``{"lower", "upper"}`` (its upper end: figures show certified upper bounds).  None if not a number."""
+    if isinstance(v, bool) or v is None:
+        return None
+    if isinstance(v, (int, float)):
+        f = float(v)
+        return f if math.isfinite(f) else None
+    if isinstance(v, str):
+        try:
+            return float(Fraction(v.strip()))
+        except (ValueError, ZeroDivisionError):
+            try:
+                f = float(v)
+            except ValueError:
+                return None
+            return f if math.isfinite(f) else None
+    if isinstance(v, dict):
+        for key in ("upper", "hi", "high", "mid", "value", "approx"):
+            if key in v:
+                return number(v[key])
+    return None
+
+
+def _lower(v) -> Optional[float]:
+    if isinstance(v, dict):
+        for key in ("lower", "lo", "low"):
+            if key in v:
+                return number(v[key])
+    return number(v)
+
+
+def _walk(obj, path=()):
+    """Yield ``(path, key, value)`` for every mapping entry, depth first, keys in sorted order."""
+    if isinstance(obj, dict):
+        for k in sorted(obj, key=str):
+            v = obj[k]
+            yield path, str(k), v
+            yield from _walk(v, path + (str(k),))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            yield from _walk(v, path + (str(i),))
+
+
+def _results(audits: Iterable[dict], claim: str) -> list:
+    """``(audit_id, result_dict)`` of every audit of ``claim`` that produced a Result."""
+    out = []
+    for a in audits:
+        r = a.get("result") if isinstance(a, dict) else None
+        if isinstance(r, dict) and str(a.get("claim", "")).split(".")[0] == claim:
+            out.append((a.get("audit", claim), r))
+    return out
+
+
+def _numeric_list(v, min_len=2) -> Optional[list]:
+    if not isinstance(v, list) or len(v) < min_len:
+        return None
+    xs = [number(x) for x in v]
+    return xs if all(x is not None for x in xs) else None
+
+
+def _rows(v) -> Optional[list]:
+    """A list of rows: either lists of numbers or dicts; returned as list of dicts or lists."""
+    if not isinstance(v, list) or len(v) < 2:
+        return None
+    if all(isinstance(r, dict) for r in v):
+        return v
+    if all(isinstance(r, list) and len(r) >= 2 and all(number(x) is not None for x in r[:2]) for r in v):
+        return v
+    return None
+
+
+def _key_like(key: str, words) -> bool:
+    k = key.lower()
+    return any(w in k for w in words)
+
+
+def _pick(row: dict, words, exclude=()) -> Optional[Any]:
+    for k in sorted(row, key=str):
+        if _key_like(k, words) and not _key_like(k, exclude):
+            return row[k]
+    return None
+
+
+# -- rendering ---------------------------------------------------------------------------------
+
+def _new_figure(size=FIG_SIZE):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=size, dpi=FIG_DPI)
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def _png(fig) -> bytes:
+    import matplotlib
+
+    buf = io.BytesIO()
+    with matplotlib.rc_context({"path.simplify": True, "svg.hashsalt": "verify"}):
+        fig.savefig(buf, format="png", dpi=FIG_DPI, metadata={"Software": None})
+    return buf.getvalue()
+
+
+def render_xy(title: str, series, xlabel: str = "", ylabel: str = "", logx=False, logy=False,
+              size=FIG_SIZE) -> bytes:
+    """PNG of line/marker series ``(label, xs, ys, style-dict)``."""
+    fig = _new_figure(size)
+    ax = fig.add_subplot(1, 1, 1)
+    for label, xs, ys, style in series:
+        ax.plot(xs, ys, label=label, **dict(style))
+    if logx:
+        ax.set_xscale("log")
+    if logy:
+        ax.set_yscale("log")
+    ax.set_title(title, fontsize=10)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.grid(True, which="both", alpha=0.3)
+    if series:
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    return _png(fig)
+
+
+def _lambert_w0(x: float) -> float:
+    import mpmath
+
+    return float(mpmath.lambertw(x).real)
+
+
+# -- T2 / T7: softmax error vs lambda ------------------------------------------------------------
+
+def _lambda_error_rows(result: dict):
+    """Rows ``(lambda, error, bound-or-None)`` from a T2/T7 Result, looking for lists under keys that
+    mention lambda/error in its evidence and certificate."""
+    for part in ("evidence", "certificate"):
+        for _, key, v in _walk(result.get(part, {})):
+            rows = _rows(v)
+            if rows is None or not _key_like(key, ("lambda", "error", "err")):
+                continue
+            out = []
+            for r in rows:
+                if isinstance(r, dict):
+                    lam = number(_pick(r, ("lambda", "lam", "scale")))
+                    err = number(_pick(r, ("error", "err", "max"), exclude=("bound",)))
+                    bnd = number(_pick(r, ("bound",)))
+                else:
+                    lam, err = number(r[0]), number(r[1])
+                    bnd = number(r[2]) if len(r) > 2 else None
+                if lam is None or err is None or lam <= 0 or err <= 0:
+                    out = []
+                    break
+                out.append((lam, err, bnd))
+            if len(out) >= 2:
+                return key, out
+    return None
+
+
+def softmax_error_figure(audits) -> FigureOut:
+    title = "Softmax error vs lambda (log-log) with the bound W0((n-1)/e)/lambda"
+    for claim in ("T7", "T2"):
+        for audit_id, r in _results(audits, claim):
+            found = _lambda_error_rows(r)
+            if not found:
+                continue
+            key, rows = found
+            rows = sorted(rows)
+            lams = [x[0] for x in rows]
+            series = [(f"{audit_id}: {key}", lams, [x[1] for x in rows], {"marker": "o", "linestyle": "-"})]
+            if all(x[2] is not None for x in rows):
+                series.append(("bound (from the Result)", lams, [x[2] for x in rows], {"linestyle": "--"}))
+            else:
+                n = number(r.get("parameters", {}).get("n")) or number(r.get("parameters", {}).get("k")) or 2
+                c = _lambert_w0((n - 1) / math.e)
+                series.append((f"W0(({int(n)}-1)/e)/lambda", lams, [c / x for x in lams], {"linestyle": "--"}))
+            png = render_xy(title, series, "lambda", "sup error", logx=True, logy=True)
+            return FigureOut("softmax", title, png, f"data: {audit_id} ({key})", audit_id)
+    # direct computation (evidence only): E_lambda at s* and a seeded random search, n in {2, 4, 8}
+    import numpy as np
+
+    rng = np.random.default_rng(20260)
+    lams = [1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0]
+    series = []
+    for i, n in enumerate((2, 4, 8)):
+        w = _lambert_w0((n - 1) / math.e)
+        s = rng.uniform(-1.0, 1.0, size=(2000, n))
+        best = []
+        for lam in lams:
+            z = lam * s
+            p = np.exp(z - z.max(axis=1, keepdims=True))
+            p /= p.sum(axis=1, keepdims=True)
+            e_rand = float((s.max(axis=1) - (p * s).sum(axis=1)).max())
+            # the maximiser s* = (u*/lambda, 0, ..., 0), u* = 1 + W0((n-1)/e)
+            u = (1 + w) / lam
+            q = np.exp(np.array([lam * u] + [0.0] * (n - 1)) - lam * u)
+            q /= q.sum()
+            e_star = u - float(q[0] * u)
+            best.append(max(e_rand, e_star))
+        series.append((f"n={n}: max E (s* and 2000 random s)", lams, best,
+                       {"marker": "o", "linestyle": "", "color": f"C{i}"}))
+        series.append((f"n={n}: W0((n-1)/e)/lambda", lams, [w / x for x in lams],
+                       {"linestyle": "--", "color": f"C{i}"}))
+    png = render_xy(title, series, "lambda", "max s - <softmax(lambda s), s>", logx=True, logy=True)
+    return FigureOut("softmax", title, png, "computed directly (float64 evidence; no T2/T7 error data in "
+                     "this run)", "direct")
+
+
+# -- T10: region counts vs depth -------------------------------------------------------------------
+
+def _count_rows(result: dict):
+    for part in ("certificate", "evidence"):
+        for _, key, v in _walk(result.get(part, {})):
+            rows = _rows(v)
+            if rows is None or not all(isinstance(r, dict) for r in rows):
+                continue
+            out = []
+            for r in rows:
+                d = number(_pick(r, ("depth", "sublayers"))) if _pick(r, ("depth", "sublayers")) is not None \
+                    else number(r.get("D"))
+                cnt = number(_pick(r, ("count", "regions", "pieces"), exclude=("bound", "expected")))
+                bnd = number(_pick(r, ("bound",)))
+                if d is None or cnt is None:
+                    out = []
+                    break
+                out.append((d, cnt, bnd))
+            if len(out) >= 2:
+                return key, out
+    return None
+
+
+def region_counts_figure(audits) -> FigureOut:
+    title = "Exact region counts vs depth D with the bound q^(floor(D/3)-1)"
+    series = []
+    sources = []
+    for audit_id, r in _results(audits, "T10"):
+        found = _count_rows(r)
+        if not found:
+            continue
+        key, rows = found
+        rows = sorted(rows)
+        ds = [x[0] for x in rows]
+        series.append((f"{audit_id}", ds, [x[1] for x in rows], {"marker": "o", "linestyle": "-"}))
+        if all(x[2] is not None for x in rows):
+            series.append((f"{audit_id}: bound", ds, [x[2] for x in rows], {"linestyle": "--"}))
+        else:
+            q = number(r.get("conventions", {}).get("q")) or number(r.get("parameters", {}).get("q")) or 2
+            series.append((f"q^(floor(D/3)-1), q={int(q)}", ds,
+                           [float(q) ** (math.floor(d / 3) - 1) for d in ds], {"linestyle": "--"}))
+        sources.append(audit_id)
+        if len(sources) >= 3:
+            break
+    if not series:
+        raise FigureUnavailable("no T10 Result in this run carries a count-vs-depth table")
+    png = render_xy(title, series, "depth D (sublayers)", "linear regions", logy=True)
+    return FigureOut("regions", title, png, "data: " + ", ".join(sources), sources[0])
+
+
+# -- T10 / T6: a 2-D picture of pieces ----------------------------------------------------------------
+
+def _polygon(v) -> Optional[list]:
+    if not isinstance(v, list) or len(v) < 3:
+        return None
+    pts = []
+    for p in v:
+        if not (isinstance(p, list) and len(p) == 2):
+            return None
+        x, y = number(p[0]), number(p[1])
+        if x is None or y is None:
+            return None
+        pts.append((x, y))
+    return pts
+
+
+def _polygons(result: dict) -> list:
+    polys = []
+    for _, key, v in _walk(result.get("certificate", {})):
+        if _key_like(key, ("vertices", "polygon")):
+            p = _polygon(v)
+            if p:
+                polys.append(p)
+    return polys
+
+
+def pieces_2d_figure(audits) -> FigureOut:
+    title = "Linear pieces of a 2-D network (exact polygons)"
+    for claim in ("T10", "T6", "T9", "T8"):
+        for audit_id, r in _results(audits, claim):
+            polys = _polygons(r)
+            if len(polys) >= 2:
+                return FigureOut("pieces2d", title, _draw_polygons(title, polys), f"data: {audit_id}, "
+                                 f"{len(polys)} regions", audit_id)
+    polys = _direct_polygons()
+    if polys:
+        return FigureOut("pieces2d", title, _draw_polygons(title, polys), "computed directly with "
+                         "verify.analysis.regions.count_regions", "direct")
+    raise FigureUnavailable("no Result with 2-D region polygons in this run, and count_regions is not available")
+
+
+def _draw_polygons(title, polys) -> bytes:
+    from matplotlib.patches import Polygon
+
+    fig = _new_figure((5.2, 5.0))
+    ax = fig.add_subplot(1, 1, 1)
+    import matplotlib
+
+    cmap = matplotlib.colormaps["tab20"]
+    xs = [x for p in polys for x, _ in p]
+    ys = [y for p in polys for _, y in p]
+    for i, p in enumerate(polys):
+        ax.add_patch(Polygon(p, closed=True, facecolor=cmap(i % 20), edgecolor="black", linewidth=0.5))
+    ax.set_xlim(min(xs), max(xs))
+    ax.set_ylim(min(ys), max(ys))
+    ax.set_aspect("equal")
+    ax.set_title(f"{title}: {len(polys)} regions", fontsize=10)
+    ax.set_xlabel("x1")
+    ax.set_ylabel("x2")
+    fig.tight_layout()
+    return _png(fig)
+
+
+def _direct_polygons() -> list:
+    """Regions of a small fixed 2-D ReLU/maxout network, if the region counter exists."""
+    try:
+        from ..analysis.regions import count_regions
+        from ..objects.maxout import MaxoutNetwork
+    except ImportError:
+        return []
+    net = MaxoutNetwork.from_relu([[[1, 0], [0, 1], [1, 1], [1, -1]], [[1, -1, 1, 0], [0, 1, -1, 1]]],
+                                  [[0, 0, "-1/2", "1/4"], ["1/4", "-1/2", 0, 0]])
+    rc = count_regions(net, [[-1, 1], [-1, 1]], kind="pieces")
+    polys = []
+    for region in getattr(rc, "regions", []):
+        data = region.to_dict() if hasattr(region, "to_dict") else region
+        for _, key, v in _walk(data if isinstance(data, dict) else {"r": data}):
+            if _key_like(key, ("vertices", "polygon")):
+                p = _polygon(_jsonish(v))
+                if p:
+                    polys.append(p)
+                    break
+    return polys
+
+
+def _jsonish(v):
+    from ..canonical import jsonable
+
+    try:
+        return jsonable(v)
+    except TypeError:
+        return v
+
+
+# -- N7: Gram spectrum, float64 vs certified ------------------------------------------------------------
+
+def _spectrum_pairs(result: dict):
+    """(label, float64 eigenvalues, certified lower bounds or enclosures) from an N7 Result."""
+    ev = result.get("evidence", {})
+    floats, cert = None, None
+    for _, key, v in _walk(ev):
+        xs = _numeric_list(v)
+        if xs is None:
+            continue
+        if floats is None and _key_like(key, ("float64", "eigvals", "eigenvalues", "spectrum")) and \
+                not _key_like(key, ("cert", "ball", "arb")):
+            floats = xs
+        elif cert is None and _key_like(key, ("cert", "ball", "arb", "enclos", "pivot")):
+            cert = (key, [_lower(x) for x in v])
+    return floats, cert
+
+
+def gram_spectrum_figure(audits) -> FigureOut:
+    title = "NTK Gram spectrum: float64 eigvalsh vs certified enclosures"
+    for audit_id, r in _results(audits, "N7"):
+        floats, cert = _spectrum_pairs(r)
+        if floats is None:
+            continue
+        series = [("float64 eigvalsh (|value|)", list(range(1, len(floats) + 1)),
+                   [abs(x) if x != 0 else 1e-300 for x in sorted(floats)], {"marker": "o", "linestyle": ""})]
+        note = f"data: {audit_id}"
+        if cert is not None:
+            key, lows = cert
+            pos = [(i + 1, x) for i, x in enumerate(sorted(v for v in lows if v is not None)) if x > 0]
+            if pos:
+                series.append((f"certified lower bounds ({key})", [p[0] for p in pos], [p[1] for p in pos],
+                               {"marker": "x", "linestyle": ""}))
+        png = render_xy(title + f" ({audit_id})", series, "index", "eigenvalue", logy=True)
+        return FigureOut("gram", title, png, note, audit_id)
+    raise FigureUnavailable("no N7 Result in this run carries a float64 spectrum in its evidence")
+
+
+# -- N10: gradient-flow loss vs envelope -----------------------------------------------------------------
+
+def gradient_flow_figure(audits) -> FigureOut:
+    title = "Gradient flow: loss L(t) vs the envelope L(0) exp(-2 int lambda_min)"
+    for audit_id, r in _results(audits, "N10"):
+        found = {}
+        for _, key, v in _walk(r.get("evidence", {})):
+            xs = _numeric_list(v, 3)
+            if xs is None:
+                continue
+            k = key.lower()
+            if "t" not in found and (k in ("t", "times", "time", "ts") or k.endswith("_t") or k.startswith("t_")):
+                found["t"] = xs
+            elif "loss" not in found and "loss" in k and "envelope" not in k and "bound" not in k:
+                found["loss"] = (key, xs)
+            elif "env" not in found and ("envelope" in k or "bound" in k):
+                found["env"] = (key, xs)
+        if "loss" in found:
+            lk, loss = found["loss"]
+            ts = found.get("t") if found.get("t") and len(found["t"]) == len(loss) else list(range(len(loss)))
+            series = [(lk, ts, loss, {"linestyle": "-"})]
+            if "env" in found and len(found["env"][1]) == len(loss):
+                series.append((found["env"][0], ts, found["env"][1], {"linestyle": "--"}))
+            png = render_xy(title + f" ({audit_id})", series, "t", "loss", logy=all(x > 0 for x in loss))
+            return FigureOut("flow", title, png, f"data: {audit_id}", audit_id)
+    raise FigureUnavailable("no N10 Result in this run carries a loss curve in its evidence")
+
+
+FIGURES = [softmax_error_figure, region_counts_figure, pieces_2d_figure, gram_spectrum_figure,
+           gradient_flow_figure]
+_TITLES = {
+    "softmax_error_figure": ("softmax", "Softmax error vs lambda (T2/T7)"),
+    "region_counts_figure": ("regions", "Region counts vs depth (T10)"),
+    "pieces_2d_figure": ("pieces2d", "2-D picture of pieces (T10)"),
+    "gram_spectrum_figure": ("gram", "NTK Gram spectrum (N7)"),
+    "gradient_flow_figure": ("flow", "Gradient-flow loss vs envelope (N10)"),
+}
+
+
+def all_figures(audits) -> list:
+    """Every report figure; one that cannot be drawn comes back with ``png=None`` and a note."""
+    audits = list(audits)
+    out = []
+    for builder in FIGURES:
+        key, title = _TITLES[builder.__name__]
+        try:
+            out.append(builder(audits))
+        except FigureUnavailable as exc:
+            out.append(FigureOut(key, title, None, f"figure unavailable: {exc}"))
+        except Exception as exc:  # a figure must never break the report
+            out.append(FigureOut(key, title, None, f"figure unavailable: {type(exc).__name__}: {exc}"))
+    return out
