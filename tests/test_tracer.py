@@ -1,0 +1,83 @@
+"""The piecewise-affine tracer on the objects' own evaluation code and on stand-ins."""
+
+from fractions import Fraction as F
+
+import pytest
+
+from verify.analysis.geometry import box_cell, box_faces
+from verify.analysis.tracer import (AffineForm, NotPiecewiseLinear, UntraceableCode, identity_forms, trace)
+from verify.objects.maxout import MaxoutNetwork
+from verify.objects.ops import EXACT
+
+O2 = MaxoutNetwork([([[[2], [-1]], [[-3], [1]]], [["-1/2", "1/3"], [1, -2]]),
+                    ([[[1, -2], [-1, 1]]], [[0, "1/2"]])])
+
+
+def _eval_stage(net):
+    return lambda x, ops: net.evaluate(x, ops=ops)
+
+
+def test_affine_form_arithmetic():
+    x, y = identity_forms(2)
+    f = 2 * x - y / 3 + F(1, 2)
+    assert f.at((1, 3)) == F(3, 2)
+    assert (0 + f) == f and (f - f).is_constant()
+    assert repr(-x + 1) == "-x1 + 1"
+    with pytest.raises(UntraceableCode):
+        f < 0
+    with pytest.raises(UntraceableCode):
+        bool(f)
+    with pytest.raises(NotPiecewiseLinear):
+        x * y
+
+
+def test_o2_closed_trace_matches_exact_everywhere():
+    cells = trace([_eval_stage(O2)], box_faces([(0, 1)]), closed=True)
+    open_cells = sorted((c for c in cells if c.cell.dim == 1), key=lambda c: c.cell.vertices[0][0])
+    # the traced cells refine the 4 pieces; breakpoints 5/18, 9/26, 3/4 all appear as cut points
+    points = {c.cell.vertices_fraction()[0][0] for c in cells if c.cell.dim == 0}
+    assert {F(0), F(5, 18), F(9, 26), F(3, 4), F(1)} <= points
+    for c in cells:
+        p = c.cell.interior_point()
+        xp = [F(int(p[0].numerator), int(p[0].denominator))]
+        assert c.value[0].at(p) == O2.evaluate(xp)[0]
+    assert sum(c.cell.measure() for c in open_cells) == 1
+
+
+def test_2d_max_of_three_has_three_cells():
+    def f(x, ops):
+        return (ops.max([x[0], x[1], -x[0] - x[1]]),)
+    cells = trace([f], [box_cell([(-1, 1), (-1, 1)])], closed=False)
+    assert sum(c.cell.measure() for c in cells) == 4
+    assert len({c.pattern for c in cells}) == 3 <= len(cells)      # cells refine the 3 patterns
+    for c in cells:
+        p = c.cell.interior_point()
+        assert c.value[0].at(p) == max(p[0], p[1], -p[0] - p[1])
+
+
+def test_product_of_varying_values_is_refused_but_constant_factor_is_fine():
+    def bad(x, ops):
+        return (ops.mul(x[0], x[0]),)
+    with pytest.raises(NotPiecewiseLinear):
+        trace([bad], [box_cell([(0, 1)])])
+
+    def ok(x, ops):
+        return (ops.mul(x[0], x[0] * 0 + 3),)
+    (c,) = trace([ok], [box_cell([(0, 1)])])
+    assert c.value[0] == AffineForm((3,), 0)
+
+
+def test_comparison_outside_ops_is_detected():
+    def sneaky(x, ops):
+        return (x[0] if x[0] > 0 else -x[0],)
+    with pytest.raises(UntraceableCode):
+        trace([sneaky], [box_cell([(-1, 1)])])
+
+
+def test_staged_trace_equals_single_stage():
+    stages = [lambda h, ops, l=l: O2.layer_apply(l, h, ops) for l in range(O2.depth)]
+    a = trace(stages, [box_cell([(0, 1)])], closed=False)
+    b = trace([_eval_stage(O2)], [box_cell([(0, 1)])], closed=False)
+    key = lambda c: c.cell.vertices[0][0]
+    assert [(c.cell.vertices, c.value) for c in sorted(a, key=key)] == \
+           [(c.cell.vertices, c.value) for c in sorted(b, key=key)]
