@@ -1,0 +1,130 @@
+"""Scale-out: --workers N (local processes) and a dask LocalCluster give byte-identical audit JSON to
+a serial run, the "timing" fields aside; bad scheduler addresses are clear errors."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from verify.audit.discovery import load_audits, select_audits
+from verify.audit.runner import audit_report_dict, item_seed, run_audit, run_audits, strip_timing
+from verify.audit.spec import Audit
+from verify.canonical import canonical_dumps
+from verify.errors import InputError
+from verify.results import Method, Result, Verdict
+
+
+def _quick_sample():
+    """T3 plus the first quick audit of every other claim that has audits (cheap, broad)."""
+    audits = select_audits(load_audits(), quick=True)
+    chosen, seen = [], set()
+    for a in audits:
+        if a.claim == "T3" or a.claim not in seen:
+            chosen.append(a)
+            seen.add(a.claim)
+    return chosen
+
+
+def _canon(outcomes):
+    return canonical_dumps(strip_timing(audit_report_dict(outcomes)))
+
+
+@pytest.fixture(scope="module")
+def sample_and_serial():
+    sample = _quick_sample()
+    return sample, _canon(run_audits(sample))
+
+
+def test_order_independent_and_seeded_globals():
+    import random
+
+    import numpy as np
+
+    def noisy():
+        # a careless check that uses the global generators
+        return Result("T3", f"{random.random()} {np.random.rand()}", Verdict.INCONCLUSIVE, Method.EVIDENCE)
+
+    a = Audit("T3", "noisy", Verdict.INCONCLUSIVE, noisy)
+    random.seed(1)
+    first = run_audit(a).result.statement
+    random.random()
+    np.random.rand(7)
+    second = run_audit(a).result.statement
+    assert first == second
+    state = random.getstate()
+    run_audit(a)
+    assert random.getstate() == state  # global state restored
+    assert item_seed("T3/noisy") != item_seed("T3/other")
+
+
+def test_workers_byte_identical(sample_and_serial):
+    sample, serial = sample_and_serial
+    assert _canon(run_audits(sample, workers=2)) == serial
+    # reversed submission order still gives each audit the same outcome
+    rev = run_audits(list(reversed(sample)), workers=2)
+    assert _canon(list(reversed(rev))) == serial
+
+
+def test_dask_local_cluster_byte_identical(sample_and_serial):
+    pytest.importorskip("distributed", reason="dask.distributed is an optional extra [dask]")
+    from verify.audit.parallel import local_cluster
+
+    sample, serial = sample_and_serial
+    with local_cluster(n_workers=2, processes=False) as address:
+        assert address.startswith("tcp://127.0.0.1:")
+        assert _canon(run_audits(sample, scheduler=address)) == serial
+
+
+def test_cli_workers_and_scheduler_json_identical(tmp_path):
+    pytest.importorskip("distributed", reason="dask.distributed is an optional extra [dask]")
+    from verify.audit.parallel import local_cluster
+
+    outs = {}
+    for name, extra in (("serial", []), ("w2", ["--workers", "2"])):
+        path = tmp_path / f"{name}.json"
+        r = subprocess.run([sys.executable, "-m", "verify", "audit", "T3", "--json", str(path), *extra],
+                           capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stderr
+        outs[name] = json.loads(path.read_text())
+    with local_cluster(n_workers=1, processes=False) as address:
+        path = tmp_path / "dask.json"
+        r = subprocess.run([sys.executable, "-m", "verify", "audit", "T3", "--json", str(path),
+                            "--scheduler", address], capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stderr
+        outs["dask"] = json.loads(path.read_text())
+    canon = {k: canonical_dumps(strip_timing(v)) for k, v in outs.items()}
+    assert canon["serial"] == canon["w2"] == canon["dask"]
+
+
+@pytest.mark.parametrize("address", ["localhost:8786", "tcp://", "tcp://host:0", "tcp://host:99999",
+                                     "http://h:1", "tcp://h:1/x", 5])
+def test_bad_scheduler_address(address):
+    from verify.audit.parallel import parse_scheduler_address
+
+    with pytest.raises(InputError, match="^--scheduler: "):
+        parse_scheduler_address(address)
+
+
+def test_cli_bad_scheduler_exit_2():
+    for extra in (["--scheduler", "nonsense"], ["--scheduler", "tcp://127.0.0.1:8786", "--workers", "2"]):
+        r = subprocess.run([sys.executable, "-m", "verify", "audit", "T3", *extra], capture_output=True,
+                           text=True, timeout=60)
+        assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr, r.stderr
+
+
+def test_missing_dask_is_a_clear_error(monkeypatch):
+    import builtins
+
+    from verify.audit import parallel
+
+    real_import = builtins.__import__
+
+    def fake_import(name, *args, **kwargs):
+        if name == "distributed" or name.startswith("distributed."):
+            raise ImportError("no distributed")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", fake_import)
+    with pytest.raises(InputError, match=r"^--scheduler: dask.distributed is not installed.*verify\[dask\]"):
+        parallel.require_distributed()
