@@ -1,0 +1,103 @@
+"""Group isolation by a score shift (spec maxout R4'): one head returns the maximum within each group.
+
+n tokens in N groups; token l carries the group one-hot g_l and a value z_l with |z_l| <= C.  Coordinates
+``[g_1..g_N | z | one | out]`` (E = N + 3).  One head of size N + 1:
+
+* query at token j = (M g_j, 1), key at token l = (g_l, z_l), so score_lj = M [g_l = g_j] + z_l;
+* value = z_l, written to ``out``.
+
+If M > 2C the in-group scores lie in [M - C, M + C] and all others in [-C, C], so hardmax returns
+max_{l in group(j)} z_l under every tie rule.  At M = 2C the sets touch and ties across groups break it.
+
+>>> gs = GroupShiftHead(M=2, C=1, groups=[0, 0, 1, 1])          # the M = 2C counterexample
+>>> gs([-1, -1, 1, 0], tie="average")[0], gs([-1, -1, 1, 0], tie="first")[0]
+(Fraction(-1, 3), Fraction(-1, 1))
+>>> GroupShiftHead(M="201/100", C=1, groups=[0, 0, 1, 1])([-1, -1, 1, 0])[0]
+Fraction(-1, 1)
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..engines.exact import fraction_str, parse_positive
+from ..errors import InputError, InputTypeError, SizeLimitError
+from ..objects.maxout import coerce_input
+from ..objects.ops import EXACT, Ops
+from ..objects.transformer import Attention, Head, Transformer
+
+__all__ = ["GroupShiftHead", "MAX_GROUP_TOKENS"]
+
+MAX_GROUP_TOKENS = 256
+
+
+class GroupShiftHead:
+    """The R4' construction for a fixed token-to-group assignment ``groups`` (group index per token, 0-based,
+    every group 0..N-1 non-empty).  ``embed(z)``, ``read(X)`` (the ``out`` coordinate of every token),
+    ``__call__(z, tie, ops)``, ``expected(z)`` (the group maxima, computed directly), ``transformer``."""
+
+    def __init__(self, M, C, groups):
+        self.M = parse_positive(M, "M")
+        self.C = parse_positive(C, "C", strict=False)
+        if not isinstance(groups, (list, tuple)) or not groups:
+            raise InputTypeError("groups", "expected a non-empty list of group indices (one per token)")
+        if len(groups) > MAX_GROUP_TOKENS:
+            raise SizeLimitError("groups", f"{len(groups)} tokens exceed the limit {MAX_GROUP_TOKENS}")
+        for l, g in enumerate(groups):
+            if not isinstance(g, int) or isinstance(g, bool) or g < 0:
+                raise InputError(f"groups[{l}]", f"must be a group index >= 0, got {g!r}")
+        N = max(groups) + 1
+        missing = sorted(set(range(N)) - set(groups))
+        if missing:
+            raise InputError("groups", f"group(s) {missing} have no token (indices must be 0..N-1)")
+        self.groups = tuple(groups)
+        self.n_groups = N
+        self.n_tokens = len(groups)
+        E = N + 3
+        ZC, ONE, OUT = N, N + 1, N + 2
+        m = N + 1
+        W_Q = [[self.M if (r == c and r < N) else 0 for c in range(E)] for r in range(N)] + [
+            [1 if c == ONE else 0 for c in range(E)]]
+        W_K = [[1 if (r == c and r < N) else 0 for c in range(E)] for r in range(N)] + [
+            [1 if c == ZC else 0 for c in range(E)]]
+        W_V = [[1 if c == ZC else 0 for c in range(E)]] + [[0] * E for _ in range(N)]
+        W_O = [[1 if (e == OUT and t == 0) else 0 for t in range(m)] for e in range(E)]
+        names = [f"g_{i + 1}" for i in range(N)] + ["z", "one", "out"]
+        self.transformer = Transformer([Attention([Head(W_Q, W_K, W_V, W_O)])], coordinate_names=names)
+        self.coordinate_names = tuple(names)
+
+    @property
+    def hypothesis_holds(self) -> bool:
+        """M > 2C (strict)."""
+        return self.M > 2 * self.C
+
+    def _z(self, z):
+        if not isinstance(z, (list, tuple)) or len(z) != self.n_tokens:
+            raise InputError("z", f"expected {self.n_tokens} values (one per token)")
+        return tuple(coerce_input(v, f"z[{l}]") for l, v in enumerate(z))
+
+    def embed(self, z) -> tuple:
+        z = self._z(z)
+        zero = z[0] * 0
+        rows = [tuple(zero + (1 if g == i else 0) for g in self.groups) for i in range(self.n_groups)]
+        rows.append(z)
+        rows.append(tuple(zero + 1 for _ in z))
+        rows.append(tuple(zero for _ in z))
+        return tuple(rows)
+
+    def read(self, X) -> tuple:
+        return tuple(X[-1])
+
+    def __call__(self, z, tie: str = "average", ops: Ops = EXACT) -> tuple:
+        return self.read(self.transformer.evaluate(self.embed(z), attention="hardmax", tie=tie, ops=ops))
+
+    def expected(self, z) -> tuple:
+        """max over the token's group of z (exact Fractions)."""
+        z = self._z(z)
+        best = {}
+        for g, v in zip(self.groups, z):
+            best[g] = v if g not in best else max(best[g], v)
+        return tuple(best[g] for g in self.groups)
+
+    def __repr__(self):
+        return (f"GroupShiftHead(M={fraction_str(self.M)}, C={fraction_str(self.C)}, groups={list(self.groups)})")
