@@ -1,0 +1,50 @@
+"""Audits of T6 (exact maxout emulation on the whole box, with sizes; spec maxout R4, O2)."""
+
+from verify.audit.spec import Audit
+from verify.checks.t6_maxout_emulation import (check_altered_emulation, check_maxout_emulation,
+                                               check_random_emulation)
+from verify.results import Verdict
+
+P, R, I = Verdict.PROVED, Verdict.REFUTED, Verdict.INCONCLUSIVE
+
+AUDITS = [
+    Audit("T6", "O2-S40", P, check_maxout_emulation, {"network": "O2", "S": 40},
+          description="O2 with S = 40: equal on all of [0, 1] under both tie rules, every catalogue size"),
+    Audit("T6", "O2-S-certified", P, check_maxout_emulation, {"network": "O2"},
+          description="O2 with the certified S = 11/2"),
+    Audit("T6", "O2-S2", P, check_maxout_emulation, {"network": "O2", "S": 2},
+          description="S = 2 < 11/2 happens to pass: the hypothesis is sufficient, not necessary"),
+    Audit("T6", "n-O2-S3-2", R, check_maxout_emulation, {"network": "O2", "S": "3/2"},
+          description="T6.n: S = 3/2, at x = 0 the output is 2/3 instead of 7/6"),
+]
+AUDITS += [
+    Audit("T6", f"random-d1-k{k}-L{L}-seed{s}", P, check_random_emulation,
+          {"seed": s, "d": 1, "k": k, "L": L, "max_width": 3},
+          description="seeded random rational network on [-1, 1]")
+    for s in range(4) for k, L in ((2, 2), (3, 3))
+]
+AUDITS += [
+    Audit("T6", f"random-d2-k{k}-L{L}-seed{s}", P, check_random_emulation,
+          {"seed": s, "d": 2, "k": k, "L": L, "max_width": 3},
+          description="seeded random rational network on [-1, 1]^2 (exact polygons)")
+    for s, k, L in ((1, 2, 2), (3, 2, 2), (2, 3, 3), (4, 3, 3))
+]
+AUDITS += [
+    Audit("T6", "random-d2-k3-L3-seed0", P, check_random_emulation,
+          {"seed": 0, "d": 2, "k": 3, "L": 3, "max_width": 3}, quick=False,
+          description="larger 2-D instance (125 open cells)"),
+    Audit("T6", "n-altered-O2-W1", R, check_altered_emulation,
+          {"network": "O2", "sublayer": 0, "name": "W1", "index": (0, 0), "delta": 1},
+          description="one FFN weight of the compiled O2 Transformer changed by 1: exact witness"),
+    Audit("T6", "n-altered-O2-WO", R, check_altered_emulation,
+          {"network": "O2", "sublayer": 3, "name": "W_O", "index": (0, 0), "delta": "1/2"},
+          description="the last head writes 3/2 of the max: exact witness"),
+    Audit("T6", "n-altered-random-d2-b1", R, check_altered_emulation,
+          {"network": "random", "seed": 1, "d": 2, "sublayer": 3, "name": "W_O", "index": (0, 0), "delta": "1/4"},
+          description="a 2-D random network, the output weight of a layer-2 head changed by 1/4"),
+    Audit("T6", "inactive-alteration-still-equal", P, check_altered_emulation,
+          {"network": "random", "seed": 1, "d": 2, "sublayer": 2, "name": "b1", "index": 0, "delta": "1/4"},
+          description="a bias change inside a gate's dead margin does not change the function: PROVED is right"),
+    Audit("T6", "d3-sampled", I, check_random_emulation, {"seed": 0, "d": 3, "k": 2, "L": 2, "max_width": 2},
+          description="input dimension 3: no exact decomposition; exact evaluation at sampled points only"),
+]

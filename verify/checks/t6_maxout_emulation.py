@@ -1,0 +1,166 @@
+"""T6: the R4 hardmax Transformer equals the maxout network on the WHOLE box, with the stated sizes.
+
+The equality is established by :func:`verify.checks.emulation.prove_emulation` on the actual compiled
+weights (exact region decomposition of the closed box, both sides affine and equal on every cell), and
+the lemma certificate (S >= the bound certified by exact interval propagation; T1 + T3) is recorded
+beside it.  The sizes of the compiled Transformer are compared with the R4 formulas (n = k,
+E = 2N + k + 1, D = 2L, N_l heads of size 1, FFN width 2kN_l + 4N, non-zeros W1 <= 2kN_l(N_{l-1}+2) + 4N,
+W2 = 2kN_l + 4N, attention 4N_l) and, for O2, with the catalogue's numbers.
+
+>>> check_maxout_emulation("O2", S=40).verdict.value
+'proved'
+>>> r = check_maxout_emulation("O2", S="3/2")
+>>> r.verdict.value, r.certificate["witness"]["x"], r.certificate["witness"]["transformer"]
+('refuted', [Fraction(0, 1)], [Fraction(2, 3)])
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+from ..engines.exact import fraction_str, parse_exact
+from ..errors import InputError
+from ..objects.maxout import MaxoutNetwork
+from ..results import Method, Result, Verdict
+from .emulation import alter_weight, prove_emulation
+
+__all__ = ["o2_network", "random_maxout", "check_maxout_emulation", "check_random_emulation",
+           "check_altered_emulation", "O2_SIZES"]
+
+STATEMENT = ("the R4 compiled hardmax Transformer equals the maxout network at every point of the box under "
+             "both tie rules, with n = k, E = 2N+k+1, D = 2L, N_l heads, FFN width 2kN_l+4N and the stated non-zeros")
+
+# catalogue T6 / maxout O2 sizes
+O2_SIZES = {"tokens": 2, "embedding": 7, "sublayers": 4, "heads_per_layer": [2, 1], "ffn_widths": [16, 12],
+            "W1_nonzeros": [32, 24], "W2_nonzeros": [16, 12], "attention_nonzeros": [8, 4],
+            "S_bound_certified": Fraction(11, 2)}
+
+
+def o2_network() -> MaxoutNetwork:
+    """Spec maxout O2: d = 1, k = 2, L = 2, N = (2, 1) on K = [0, 1]."""
+    return MaxoutNetwork([([[[2], [-1]], [[-3], [1]]], [["-1/2", "1/3"], [1, -2]]),
+                          ([[[1, -2], [-1, 1]]], [[0, "1/2"]])])
+
+
+def random_maxout(seed: int, d: int, k: int, L: int, max_width: int) -> MaxoutNetwork:
+    """Seeded random rational maxout network: widths in [1, max_width], weights in [-2, 2] with
+    denominators <= 4 (catalogue T6)."""
+    for name, v, lo, hi in (("d", d, 1, 8), ("k", k, 1, 6), ("L", L, 1, 6), ("max_width", max_width, 1, 6)):
+        if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+            raise InputError(name, f"must be an integer in [{lo}, {hi}], got {v!r}")
+    rng = random.Random(seed)
+
+    def q():
+        den = rng.randint(1, 4)
+        return Fraction(rng.randint(-2 * den, 2 * den), den)
+
+    layers, n_in = [], d
+    for _ in range(L):
+        N = rng.randint(1, max_width)
+        layers.append(([[[q() for _ in range(n_in)] for _ in range(k)] for _ in range(N)],
+                       [[q() for _ in range(k)] for _ in range(N)]))
+        n_in = N
+    return MaxoutNetwork(layers)
+
+
+def _size_report(compiled, expected: dict | None) -> tuple:
+    sizes = compiled.sizes()
+    f = sizes["formula"]
+    problems = []
+    for key in ("tokens", "embedding", "sublayers", "heads_per_layer", "ffn_widths", "W2_nonzeros",
+                "attention_nonzeros"):
+        if sizes[key] != f[key]:
+            problems.append(f"{key}: measured {sizes[key]} != formula {f[key]}")
+    if any(a > b for a, b in zip(sizes["W1_nonzeros"], f["W1_nonzeros_at_most"])):
+        problems.append(f"W1_nonzeros: measured {sizes['W1_nonzeros']} exceeds {f['W1_nonzeros_at_most']}")
+    if sizes.get("head_size", 1) != 1:
+        problems.append(f"head_size: {sizes['head_size']} != 1")
+    if expected:
+        for key, val in expected.items():
+            got = compiled.S_bound_certified if key == "S_bound_certified" else sizes.get(key)
+            if got != val:
+                problems.append(f"{key}: measured {got} != catalogue {val}")
+    return sizes, problems
+
+
+def _combine(r: Result, compiled, expected, extra_params: dict) -> Result:
+    sizes, problems = _size_report(compiled, expected)
+    params = dict(r.parameters)
+    params.update(extra_params)
+    cert = dict(r.certificate)
+    cert["sizes"] = sizes
+    cert["size_problems"] = problems
+    verdict = r.verdict
+    if problems and verdict is Verdict.PROVED:
+        verdict = Verdict.REFUTED
+        cert["summary"] = "sizes differ from R4: " + "; ".join(problems)
+        cert.pop("kind", None)
+    elif verdict is Verdict.PROVED:
+        cert["summary"] = cert["summary"] + "; every size matches R4" + (" and the catalogue" if expected else "")
+    return Result("T6", STATEMENT, verdict, Method.EXACT, certificate=cert, parameters=params,
+                  conventions=r.conventions, seeds=r.seeds, evidence=r.evidence)
+
+
+def check_maxout_emulation(network="O2", box=None, S=None, tie: str = "both") -> Result:
+    """T6 on a given network (``"O2"`` or a SPEC dict / MaxoutNetwork) and box; ``S=None`` uses the
+    certified bound.  O2 is also compared with the catalogue's sizes."""
+    from ..constructions.maxout_compiler import compile_maxout
+
+    expected = None
+    if network == "O2":
+        net, box, expected = o2_network(), box or [[0, 1]], O2_SIZES
+    elif isinstance(network, MaxoutNetwork):
+        net = network
+    elif isinstance(network, dict):
+        net = MaxoutNetwork.from_dict(network)
+    else:
+        raise InputError("network", f"expected 'O2', a MaxoutNetwork or a SPEC dict, got {type(network).__name__}")
+    if box is None:
+        raise InputError("box", "missing")
+    S = None if S is None else parse_exact(S, "S")
+    if expected is not None and S != 40:
+        # the catalogue's W1 count is for S = 40; another S can cancel a bias (e.g. b - S = 0 at S = 2)
+        expected = {k: v for k, v in expected.items() if k != "W1_nonzeros"}
+    compiled = compile_maxout(net, box, S=S)
+    r = prove_emulation(compiled, tie=tie)
+    return _combine(r, compiled, expected, {"S": compiled.S, "S_given": S is not None,
+                                            "network_name": network if isinstance(network, str) else "given"})
+
+
+def check_random_emulation(seed: int = 0, d: int = 1, k: int = 2, L: int = 2, max_width: int = 3,
+                           tie: str = "both") -> Result:
+    """T6 on a seeded random network on K = [-1, 1]^d with the certified S."""
+    from ..constructions.maxout_compiler import compile_maxout
+
+    net = random_maxout(seed, d, k, L, max_width)
+    compiled = compile_maxout(net, [[-1, 1]] * d)
+    r = prove_emulation(compiled, tie=tie, seed=seed)
+    out = _combine(r, compiled, None, {"seed": seed, "d": d, "k": k, "L": L, "max_width": max_width})
+    seeds = dict(out.seeds)
+    seeds["network"] = seed
+    return Result(out.claim, out.statement, out.verdict, out.method, certificate=out.certificate,
+                  parameters=out.parameters, conventions=out.conventions, seeds=seeds, evidence=out.evidence)
+
+
+def check_altered_emulation(network="O2", seed: int = 0, d: int = 1, sublayer: int = 0, name: str = "W1",
+                            index=(0, 0), delta=1, head: int = 0, tie: str = "both") -> Result:
+    """T6 negative side: the compiled Transformer with one weight changed by ``delta`` must not be
+    PROVED equal to the network (REFUTED with an exact witness)."""
+    from ..constructions.maxout_compiler import compile_maxout
+
+    if network == "O2":
+        net, box = o2_network(), [[0, 1]]
+    elif network == "random":
+        net, box = random_maxout(seed, d, 2, 2, 3), [[-1, 1]] * d
+    else:
+        raise InputError("network", f"expected 'O2' or 'random', got {network!r}")
+    compiled = compile_maxout(net, box)
+    altered = alter_weight(compiled, sublayer, name, tuple(index) if isinstance(index, list) else index,
+                           parse_exact(delta, "delta"), head=head)
+    r = prove_emulation((net, altered), box, tie=tie)
+    params = dict(r.parameters)
+    params.update({"network_name": network, "seed": seed, "alteration": altered.note})
+    return Result("T6", STATEMENT + " (altered Transformer: expected to fail)", r.verdict, r.method,
+                  certificate=r.certificate, parameters=params, conventions=r.conventions,
+                  seeds={"network": seed} if network == "random" else {}, evidence=r.evidence)
