@@ -234,7 +234,7 @@ def _gradient_ball(dist, theta, law_index: int) -> list:
     if not dist.in_domain(theta):
         raise DomainError("heads", f"A q = ({', '.join(fraction_str(t) for t in theta)}) lies outside "
                           f"the CGF domain of dists[{law_index}]; use smaller head matrices (scale)")
-    g = dist.grad_ball(list(theta))
+    g = dist.grad_ball(tuple(theta))
     return [to_ball(x) for x in g]
 
 

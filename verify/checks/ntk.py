@@ -237,7 +237,7 @@ def _scope(gram: NtkGram, dim: int) -> dict:
     if gram.head_law.get("law") == "explicit head set":
         reasons.append("explicit head set: the statement is about a head law whose support contains these "
                        "matrices")
-    return {"inside_lse_9_3_setting": inside, "reasons": reasons, "note": SCOPE_NOTE,
+    return {"inside_lse_9_3_setting": inside, "why_outside": "; ".join(reasons) or "-", "note": SCOPE_NOTE,
             "m": m, "d": dim, "query_rank": q_rank}
 
 
@@ -291,7 +291,8 @@ def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed
     f64 = float64_verdicts(ntk_gram_float64(dists, gram.queries, gram.heads))
     evidence = {"float64": f64, "ladder_attempts": attempts}
     scope = _scope(gram, dim)
-    base_cert = {"reading": reading, "laws": _laws_dicts(dists),
+    laws_json = _laws_dicts(dists)
+    gram_cert = {"reading": reading, "laws": laws_json,
                  "queries": [list(q) for q in gram.queries[0]] if reading == "shared" else
                  [[list(q) for q in ql] for ql in gram.queries],
                  "heads": _heads_json(gram.heads), "head_law": gram.head_law, "order": conventions["order"],
@@ -303,7 +304,7 @@ def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed
                 "summary": f"interval Cholesky of the {gram.size}x{gram.size} Gram ({len(gram.heads)} exact heads) "
                            f"succeeds at {gram.precision} bits; smallest pivot >= "
                            f"{float(min(lowers)):.4g}",
-                **base_cert, "precision_bits": gram.precision, "pivot_lower_bounds": lowers,
+                **gram_cert, "precision_bits": gram.precision, "pivot_lower_bounds": lowers,
                 "mean_field_argument": MEAN_FIELD_ARGUMENT,
                 "implies": ("independent modulo affine functions" if m >= 2 else "independent modulo constants")
                 if reading == "shared" else "nothing about independence (per-token reading)"}
@@ -330,10 +331,17 @@ def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed
                                         "summary": dep.certificate.get("summary", "")}
         if dep is not None and dep.verdict is Verdict.REFUTED:
             c, alpha, beta = _relation_of(dep)
-            if m == 1 and alpha is not None and any(alpha):
-                raise AssertionError("independence procedure returned an affine relation modulo constants")
+            first = next((x for x in c if x != 0), Fraction(0))
+            if first < 0:  # normalise: first non-zero coefficient positive
+                c = [-x for x in c]
+                alpha = [-x for x in alpha] if alpha is not None else None
+                beta = -beta if beta is not None else None
             v = null_vector_from_relation(c, m)
+            if m == 1 and alpha is not None and any(alpha):
+                evidence["relation_not_constant"] = "modulo-constants search returned an affine relation: no verdict"
+                v = None
             # consistency check in balls (not the proof: the proof is the exact identity)
+        if dep is not None and dep.verdict is Verdict.REFUTED and v is not None:
             with workprec(gram.precision):
                 entries = gram.entries()
                 kv = [sum((entries[r][s] * to_ball(v[s]) for s in range(gram.size)), arb(0))
@@ -342,24 +350,22 @@ def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed
             if not consistent:
                 evidence["null_vector_inconsistency"] = "k v does not enclose 0: internal error, no verdict"
             else:
-                dep_dict = dep.to_dict()
-                dep_dict.pop("versions", None)
-                dep_dict.pop("timing", None)
                 cert = {"kind": "ntk-null-vector",
                         "summary": f"exact relation c = ({', '.join(fraction_str(x) for x in c)}) modulo {modulo} "
                                    f"gives the null vector ({', '.join(fraction_str(x) for x in v)}) for every "
                                    "head set",
-                        **base_cert, "m": m, "modulo": modulo, "relation": {"c": c, "alpha": alpha, "beta": beta},
+                        "laws": laws_json, "scope": scope, "m": m, "modulo": modulo,
+                        "relation": {"c": c, "alpha": alpha, "beta": beta},
                         "null_vector": v,
                         "argument": "sum_i c_i Lambda_i = <alpha, theta> + beta exactly => sum_i c_i grad Lambda_i "
                                     "= alpha everywhere => sum_(i,a) v_(i,a) grad Lambda_i(A q_a) = alpha - alpha = 0 "
                                     "(m >= 2) or = 0 (m = 1, alpha = 0) for every head A => k v = 0.",
-                        "dependence_result": dep_dict,
+                        "dependence_certificate": dict(dep.certificate),
                         "ball_check": "k v encloses 0 at every entry (consistency, not the proof)"}
                 return Result(claim, STATEMENT, Verdict.REFUTED, Method.EXACT, certificate=cert,
                               parameters=params, conventions=conventions, seeds=seeds, evidence=evidence)
     reason = ("no exact dependence relation: the head set may be too small, or the precision too low"
               if reading == "shared" else "per-token reading: only PD can be certified")
-    cert = {"summary": f"Gram not certified PD up to {ladder[-1]} bits and {reason}", **base_cert}
+    cert = {"summary": f"Gram not certified PD up to {ladder[-1]} bits and {reason}", **gram_cert}
     return Result(claim, STATEMENT, Verdict.INCONCLUSIVE, Method.CERTIFIED, certificate=cert, parameters=params,
                   conventions=conventions, seeds=seeds, evidence=evidence)

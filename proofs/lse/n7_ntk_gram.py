@@ -1,0 +1,48 @@
+"""Audits of N7 (attention-NTK V-block Gram PD <=> CGF independence; spec lse.md §9, claims.md N7)."""
+
+from verify.audit.spec import Audit
+from verify.checks.n7_ntk_gram import (check_equivalence, check_family_gram, check_float64_table,
+                                       check_oracle_gram, check_outside_setting, check_translates_singular)
+from verify.results import Verdict
+
+P, R, I = Verdict.PROVED, Verdict.REFUTED, Verdict.INCONCLUSIVE
+
+AUDITS = [
+    # lse.md §9.4 table: 81-matrix head sets {-s,0,s}^{2x2}, queries (1,1/2), (-3/10,1), >= 200 bits
+    Audit("N7", "oracle-translates-m1", P, check_oracle_gram, {"row": "translates-m1"},
+          description="beta and its translate, m = 1: PD, ratio 0.13791"),
+    Audit("N7", "oracle-translates-m2", R, check_oracle_gram, {"row": "translates-m2"},
+          description="beta and its translate, m = 2: singular, exact null vector (1, -1, -1, 1)"),
+    Audit("N7", "oracle-dilations3-s1/2", P, check_oracle_gram, {"row": "dilations3-s1/2"},
+          description="dilations 1, 3/2, 2 of beta: PD, ratio 5.2047e-7"),
+    Audit("N7", "oracle-dilations5-s1/4", P, check_oracle_gram, {"row": "dilations5-s1/4"},
+          description="5 dilations, s = 1/4: PD, ratio 1.7516e-15 (float64 matrix_rank misjudges)"),
+    Audit("N7", "oracle-dilations5-s1/8", P, check_oracle_gram, {"row": "dilations5-s1/8"},
+          description="5 dilations, s = 1/8: PD, ratio 1.3852e-18 (float64 eigvalsh may go negative)"),
+    Audit("N7", "float64-table", P, check_float64_table, {},
+          description="side-by-side float64 vs certified on the 9.4 rows; float64 flagged where it misjudges"),
+    # oracle families
+    Audit("N7", "F11-m1-d1", P, check_family_gram, {"case": "F11", "m": 1, "heads": 8, "seed": 0},
+          description="N(0,1), N(1,4), m = 1, d = 1: PD (the relation 4L1 - L2 = -theta is affine, not constant)"),
+    Audit("N7", "F1-m1", R, check_family_gram, {"case": "F1", "m": 1, "heads": 8, "seed": 0},
+          description="mu, nu, mu*nu, m = 1: singular, constant relation (1, 1, -1)"),
+    # negative readings / non-verdicts
+    Audit("N7", "n1-per-token-translates-singular", R, check_translates_singular, {"reading": "per-token"},
+          description="N7.n1: per-token reading, beta and its translate: PD (1.7343e-5), so 'singular' is refuted"),
+    Audit("N7", "shared-translates-singular", P, check_translates_singular, {"reading": "shared", "m": 2},
+          description="shared-query reading, m = 2: singular (exact null vector)"),
+    Audit("N7", "n2-zero-head-F8", I, check_family_gram, {"case": "F8", "m": 2, "head_set": "zero"},
+          description="N7.n2: head set {A = 0}, F8: Gram = 0 but F8 is independent: INCONCLUSIVE, not REFUTED"),
+    Audit("N7", "outside-setting-d1-collinear", I, check_outside_setting, {},
+          description="d = 1, queries 1 and 2: Gram singular for independent laws (outside 9.3): INCONCLUSIVE"),
+    # equivalence with the independence procedure
+    Audit("N7", "equivalence-oracle-and-random", P, check_equivalence, {"random_trials": 8, "seed": 7},
+          quick=False,
+          description="every oracle family (m = 1, 2) and 8 random families: NTK verdict = independence verdict"),
+    Audit("N7", "equivalence-quick", P, check_equivalence,
+          {"families": ["F1", "F2", "F9", "F11", "F12", "F14", "F15", "F19", "F24"], "random_trials": 4, "seed": 3},
+          description="a quick subset of the equivalence audit"),
+    Audit("N7", "equivalence-swapped-pairing", R, check_equivalence,
+          {"families": ["F11"], "random_trials": 0, "swap_pairing": True},
+          description="negative control: m = 1 paired with 'affine' contradicts on F11 (PD vs dependent)"),
+]

@@ -1,0 +1,321 @@
+"""N7: the V-block NTK Gram is PD  <=>  the CGFs are independent (lse.md §9, claims.md N7).
+
+Checks used by the N7 audits (``proofs/lse/n7_ntk_gram.py``):
+
+* :func:`check_oracle_gram` -- the §9.4 table: β with its translate (m = 1 PD, m = 2 singular with the exact
+  kernel (1, -1, -1, 1)) and its dilations (PD at ratios 5.2·10⁻⁷, 1.8·10⁻¹⁵, 1.4·10⁻¹⁸), 81-matrix head sets,
+  certified at >= 200 bits (60 digits); the certified ratio enclosure is compared with the spec's reference.
+* :func:`check_family_gram` -- an oracle family (F1, F8, F11, ...) with sampled Gaussian heads or a given head set.
+* :func:`check_translates_singular` -- "β and its translate give a singular Gram": PROVED in the shared-query
+  reading (m = 2), REFUTED in the per-token reading (N7.n1).
+* :func:`check_equivalence` -- over oracle families and random families, the NTK verdict equals the independence
+  verdict (m >= 2 <-> modulo affine, m = 1 <-> modulo constants); contradictions are REFUTED.
+* :func:`check_float64_table` -- the side-by-side table float64 eigvalsh vs certified for §9.4.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction as F
+from typing import Optional, Sequence
+
+from ..analysis.ntk import oracle_head_set
+from ..engines.exact import fraction_str, parse_exact
+from ..errors import DomainError, InputError
+from ..objects.distributions import Discrete, Gaussian
+from ..objects.oracle_families import ORACLE_IDS, beta, beta_dilations, oracle_case
+from ..results import Method, Result, Verdict
+from .ntk import NTK_LADDER, ntk_positive_definite
+
+__all__ = ["QUERIES_94", "TRANSLATE_94", "ORACLE_94", "oracle_94_laws", "check_oracle_gram", "check_family_gram",
+           "check_translates_singular", "check_equivalence", "check_float64_table", "random_family",
+           "EQUIVALENCE_FAMILIES", "check_outside_setting"]
+
+QUERIES_94 = ((F(1), F(1, 2)), (F(-3, 10), F(1)))
+TRANSLATE_94 = (F(1, 2), F(-1, 5))
+
+# §9.4 rows: name -> (family, m, s, reference ratio (None = singular), expected verdict)
+ORACLE_94 = {
+    "translates-m1": ("translates", 1, F(1, 2), "0.13791", Verdict.PROVED),
+    "translates-m2": ("translates", 2, F(1, 2), None, Verdict.REFUTED),
+    "dilations3-s1/2": ("dilations-3", 2, F(1, 2), "5.2047e-7", Verdict.PROVED),
+    "dilations5-s1/4": ("dilations-5", 2, F(1, 4), "1.7516e-15", Verdict.PROVED),
+    "dilations5-s1/8": ("dilations-5", 2, F(1, 8), "1.3852e-18", Verdict.PROVED),
+}
+
+
+def oracle_94_laws(family: str) -> list:
+    """The laws of a §9.4 row: ``translates`` (β, β + (1/2, -1/5)), ``dilations-3`` (λ = 1, 3/2, 2),
+    ``dilations-5`` (λ = 1, 6/5, 7/5, 8/5, 9/5)."""
+    if family == "translates":
+        b = beta()
+        return [b, b.translated(list(TRANSLATE_94))]
+    if family == "dilations-3":
+        return list(beta_dilations([F(1), F(3, 2), F(2)]))
+    if family == "dilations-5":
+        return list(beta_dilations([F(k, 5) for k in (5, 6, 7, 8, 9)]))
+    raise InputError("family", f"must be one of translates, dilations-3, dilations-5, got {family!r}")
+
+
+def _ratio_matches(spec: dict, reference: str) -> bool:
+    """True if the certified ratio enclosure lies within half a unit of the reference's last digit.
+
+    >>> _ratio_matches({"ratio": {"lower": F(137905, 10**6), "upper": F(137914, 10**6)}}, "0.13791")
+    True
+    """
+    ref = parse_exact(reference, "reference")
+    mantissa = reference.lower().split("e")[0]
+    digits = len(mantissa.replace(".", "").replace("-", "").lstrip("0"))
+    half_unit = _leading(ref) / F(10) ** (digits - 1) / 2
+    lo, hi = F(spec["ratio"]["lower"]), F(spec["ratio"]["upper"])
+    return ref - half_unit <= lo and hi <= ref + half_unit
+
+
+def _leading(q: F) -> F:
+    """The power of ten 10^e with 10^e <= q < 10^(e+1) (q > 0)."""
+    e = 0
+    while F(10) ** (e + 1) <= q:
+        e += 1
+    while F(10) ** e > q:
+        e -= 1
+    return F(10) ** e
+
+
+def check_oracle_gram(row: str, ladder: Sequence[int] = NTK_LADDER) -> Result:
+    """One row of the §9.4 table (see :data:`ORACLE_94`), certified on the ladder (>= 200 bits)."""
+    if row not in ORACLE_94:
+        raise InputError("row", f"must be one of {', '.join(ORACLE_94)}, got {row!r}")
+    family, m, s, reference, _ = ORACLE_94[row]
+    res = ntk_positive_definite(oracle_94_laws(family), [list(q) for q in QUERIES_94[:m]],
+                                head_set=oracle_head_set(s), ladder=ladder, label=f"lse 9.4 {row}")
+    ev = dict(res.evidence)
+    ev["reference"] = {"row": row, "family": family, "m": m, "s": s,
+                       "reference_ratio": reference if reference is not None else "singular (10^-81 at 80 digits)"}
+    spec = res.certificate.get("spectrum")
+    if reference is not None and spec is not None:
+        ev["reference"]["certified_ratio"] = [spec["ratio"]["lower"], spec["ratio"]["upper"]]
+        ev["reference"]["matches_5_digits"] = _ratio_matches(spec, reference)
+    if res.verdict is Verdict.REFUTED:
+        ev["reference"]["null_vector"] = res.certificate["null_vector"]
+    return Result(res.claim, res.statement, res.verdict, res.method, certificate=res.certificate,
+                  parameters={**res.parameters, "row": row, "s": s}, conventions=res.conventions,
+                  seeds=res.seeds, evidence=ev)
+
+
+def _default_queries(dim: int, m: int) -> list:
+    if dim == 2:
+        return [list(q) for q in QUERIES_94[:m]]
+    base = [[F(1) if k == a else F(a + 1, 10 * (k + 1)) for k in range(dim)] for a in range(m)]
+    return base
+
+
+def check_family_gram(case: str, m: int = 1, heads: Optional[int] = None, seed: int = 0, scale="1/4",
+                      head_set=None, queries=None, ladder: Sequence[int] = NTK_LADDER, claim: str = "N7") -> Result:
+    """The NTK check on oracle family ``case`` (lse.md §6.7) with ``m`` shared queries.
+
+    ``head_set="zero"`` uses the single head A = 0 (N7.n2); otherwise Gaussian heads (seed, scale).
+    """
+    laws = list(oracle_case(case).laws)
+    dim = laws[0].dim
+    qs = queries if queries is not None else _default_queries(dim, m)
+    label = f"oracle family {case}"
+    if head_set is None:
+        return ntk_positive_definite(laws, qs, heads=heads, seed=seed, scale=scale, ladder=ladder, claim=claim,
+                                     label=label)
+    if head_set == "zero":
+        head_set = [[[0] * dim for _ in range(dim)]]
+    return ntk_positive_definite(laws, qs, head_set=head_set, ladder=ladder, claim=claim, label=label)
+
+
+def check_translates_singular(reading: str = "per-token", m: int = 2, s="1/2",
+                              ladder: Sequence[int] = NTK_LADDER) -> Result:
+    """Claim: "β and its translate β + (1/2, -1/5) give a singular NTK Gram" (81-matrix head set, s).
+
+    PROVED when an exact null vector exists (shared queries, m >= 2); REFUTED when the Gram is certified PD
+    (the per-token reading, N7.n1, or m = 1); INCONCLUSIVE otherwise.  The reading is named in the Result.
+    """
+    s = parse_exact(s, "s")
+    laws = oracle_94_laws("translates")
+    if reading == "per-token":
+        res = ntk_positive_definite(laws, None, head_set=oracle_head_set(s), reading="per-token", ladder=ladder)
+    elif reading == "shared":
+        res = ntk_positive_definite(laws, [list(q) for q in QUERIES_94[:m]], head_set=oracle_head_set(s),
+                                    ladder=ladder)
+    else:
+        raise InputError("reading", f"must be 'per-token' or 'shared', got {reading!r}")
+    verdict = {Verdict.PROVED: Verdict.REFUTED, Verdict.REFUTED: Verdict.PROVED}.get(res.verdict,
+                                                                                     Verdict.INCONCLUSIVE)
+    cert = dict(res.certificate)
+    cert["summary"] = (f"reading '{reading}': " + ("Gram certified PD, so it is not singular"
+                                                    if res.verdict is Verdict.PROVED else
+                                                    "exact null vector, so it is singular"
+                                                    if res.verdict is Verdict.REFUTED else "undecided") +
+                       " (" + res.certificate.get("summary", "") + ")")
+    return Result("N7.n1" if reading == "per-token" else "N7", f"beta and its translate give a singular NTK "
+                  f"V-block Gram ({reading} reading)", verdict, res.method, certificate=cert,
+                  parameters={**res.parameters, "s": s}, conventions={**res.conventions, "reading": reading},
+                  seeds=res.seeds, evidence=res.evidence)
+
+
+def check_outside_setting(ladder: Sequence[int] = NTK_LADDER) -> Result:
+    """d = 1, queries q_1 = 1, q_2 = 2 (A q_1, A q_2 collinear: outside lse.md §9.3), laws β₁ = ½(δ₀ + δ₁)
+    and its dilation by 2.  Λ₂(t) = Λ₁(2t), so 2∇Λ₁(2t) - ∇Λ₂(t) = 0 for every head: the Gram is singular
+    although the two laws are independent modulo affine functions (no exact relation exists), so the check
+    must answer INCONCLUSIVE (never REFUTED)."""
+    mu = Discrete([[0], [1]])
+    return ntk_positive_definite([mu, mu.dilated(2)], [[1], [2]], heads=16, seed=0, ladder=ladder,
+                                 label="outside 9.3: d = 1, two collinear queries")
+
+
+# ------------------------------------------------------------------------------- equivalence
+EQUIVALENCE_FAMILIES = tuple(c for c in ORACLE_IDS if not c.endswith("c"))
+
+
+def random_family(rng: random.Random, kind: str) -> list:
+    """A random family in d = 2: ``"discrete"`` (3 laws of 3 small rational atoms), ``"translates"`` (a law and
+    its translate plus one more), ``"convolution"`` (μ, ν, μ*ν: a constant relation) or ``"gaussians"``."""
+    def atom():
+        return [F(rng.randint(-6, 6), 4), F(rng.randint(-6, 6), 4)]
+
+    def law(k=3):
+        pts = []
+        while len(pts) < k:
+            a = atom()
+            if a not in pts:
+                pts.append(a)
+        return Discrete(pts)
+
+    if kind == "discrete":
+        return [law(), law(), law()]
+    if kind == "translates":
+        a = law()
+        return [a, law(), a.translated(atom())]
+    if kind == "convolution":
+        a, b = law(2), law(2)
+        conv = [[x[0] + y[0], x[1] + y[1]] for x in a.atoms for y in b.atoms]
+        return [a, b, Discrete(conv)]
+    if kind == "gaussians":
+        covs = []
+        for _ in range(rng.choice([3, 4])):
+            p, q, r = F(rng.randint(1, 4)), F(rng.randint(-1, 1), 2), F(rng.randint(1, 4))
+            covs.append([[p, q], [q, r]])
+        return [Gaussian(S) for S in covs]
+    raise InputError("kind", f"must be discrete, translates, convolution or gaussians, got {kind!r}")
+
+
+def _ntk_verdict(laws, m, seed, ladder):
+    dim = laws[0].dim
+    scale = F(1, 4)
+    for _ in range(4):
+        try:
+            return ntk_positive_definite(laws, _default_queries(dim, m), seed=seed, scale=scale, ladder=ladder,
+                                         spectrum=False)
+        except DomainError:
+            scale /= 4
+    raise InputError("scale", "no head scale keeps A q inside the CGF domains")
+
+
+def check_equivalence(families: Sequence[str] = EQUIVALENCE_FAMILIES, random_trials: int = 4, seed: int = 7,
+                      ladder: Sequence[int] = (128, 256), swap_pairing: bool = False) -> Result:
+    """For each family and each m in {1, 2} (m = 2 only when d >= 2: lse.md §9.3 needs m <= d): the NTK verdict
+    (PD = PROVED, exact null vector = REFUTED) must equal the independence verdict modulo constants (m = 1) /
+    affine functions (m = 2).  REFUTED if any pair contradicts (one PROVED, the other REFUTED); PROVED if every
+    pair is decided and agrees; INCONCLUSIVE if some side is undecided.  ``swap_pairing`` (negative control)
+    pairs m = 1 with "affine" and m = 2 with "constants", which must produce contradictions (F11).
+    """
+    from .independence import independent_mod_affine
+
+    if not isinstance(random_trials, int) or not 0 <= random_trials <= 50:
+        raise InputError("random_trials", f"must be an integer in [0, 50], got {random_trials!r}")
+    cases = []
+    for cid in families:
+        cases.append((cid, list(oracle_case(cid).laws)))
+    rng = random.Random(seed)
+    kinds = ("discrete", "translates", "convolution", "gaussians")
+    for t in range(random_trials):
+        kind = kinds[t % len(kinds)]
+        cases.append((f"random-{kind}-{t}", random_family(rng, kind)))
+    rows, contradictions, undecided = [], [], []
+    for name, laws in cases:
+        dim = laws[0].dim
+        for m in ((1, 2) if dim >= 2 else (1,)):
+            modulo = "constants" if m == 1 else "affine"
+            if swap_pairing:
+                modulo = "affine" if m == 1 else "constants"
+            ind = independent_mod_affine(laws, modulo=modulo)
+            ntk = _ntk_verdict(laws, m, seed, ladder)
+            row = {"family": name, "m": m, "modulo": modulo, "independence": ind.verdict.value,
+                   "ntk": ntk.verdict.value, "ntk_summary": ntk.certificate.get("summary", ""),
+                   "float64_ratio": ntk.evidence["float64"]["ratio"],
+                   "float64_undecided": ntk.evidence["float64"]["undecided"]}
+            decided = {ind.verdict, ntk.verdict} <= {Verdict.PROVED, Verdict.REFUTED}
+            if decided and ind.verdict is not ntk.verdict:
+                contradictions.append(f"{name} m={m}")
+                row["agree"] = False
+            elif not decided:
+                undecided.append(f"{name} m={m}")
+                row["agree"] = None
+            else:
+                row["agree"] = True
+            rows.append(row)
+    n = len(rows)
+    if contradictions:
+        verdict, summary = Verdict.REFUTED, f"{len(contradictions)} of {n} pairs contradict: " + \
+            ", ".join(contradictions[:8])
+    elif undecided:
+        verdict, summary = Verdict.INCONCLUSIVE, f"no contradiction; {len(undecided)} of {n} pairs undecided: " + \
+            ", ".join(undecided[:8])
+    else:
+        verdict, summary = Verdict.PROVED, f"NTK verdict = independence verdict on all {n} (family, m) pairs"
+    return Result("N7", "NTK Gram PD <=> CGFs independent modulo constants (m = 1) / affine functions (m >= 2)",
+                  verdict, Method.CERTIFIED,
+                  certificate={"summary": summary, "rows": rows, "contradictions": contradictions,
+                               "undecided": undecided,
+                               "pairing": "swapped (negative control)" if swap_pairing else
+                               "m = 1 <-> constants, m = 2 <-> affine"},
+                  parameters={"families": list(families), "random_trials": random_trials, "ladder": list(ladder),
+                              "swap_pairing": swap_pairing},
+                  conventions={"heads": "Gaussian heads, default count, scale 1/4 (divided by 4 until A q is in the "
+                                        "domain)", "queries": "(1, 1/2), (-3/10, 1) in d = 2"},
+                  seeds={"random_families": seed, "heads": seed})
+
+
+# ------------------------------------------------------------------------------- float64 table
+def check_float64_table(ladder: Sequence[int] = NTK_LADDER) -> Result:
+    """The §9.4 side-by-side table: float64 (eigvalsh λ_min/λ_max, naive λ_min > 0, matrix_rank, Cholesky) vs the
+    certified verdict.  PROVED if every row is decided by the certified side and every row where float64 could
+    mislead (ratio <= 1e-12) is flagged undecided; the float64 outcomes themselves are platform-dependent
+    evidence."""
+    rows, ok = [], True
+    for row in ORACLE_94:
+        res = check_oracle_gram(row, ladder=ladder)
+        f64 = res.evidence["float64"]
+        spec = res.certificate.get("spectrum")
+        certified_ratio = ("0 (exact null vector)" if res.verdict is Verdict.REFUTED else
+                           f"[{float(spec['ratio']['lower']):.5g}, {float(spec['ratio']['upper']):.5g}]"
+                           if spec else "n/a")
+        certified = {"proved": "PD", "refuted": "singular"}.get(res.verdict.value, "undecided")
+        naive_wrong = (f64["naive_rule"] == "PD") != (certified == "PD")
+        rank_wrong = (f64["rank_rule"] == "PD") != (certified == "PD")
+        rows.append({"row": row, "size": f64["size"], "float64_ratio": f64["ratio"],
+                     "float64_naive": f64["naive_rule"], "float64_rank": f64["matrix_rank"],
+                     "float64_cholesky": f64["cholesky"], "float64_flagged_undecided": f64["undecided"],
+                     "certified": certified, "certified_ratio": certified_ratio,
+                     "precision_bits": res.certificate.get("precision_bits"),
+                     "float64_misjudges": bool(naive_wrong or rank_wrong)})
+        if certified == "undecided" or ((naive_wrong or rank_wrong) and not f64["undecided"]):
+            ok = False
+    lines = [f"{'row':<18}{'n':>3}  {'float64 ratio':>14}  {'naive':>7} {'rank':>4} {'chol':>9}  "
+             f"{'flag':>5}  {'certified':>9}  certified ratio"]
+    for r in rows:
+        lines.append(f"{r['row']:<18}{r['size']:>3}  {r['float64_ratio']:>14.4e}  {r['float64_naive']:>7} "
+                     f"{r['float64_rank']:>4} {r['float64_cholesky']:>9}  {str(r['float64_flagged_undecided']):>5}  "
+                     f"{r['certified']:>9}  {r['certified_ratio']}")
+    return Result("N7", "Certified verdicts decide every lse 9.4 row; float64 is flagged undecided wherever it "
+                  "could misjudge", Verdict.PROVED if ok else Verdict.INCONCLUSIVE, Method.CERTIFIED,
+                  certificate={"summary": f"{len(rows)} rows certified; float64 misjudges "
+                                          f"{sum(r['float64_misjudges'] for r in rows)} row(s) on this platform, "
+                                          "all flagged undecided" if ok else "some row undecided or unflagged"},
+                  parameters={"rows": list(ORACLE_94), "ladder": list(ladder)},
+                  evidence={"table": rows, "table_text": "\n".join(lines),
+                            "note": "float64 columns are platform-dependent evidence"})
