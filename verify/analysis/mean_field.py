@@ -1,0 +1,512 @@
+"""The mean-field Transformer of lse.md §7-§8: particle model, mean-field flow, adjoint, gradient flow.
+
+Everything here is floating point (numpy float64, or multiprecision mpmath / gmpy2): **evidence only**.
+Checks built on it return INCONCLUSIVE with the numbers attached.
+
+Model (d-dimensional tokens, discrete context μ = Σ_k w_k δ_{x_k}, head θ = (A, V), A = KᵀQ)::
+
+    Γ_θ[μ](z)  = V ∇Λ_μ(A z) = V Σ_k p_k x_k,   p_k ∝ w_k e^{⟨Az, x_k⟩}
+    particle:  z ← z + (1/(L H)) Σ_h Γ_{θ_{l,h}}[μ^l](z)      (L layers, H heads, context tokens and queries)
+    flow:      ∂_s X = Φ_{ρ_s}[μ(s)](X),  Φ_ρ = mean over heads of ρ_s
+
+Conventions: heads are given per layer as arrays ``A[l, h]``, ``V[l, h]`` (shape (L, H, d, d)); the layer l
+of the particle model is the depth interval [l/L, (l+1)/L); the mean-field flow of a finite head law with
+``R`` heads averages them with weight 1/R.  ``freeze_context=True`` keeps the context at μ(0) (the N8.n
+variant): tokens still move, but attention always reads the initial context.
+
+>>> import numpy as np
+>>> ctx = np.array([[0.0, 0.0], [1.0, 0.3], [-0.4, 1.1]]); w = np.full(3, 1 / 3)
+>>> A = np.zeros((1, 1, 2, 2)); V = np.eye(2)[None, None]
+>>> X, _ = particle_forward(ctx, w, A, V)          # uniform attention: every token moves by the mean
+>>> bool(np.allclose(X - ctx, ctx.mean(axis=0)))
+True
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Callable, Optional, Sequence
+
+import numpy as np
+
+from ..errors import InputError, SizeLimitError
+
+__all__ = [
+    "tilted_mean", "particle_forward", "mean_field_velocity", "mean_field_flow",
+    "Backend", "backend", "HPModel", "gbs_integrate",
+    "ParticleNet", "particle_loss_and_grad", "particle_jacobian", "ntk_from_jacobian",
+    "MAX_TOKENS", "MAX_LAYERS", "MAX_HEADS",
+]
+
+MAX_TOKENS = 64
+MAX_LAYERS = 4096
+MAX_HEADS = 8192
+
+
+def _check_sizes(ctx, A):
+    if ctx.ndim != 2:
+        raise InputError("context", f"must be an (n, d) array, got shape {ctx.shape}")
+    if ctx.shape[0] > MAX_TOKENS:
+        raise SizeLimitError("context", f"{ctx.shape[0]} tokens exceed the limit {MAX_TOKENS}")
+    if A.ndim != 4 or A.shape[2:] != (ctx.shape[1], ctx.shape[1]):
+        raise InputError("A", f"must have shape (L, H, d, d) with d = {ctx.shape[1]}, got {A.shape}")
+    if A.shape[0] > MAX_LAYERS:
+        raise SizeLimitError("A", f"{A.shape[0]} layers exceed the limit {MAX_LAYERS}")
+    if A.shape[1] > MAX_HEADS:
+        raise SizeLimitError("A", f"{A.shape[1]} heads exceed the limit {MAX_HEADS}")
+
+
+# ----------------------------------------------------------------------------------- float64 model
+def tilted_mean(theta: np.ndarray, keys: np.ndarray, logw: np.ndarray) -> np.ndarray:
+    """∇Λ_μ(θ) for μ = Σ_k w_k δ_{keys_k}, vectorised over the leading axes of θ (max-shifted)."""
+    s = theta @ keys.T + logw
+    s = s - s.max(axis=-1, keepdims=True)
+    p = np.exp(s)
+    p /= p.sum(axis=-1, keepdims=True)
+    return p @ keys
+
+
+def _layer_velocity(Z, keys, logw, A, V):
+    """(1/H) Σ_h V_h ∇Λ(A_h z) for every row z of Z; A, V of shape (H, d, d)."""
+    theta = np.einsum("hij,tj->hti", A, Z)
+    m = tilted_mean(theta, keys, logw)
+    return np.einsum("hij,htj->ti", V, m) / A.shape[0]
+
+
+def particle_forward(ctx, weights, A, V, queries=None, freeze_context: bool = False, return_path: bool = False):
+    """Terminal context tokens and queries of the L-layer, H-head particle model (float64).
+
+    ``A``, ``V``: shape (L, H, d, d).  Returns (X, Y) (Y is None without queries), or the list of
+    (X, Y) after every layer when ``return_path``.
+    """
+    X = np.array(ctx, dtype=float)
+    A = np.asarray(A, dtype=float)
+    V = np.asarray(V, dtype=float)
+    _check_sizes(X, A)
+    logw = np.log(np.asarray(weights, dtype=float))
+    Y = None if queries is None else np.array(queries, dtype=float)
+    X0 = X.copy()
+    L = A.shape[0]
+    path = []
+    for layer in range(L):
+        keys = X0 if freeze_context else X
+        Z = X if Y is None else np.vstack([X, Y])
+        dZ = _layer_velocity(Z, keys, logw, A[layer], V[layer]) / L
+        Z = Z + dZ
+        X = Z[: X.shape[0]]
+        if Y is not None:
+            Y = Z[X.shape[0]:]
+        if return_path:
+            path.append((X.copy(), None if Y is None else Y.copy()))
+    return path if return_path else (X, Y)
+
+
+def mean_field_velocity(X, weights, A, V, Y=None, keys=None):
+    """Φ_ρ[μ](z) for the finite head law {(A_r, V_r)} (equal weights) at every context token / query."""
+    logw = np.log(np.asarray(weights, dtype=float))
+    keys = X if keys is None else keys
+    Z = X if Y is None else np.vstack([X, Y])
+    return _layer_velocity(Z, keys, logw, np.asarray(A, float), np.asarray(V, float))
+
+
+def mean_field_flow(ctx, weights, heads_at: Callable[[float], tuple], queries=None, freeze_context=False,
+                    rtol: float = 1e-13, atol: float = 1e-15, breakpoints: Sequence[float] = ()):
+    """Terminal state X(1) (and Y(1)) of the mean-field ODE for the head law ``heads_at(s) -> (A, V)``
+    (arrays (R, d, d)), solved with scipy's DOP853 (float64; evidence)."""
+    from scipy.integrate import solve_ivp
+
+    X0 = np.array(ctx, dtype=float)
+    n, d = X0.shape
+    Y0 = None if queries is None else np.array(queries, dtype=float)
+    z0 = X0.ravel() if Y0 is None else np.concatenate([X0.ravel(), Y0.ravel()])
+
+    def rhs(s, z):
+        Z = z.reshape(-1, d)
+        X = Z[:n]
+        Y = Z[n:] if Y0 is not None else None
+        A, V = heads_at(s)
+        return mean_field_velocity(X, weights, A, V, Y, keys=X0 if freeze_context else None).ravel()
+
+    edges = [0.0, *sorted(b for b in breakpoints if 0 < b < 1), 1.0]
+    z = z0
+    for a, b in zip(edges[:-1], edges[1:]):
+        sol = solve_ivp(rhs, (a, b), z, method="DOP853", rtol=rtol, atol=atol)
+        if not sol.success:
+            raise RuntimeError(f"mean_field_flow: integrator failed: {sol.message}")
+        z = sol.y[:, -1]
+    Z = z.reshape(-1, d)
+    return Z[:n], (Z[n:] if Y0 is not None else None)
+
+
+# ------------------------------------------------------------------------ multiprecision backends
+class Backend:
+    """Multiprecision scalars: ``num(Fraction | float)``, ``exp``, ``to_float`` and a precision context.
+
+    ``"gmpy2"`` (MPFR, the default: several times faster) or ``"mpmath"``; both are evidence only.
+    """
+
+    def __init__(self, name: str, dps: int):
+        if name not in ("gmpy2", "mpmath"):
+            raise InputError("backend", f"must be 'gmpy2' or 'mpmath', got {name!r}")
+        if not isinstance(dps, int) or not 15 <= dps <= 2000:
+            raise InputError("dps", f"must be an integer in [15, 2000], got {dps!r}")
+        self.name, self.dps = name, dps
+        self.bits = int(dps * 3.3219280948873626) + 8
+
+    def context(self):
+        if self.name == "gmpy2":
+            import gmpy2
+
+            return gmpy2.context(gmpy2.get_context(), precision=self.bits)
+        import mpmath
+
+        return mpmath.workprec(self.bits)
+
+    def num(self, x):
+        if self.name == "gmpy2":
+            import gmpy2
+
+            if isinstance(x, Fraction):
+                return gmpy2.mpfr(gmpy2.mpq(x.numerator, x.denominator))
+            return gmpy2.mpfr(x)
+        import mpmath
+
+        if isinstance(x, Fraction):
+            return mpmath.mpf(x.numerator) / x.denominator
+        return mpmath.mpf(x)
+
+    def exp(self, x):
+        if self.name == "gmpy2":
+            import gmpy2
+
+            return gmpy2.exp(x)
+        import mpmath
+
+        return mpmath.exp(x)
+
+    @staticmethod
+    def to_float(x) -> float:
+        return float(x)
+
+    def text(self, x, digits: int = 30) -> str:
+        if self.name == "gmpy2":
+            return format(x, f".{digits}g")
+        import mpmath
+
+        return mpmath.nstr(x, digits)
+
+
+def backend(name: str = "gmpy2", dps: int = 50) -> Backend:
+    return Backend(name, dps)
+
+
+def gbs_integrate(f, y0: list, s0, s1, macro_steps: int, levels: int, num=Fraction):
+    """Gragg-Bulirsch-Stoer: ``macro_steps`` equal steps, each by modified midpoint with 2, 4, .., 2*levels
+    substeps and polynomial extrapolation in h² (order 2*levels).  Fixed steps and order, so the discrete
+    map is smooth in every parameter (central differences of it are meaningful).  Returns (y1, err) where
+    err estimates the local error (the last extrapolation correction, max over macro steps)."""
+    H = (s1 - s0) / macro_steps
+    y = list(y0)
+    err = 0.0
+    s = s0
+    ns = [2 * (j + 1) for j in range(levels)]
+    for _ in range(macro_steps):
+        table = []
+        for j, n in enumerate(ns):
+            h = H / n
+            z0 = y
+            f0 = f(s, z0)
+            z1 = [a + h * b for a, b in zip(z0, f0)]
+            for i in range(1, n):
+                fi = f(s + i * h, z1)
+                z0, z1 = z1, [a + 2 * h * b for a, b in zip(z0, fi)]
+            fn = f(s + H, z1)
+            row = [[(a + b + h * c) / 2 for a, b, c in zip(z0, z1, fn)]]
+            for k in range(1, j + 1):
+                ratio = num(Fraction(ns[j] ** 2, ns[j - k] ** 2) - 1)
+                prev = table[j - 1][k - 1]
+                cur = row[k - 1]
+                row.append([c + (c - p) / ratio for c, p in zip(cur, prev)])
+            table.append(row)
+        y = table[-1][-1]
+        corr = max(abs(float(a - b)) for a, b in zip(table[-1][-1], table[-1][-2])) if levels > 1 else float("inf")
+        err = max(err, corr)
+        s = s + H
+    return y, err
+
+
+class HPModel:
+    """Multiprecision mean-field flow with a piecewise-constant finite head law, and its adjoint (lse.md §8).
+
+    ``layers``: list over depth intervals [l/L, (l+1)/L) of lists of heads (A, V) (d x d nested lists of
+    exact numbers or floats); each head has weight 1/H_l on its interval.  Loss (squared)::
+
+        ℒ = Σ_k w_k ½|X_k(1) − T_k|² + Σ_a ½|Y_a(1) − y*_a|².
+
+    Adjoint (per unit mass p for context tokens, r for queries), integrated backward with the state::
+
+        −∂_s r_a = B̄(Y_a)ᵀ r_a
+        −∂_s p_k = B̄(X_k)ᵀ p_k + Σ_j w_j J̄(X_j, X_k)ᵀ p_j + Σ_a J̄(Y_a, X_k)ᵀ r_a
+        ∂ℒ/∂V = (1/H) ∫ (Σ_k w_k p_k m̄_kᵀ + Σ_a r_a m̄_aᵀ) ds,
+        ∂ℒ/∂A = (1/H) ∫ (Σ_k w_k H_k Vᵀ p_k X_kᵀ + Σ_a H_a Vᵀ r_a Y_aᵀ) ds
+
+    ``drop_context`` / ``drop_query`` remove the J̄-terms driven by p (context) / r (queries) — the N9.n variants.
+    """
+
+    def __init__(self, ctx, weights, layers, queries=(), be: Optional[Backend] = None):
+        self.be = be or backend()
+        self.d = len(ctx[0])
+        self.n = len(ctx)
+        self.m = len(queries)
+        with self.be.context():
+            num = self.be.num
+            self.ctx = [[num(v) for v in row] for row in ctx]
+            self.w = [num(v) for v in weights]
+            self.queries = [[num(v) for v in row] for row in queries]
+            self.layers = [[([[num(v) for v in r] for r in A], [[num(v) for v in r] for r in V]) for A, V in heads]
+                           for heads in layers]
+
+    # -- per head, per token pieces -----------------------------------------------------------
+    def _attend(self, A, X, z, logw=None):
+        d = self.d
+        theta = [sum(A[i][j] * z[j] for j in range(d)) for i in range(d)]
+        scores = [sum(theta[i] * xk[i] for i in range(d)) for xk in X]
+        top = max(scores)
+        e = [wk * self.be.exp(sk - top) for wk, sk in zip(self.w, scores)]
+        Z = sum(e)
+        p = [ek / Z for ek in e]
+        mbar = [sum(pk * xk[i] for pk, xk in zip(p, X)) for i in range(d)]
+        return theta, p, mbar, Z, top
+
+    def _unpack(self, y):
+        d, n, m = self.d, self.n, self.m
+        X = [y[k * d:(k + 1) * d] for k in range(n)]
+        Y = [y[(n + a) * d:(n + a + 1) * d] for a in range(m)]
+        return X, Y
+
+    def velocity(self, heads, y):
+        X, Y = self._unpack(y)
+        d = self.d
+        out = []
+        inv = self.be.num(Fraction(1, len(heads)))
+        for z in X + Y:
+            acc = [0] * d
+            for A, V in heads:
+                _, _, mbar, _, _ = self._attend(A, X, z)
+                for i in range(d):
+                    acc[i] = acc[i] + sum(V[i][j] * mbar[j] for j in range(d))
+            out.extend(a * inv for a in acc)
+        return out
+
+    def forward(self, macro_steps: int = 2, levels: int = 10):
+        """State at s = 1 and the largest extrapolation correction."""
+        with self.be.context():
+            y = [v for row in self.ctx + self.queries for v in row]
+            err = 0.0
+            L = len(self.layers)
+            for l, heads in enumerate(self.layers):
+                f = lambda s, z, heads=heads: self.velocity(heads, z)
+                y, e = gbs_integrate(f, y, self.be.num(Fraction(l, L)), self.be.num(Fraction(l + 1, L)),
+                                     macro_steps, levels, num=self.be.num)
+                err = max(err, e)
+            return y, err
+
+    def loss(self, y, targets, query_targets):
+        X, Y = self._unpack(y)
+        half = self.be.num(Fraction(1, 2))
+        tot = 0
+        for wk, xk, tk in zip(self.w, X, targets):
+            tot = tot + wk * half * sum((a - b) ** 2 for a, b in zip(xk, tk))
+        for ya, ta in zip(Y, query_targets):
+            tot = tot + half * sum((a - b) ** 2 for a, b in zip(ya, ta))
+        return tot
+
+    def loss_value(self, targets, query_targets, macro_steps=2, levels=10):
+        with self.be.context():
+            t = [[self.be.num(v) for v in r] for r in targets]
+            tq = [[self.be.num(v) for v in r] for r in query_targets]
+            y, err = self.forward(macro_steps, levels)
+            return self.loss(y, t, tq), err
+
+    def _backward_rhs(self, heads, aug, drop_context, drop_query):
+        """d/dτ (τ = 1 − s) of (X, Y, p, r, gradient accumulators of the heads)."""
+        d, n, m = self.d, self.n, self.m
+        H = len(heads)
+        nz = (n + m) * d
+        state, duals = aug[:nz], aug[nz:2 * nz]
+        X, Y = self._unpack(state)
+        P = [duals[k * d:(k + 1) * d] for k in range(n)]
+        R = [duals[(n + a) * d:(n + a + 1) * d] for a in range(m)]
+        inv = self.be.num(Fraction(1, H))
+        vel = [0] * nz
+        ddual = [0] * nz
+        grads = []
+        tokens = [(X[k], P[k], self.w[k], k, "ctx") for k in range(n)] + \
+                 [(Y[a], R[a], None, n + a, "query") for a in range(m)]
+        for A, V in heads:
+            gV = [[0] * d for _ in range(d)]
+            gA = [[0] * d for _ in range(d)]
+            for z, lam, omega, idx, kind in tokens:
+                theta, p, mbar, Zs, top = self._attend(A, X, z)
+                # velocity (forward field)
+                for i in range(d):
+                    vel[idx * d + i] = vel[idx * d + i] + inv * sum(V[i][j] * mbar[j] for j in range(d))
+                u = [sum(V[j][i] * lam[j] for j in range(d)) for i in range(d)]          # Vᵀλ
+                # H u = Σ p_k x_k <x_k - mbar, u>
+                dev = [sum((xk[i] - mbar[i]) * u[i] for i in range(d)) for xk in X]
+                Hu = [sum(pk * dk * xk[i] for pk, dk, xk in zip(p, dev, X)) for i in range(d)]
+                BTl = [sum(A[j][i] * Hu[j] for j in range(d)) for i in range(d)]       # Aᵀ H Vᵀ λ
+                for i in range(d):
+                    ddual[idx * d + i] = ddual[idx * d + i] + inv * BTl[i]
+                scale = omega if omega is not None else 1
+                # context (J̄) terms: to every context key k, scale * (p_k / w_k) [u + θ <x_k - mbar, u>]
+                if not ((kind == "ctx" and drop_context) or (kind == "query" and drop_query)):
+                    for k in range(n):
+                        c = scale * p[k] / self.w[k]
+                        for i in range(d):
+                            ddual[k * d + i] = ddual[k * d + i] + inv * c * (u[i] + theta[i] * dev[k])
+                # parameter gradients (density of (1/H) ∫ ∇G ds)
+                for i in range(d):
+                    for j in range(d):
+                        gV[i][j] = gV[i][j] + scale * lam[i] * mbar[j]
+                        gA[i][j] = gA[i][j] + scale * Hu[i] * z[j]
+            grads.extend(inv * g for row in gA + gV for g in row)
+        return [-v for v in vel] + ddual + grads
+
+    def adjoint_gradient(self, targets, query_targets, macro_steps=2, levels=10,
+                         drop_context: bool = False, drop_query: bool = False):
+        """Gradient of ℒ w.r.t. every head's (A, V), by the adjoint ODEs; returns (grads, loss, err).
+
+        ``grads[l][h] = (dA, dV)`` as nested lists of backend numbers."""
+        with self.be.context():
+            num = self.be.num
+            tg = [[num(v) for v in r] for r in targets]
+            tq = [[num(v) for v in r] for r in query_targets]
+            y, err = self.forward(macro_steps, levels)
+            loss = self.loss(y, tg, tq)
+            X, Y = self._unpack(y)
+            duals = [a - b for xk, tk in zip(X, tg) for a, b in zip(xk, tk)] + \
+                    [a - b for ya, ta in zip(Y, tq) for a, b in zip(ya, ta)]
+            d = self.d
+            L = len(self.layers)
+            out = [None] * L
+            state = list(y)
+            for l in reversed(range(L)):
+                heads = self.layers[l]
+                aug = state + duals + [num(0)] * (len(heads) * 2 * d * d)
+                f = lambda tau, a, heads=heads: self._backward_rhs(heads, a, drop_context, drop_query)
+                aug, e = gbs_integrate(f, aug, num(0), num(Fraction(1, L)), macro_steps, levels, num=num)
+                err = max(err, e)
+                nz = len(state)
+                state, duals, g = aug[:nz], aug[nz:2 * nz], aug[2 * nz:]
+                per = []
+                for h in range(len(heads)):
+                    block = g[h * 2 * d * d:(h + 1) * 2 * d * d]
+                    dA = [block[i * d:(i + 1) * d] for i in range(d)]
+                    dV = [block[d * d + i * d: d * d + (i + 1) * d] for i in range(d)]
+                    per.append((dA, dV))
+                out[l] = per
+            return out, loss, err
+
+
+# ----------------------------------------------------------- float64 particle net with backprop (N10)
+class ParticleNet:
+    """The L-layer particle model for several inputs sharing query tokens, with reverse-mode gradients.
+
+    Parameters θ = (A, V), arrays (L, H, d, d).  Inputs: list of (context (n_i, d), weights (n_i,)).
+    Outputs F[i, a] = Y_{i,a}(L) (the queries after the last layer), shape (N, m, d).
+    """
+
+    def __init__(self, inputs, queries):
+        self.inputs = [(np.asarray(c, float), np.log(np.asarray(w, float))) for c, w in inputs]
+        self.queries = np.asarray(queries, float)
+
+    def _forward_one(self, ctx, logw, A, V):
+        L, H = A.shape[:2]
+        n = ctx.shape[0]
+        Z = np.vstack([ctx, self.queries])
+        tape = []
+        for l in range(L):
+            X = Z[:n]
+            theta = np.einsum("hij,tj->hti", A[l], Z)
+            s = theta @ X.T + logw
+            s -= s.max(axis=-1, keepdims=True)
+            P = np.exp(s)
+            P /= P.sum(axis=-1, keepdims=True)
+            M = P @ X
+            tape.append((Z, theta, P, M))
+            Z = Z + np.einsum("hij,htj->ti", V[l], M) / (L * H)
+        return Z, tape
+
+    def outputs(self, A, V):
+        return np.stack([self._forward_one(c, lw, A, V)[0][c.shape[0]:] for c, lw in self.inputs])
+
+    def _backward_one(self, ctx, tape, A, V, G_out):
+        """VJP: G_out (m, d) on the queries at the end -> (dA, dV)."""
+        L, H = A.shape[:2]
+        n = ctx.shape[0]
+        c = 1.0 / (L * H)
+        G = np.zeros((n + self.queries.shape[0], ctx.shape[1]))
+        G[n:] = G_out
+        dA = np.zeros_like(A)
+        dV = np.zeros_like(V)
+        for l in reversed(range(L)):
+            Z, theta, P, M = tape[l]
+            X = Z[:n]
+            dV[l] = c * np.einsum("ti,htj->hij", G, M)
+            U = c * np.einsum("hji,tj->hti", V[l], G)                 # V^T g per (h, t)
+            UX = np.einsum("hti,ki->htk", U, X)
+            UM = np.einsum("hti,hti->ht", U, M)
+            g = P * (UX - UM[..., None])                                # (h, t, k)
+            gtheta = np.einsum("htk,ki->hti", g, X)
+            dA[l] = np.einsum("hti,tj->hij", gtheta, Z)
+            Gnew = G.copy()
+            Gnew += np.einsum("hij,hti->tj", A[l], gtheta)              # through theta = A z
+            Gnew[:n] += np.einsum("htk,hti->ki", P, U) + np.einsum("htk,hti->ki", g, theta)
+            G = Gnew
+        return dA, dV
+
+    def loss_and_grad(self, A, V, targets):
+        """ℒ = ½ Σ |F − targets|² and its gradient (dA, dV)."""
+        loss = 0.0
+        dA = np.zeros_like(A)
+        dV = np.zeros_like(V)
+        for i, (ctx, lw) in enumerate(self.inputs):
+            Zf, tape = self._forward_one(ctx, lw, A, V)
+            r = Zf[ctx.shape[0]:] - targets[i]
+            loss += 0.5 * float(np.sum(r * r))
+            a, v = self._backward_one(ctx, tape, A, V, r)
+            dA += a
+            dV += v
+        return loss, dA, dV
+
+    def jacobian(self, A, V) -> np.ndarray:
+        """J: rows = outputs (i, a, c) (law-major), columns = parameters (A then V, flattened)."""
+        rows = []
+        m, d = self.queries.shape
+        for i, (ctx, lw) in enumerate(self.inputs):
+            _, tape = self._forward_one(ctx, lw, A, V)
+            for a in range(m):
+                for cc in range(d):
+                    G = np.zeros((m, d))
+                    G[a, cc] = 1.0
+                    gA, gV = self._backward_one(ctx, tape, A, V, G)
+                    row_i = np.zeros(2 * A.size)
+                    row_i[:A.size] = gA.ravel()
+                    row_i[A.size:] = gV.ravel()
+                    rows.append(row_i)
+        return np.array(rows)
+
+
+def particle_loss_and_grad(net: ParticleNet, A, V, targets):
+    return net.loss_and_grad(A, V, targets)
+
+
+def particle_jacobian(net: ParticleNet, A, V):
+    return net.jacobian(A, V)
+
+
+def ntk_from_jacobian(J: np.ndarray, L: int, H: int) -> np.ndarray:
+    """𝒦 = L H J Jᵀ: the NTK of the mean-field-scaled gradient flow θ̇ = −L H ∇ℒ (so dF/dt = −𝒦 r)."""
+    return (L * H) * (J @ J.T)
