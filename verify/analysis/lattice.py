@@ -1,0 +1,309 @@
+"""Exact criteria for discrete laws with rational atoms and weights (spec lse.md section 6.1).
+
+**MGF polynomials.**  With q the common denominator of all atom coordinates and z_j = e^{theta_j / q},
+e^{Lambda_i} = P_i(z) = sum_k w_ik z^{q x_ik}, a Laurent polynomial over Q.  We write
+P_i = z^{s_i} Ptilde_i with Ptilde_i an ordinary polynomial (``s_i`` = the componentwise minimal exponent).
+
+**Lattice criterion (complete).**  Factor every Ptilde_i over Q (``sympy.factor_list``), drop constants and
+monomials, and let m_{i,pi} be the multiplicity of the non-monomial irreducible pi.  The laws are independent
+modulo affine functions iff the multiplicity matrix has rank N; every rational kernel vector c is a relation
+        prod_i Ptilde_i^{c_i} = C z^beta,   i.e.   sum_i c_i Lambda_i = <sum_i c_i s_i + beta, theta>/q + log C,
+which :func:`verify_polynomial_relation` re-proves by expanding both sides exactly.
+
+**Sufficient conditions S1 and S2** are decided exactly on the atoms (:func:`s2_holds`, :func:`s1_direction`).
+
+>>> from verify.objects.distributions import Discrete
+>>> laws = [Discrete([[0], [1]]), Discrete([[0], [2]]), Discrete([[0], [1], [2], [3]])]
+>>> crit = lattice_criterion(laws)
+>>> crit.rank, crit.kernel
+(2, [(1, 1, -1)])
+>>> rel = verify_polynomial_relation(laws, (1, 1, -1))
+>>> rel.holds, rel.constant, rel.affine
+(True, Fraction(1, 1), (Fraction(0, 1),))
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from fractions import Fraction
+from typing import Optional, Sequence
+
+import sympy
+
+from ..engines.exact import nullspace_q, rank_q
+from ..errors import InputError, SizeLimitError
+
+__all__ = [
+    "MAX_LATTICE_DEGREE", "MAX_RELATION_DEGREE", "common_denominator", "mgf_polynomials", "MGFData",
+    "LatticeCriterion", "lattice_criterion", "PolynomialRelation", "verify_polynomial_relation",
+    "s2_holds", "s1_direction", "top_gap", "lattice_applicable",
+]
+
+MAX_LATTICE_DEGREE = 48        # max exponent span per variable (after scaling by q) for factoring
+MAX_LATTICE_DIM = 3
+MAX_RELATION_DEGREE = 3000     # max total degree of an expanded side of a relation
+
+
+def _is_rational_discrete(law) -> bool:
+    return getattr(law, "family", None) == "discrete"
+
+
+def common_denominator(laws) -> int:
+    """lcm of the denominators of every atom coordinate."""
+    q = 1
+    for law in laws:
+        for a in law.atoms:
+            for x in a:
+                q = q * x.denominator // math.gcd(q, x.denominator)
+    return q
+
+
+@dataclasses.dataclass(frozen=True)
+class MGFData:
+    q: int
+    shifts: tuple          # s_i (integer vectors)
+    polys: tuple           # dict exponent-tuple -> Fraction (Ptilde_i, non-negative exponents)
+    degree_span: int       # max exponent in any variable
+
+
+def mgf_polynomials(laws, q: Optional[int] = None) -> MGFData:
+    """Ptilde_i and shifts s_i of the laws (all discrete, same dimension)."""
+    if q is None:
+        q = common_denominator(laws)
+    shifts, polys, span = [], [], 0
+    for law in laws:
+        ex = [tuple(int(x * q) for x in a) for a in law.atoms]
+        s = tuple(min(e[j] for e in ex) for j in range(law.dim))
+        P = {}
+        for e, w in zip(ex, law.weights):
+            k = tuple(x - y for x, y in zip(e, s))
+            P[k] = P.get(k, Fraction(0)) + w
+            span = max(span, max(k))
+        shifts.append(s)
+        polys.append(P)
+    return MGFData(q, tuple(shifts), tuple(polys), span)
+
+
+def lattice_applicable(laws) -> Optional[str]:
+    """None if the criterion can run on ``laws`` within the size limits, else the reason."""
+    if not laws or not all(_is_rational_discrete(l) for l in laws):
+        return "not all laws are discrete"
+    d = laws[0].dim
+    if d > MAX_LATTICE_DIM:
+        return f"dimension {d} > {MAX_LATTICE_DIM}"
+    q = common_denominator(laws)
+    span = 0
+    for law in laws:
+        for j in range(d):
+            vals = [int(a[j] * q) for a in law.atoms]
+            span = max(span, max(vals) - min(vals))
+    if span > MAX_LATTICE_DEGREE:
+        return f"exponent span {span} > {MAX_LATTICE_DEGREE} (atoms too fine for factoring)"
+    return None
+
+
+def _symbols(d):
+    return sympy.symbols(f"z1:{d + 1}")
+
+
+def _to_poly(P: dict, zs):
+    terms = {k: sympy.Rational(v.numerator, v.denominator) for k, v in P.items()}
+    return sympy.Poly.from_dict(terms, *zs, domain="QQ")
+
+
+@dataclasses.dataclass(frozen=True)
+class LatticeCriterion:
+    factors: tuple            # the distinct non-monomial irreducibles (as strings, canonical order)
+    multiplicities: tuple     # N rows (laws) x len(factors)
+    rank: int
+    kernel: list              # integer relation vectors c (coprime, first non-zero > 0)
+    q: int
+
+    @property
+    def independent(self) -> bool:
+        return self.rank == len(self.multiplicities)
+
+
+def lattice_criterion(laws) -> LatticeCriterion:
+    """Factor the MGF polynomials and compute the multiplicity matrix, its rank and kernel (exact)."""
+    why = lattice_applicable(laws)
+    if why is not None:
+        raise SizeLimitError("laws", f"lattice criterion not applicable: {why}")
+    d = laws[0].dim
+    data = mgf_polynomials(laws)
+    zs = _symbols(d)
+    index: dict = {}
+    rows = []
+    for P in data.polys:
+        poly = _to_poly(P, zs)
+        _, facs = sympy.factor_list(poly)
+        row: dict = {}
+        for f, m in facs:
+            f = sympy.Poly(f, *zs, domain="QQ")
+            if len(f.terms()) <= 1:        # a monomial (or constant): contributes to C z^alpha only
+                continue
+            f = f.monic()
+            key = str(f.as_expr())
+            if key not in index:
+                index[key] = len(index)
+            row[index[key]] = row.get(index[key], 0) + int(m)
+        rows.append(row)
+    keys = sorted(index, key=lambda k: (len(k), k))
+    order = [index[k] for k in keys]
+    M = tuple(tuple(row.get(j, 0) for j in order) for row in rows)
+    n = len(laws)
+    if not keys:
+        rank = 0
+        kernel = nullspace_q([[0] * n])
+    else:
+        At = [[M[i][p] for i in range(n)] for p in range(len(keys))]
+        rank = rank_q(At)
+        kernel = nullspace_q(At) if rank < n else []
+    return LatticeCriterion(tuple(keys), M, rank, [tuple(int(x) for x in c) for c in kernel], data.q)
+
+
+@dataclasses.dataclass(frozen=True)
+class PolynomialRelation:
+    holds: bool
+    coefficients: tuple       # c (integers)
+    q: int
+    constant: Optional[Fraction] = None     # C > 0, b = log C
+    affine: Optional[tuple] = None          # a = (sum c_i s_i + beta) / q
+    reason: str = ""
+    lhs_terms: int = 0
+    rhs_terms: int = 0
+
+
+def _mul(A: dict, B: dict) -> dict:
+    out: dict = {}
+    for ka, va in A.items():
+        for kb, vb in B.items():
+            k = tuple(x + y for x, y in zip(ka, kb))
+            out[k] = out.get(k, Fraction(0)) + va * vb
+    return {k: v for k, v in out.items() if v != 0}
+
+
+def _pow(A: dict, e: int, d: int) -> dict:
+    out = {tuple([0] * d): Fraction(1)}
+    base = A
+    while e:
+        if e & 1:
+            out = _mul(out, base)
+        e >>= 1
+        if e:
+            base = _mul(base, base)
+    return out
+
+
+def verify_polynomial_relation(laws, c: Sequence) -> PolynomialRelation:
+    """Check exactly that prod_{c_i>0} Ptilde_i^{c_i} = C z^beta prod_{c_i<0} Ptilde_i^{-c_i} (expanded).
+
+    ``c`` may be rational: it is scaled to integers first.  ``holds`` False means the identity is false
+    (a proof that *this* c is not a relation), never that the laws are independent.
+    """
+    if not laws or not all(_is_rational_discrete(l) for l in laws):
+        raise InputError("laws", "the polynomial identity applies to discrete laws with rational atoms only")
+    if len(c) != len(laws):
+        raise InputError("c", f"expected {len(laws)} coefficients, got {len(c)}")
+    c = [Fraction(x) for x in c]
+    den = 1
+    for x in c:
+        den = den * x.denominator // math.gcd(den, x.denominator)
+    ci = [int(x * den) for x in c]
+    g = 0
+    for x in ci:
+        g = math.gcd(g, x)
+    if g == 0:
+        return PolynomialRelation(False, tuple(ci), 1, reason="c = 0 is not a relation")
+    ci = [x // g for x in ci]
+    d = laws[0].dim
+    data = mgf_polynomials(laws)
+    deg = [max(sum(k) for k in P) for P in data.polys]
+    lhs_deg = sum(x * dg for x, dg in zip(ci, deg) if x > 0)
+    rhs_deg = sum(-x * dg for x, dg in zip(ci, deg) if x < 0)
+    if max(lhs_deg, rhs_deg) > MAX_RELATION_DEGREE:
+        raise SizeLimitError("c", f"expanding the relation needs degree {max(lhs_deg, rhs_deg)} > "
+                                  f"{MAX_RELATION_DEGREE}; use the multiplicity argument instead")
+    L = {tuple([0] * d): Fraction(1)}
+    R = {tuple([0] * d): Fraction(1)}
+    for x, P in zip(ci, data.polys):
+        if x > 0:
+            L = _mul(L, _pow(P, x, d))
+        elif x < 0:
+            R = _mul(R, _pow(P, -x, d))
+    # L = C z^beta R  <=>  same support shifted by beta and coefficients in ratio C
+    kl, kr = max(L), max(R)
+    beta = tuple(a - b for a, b in zip(kl, kr))
+    C = L[kl] / R[kr]
+    shifted = {tuple(a + b for a, b in zip(k, beta)): C * v for k, v in R.items()}
+    holds = shifted == L and C > 0
+    affine = None
+    if holds:
+        tot = [sum(x * s[j] for x, s in zip(ci, data.shifts)) + beta[j] for j in range(d)]
+        affine = tuple(Fraction(t, data.q) for t in tot)
+    return PolynomialRelation(holds, tuple(ci), data.q, C if holds else None, affine,
+                              "" if holds else "the expanded sides differ by more than C z^beta",
+                              len(L), len(R))
+
+
+# -- sufficient conditions S1, S2 (exact) ------------------------------------------------------
+
+def s2_holds(laws) -> bool:
+    """S2: every law has >= 2 atoms and the difference sets {x_k - x_l : k != l} are pairwise disjoint.
+
+    >>> from verify.objects.distributions import Discrete
+    >>> s2_holds([Discrete([[0], [1]]), Discrete([[0], [2]])]), s2_holds([Discrete([[0], [1]]), Discrete([[5], [6]])])
+    (True, False)
+    """
+    seen: dict = {}
+    for i, law in enumerate(laws):
+        if len(law.atoms) < 2:
+            return False
+        for a in law.atoms:
+            for b in law.atoms:
+                if a != b:
+                    diff = tuple(x - y for x, y in zip(a, b))
+                    if seen.setdefault(diff, i) != i:
+                        return False
+    return True
+
+
+def top_gap(law, v) -> Optional[Fraction]:
+    """Largest minus second-largest distinct value of <v, x_k> (None for fewer than 2 values)."""
+    vals = sorted({sum((x * y for x, y in zip(a, v)), Fraction(0)) for a in law.atoms}, reverse=True)
+    return vals[0] - vals[1] if len(vals) >= 2 else None
+
+
+def _directions(d: int, bound: int = 3):
+    import itertools
+
+    out = []
+    for v in itertools.product(range(-bound, bound + 1), repeat=d):
+        if any(v):
+            g = 0
+            for x in v:
+                g = math.gcd(g, x)
+            if g == 1:
+                out.append(v)
+    out.sort(key=lambda v: (sum(abs(x) for x in v), tuple(-x for x in v)))
+    return out
+
+
+def s1_direction(laws, bound: int = 3) -> Optional[tuple]:
+    """A rational direction v witnessing S1 (every law has >= 2 projected values, the top gaps are
+    pairwise distinct), searched over integer vectors with entries in [-bound, bound]; None if none found
+    (which does not mean S1 fails).
+
+    >>> from verify.objects.distributions import Discrete
+    >>> s1_direction([Discrete([[0], [1]]), Discrete([[0], [2]])])
+    (1,)
+    """
+    if not laws:
+        return None
+    d = laws[0].dim
+    for v in _directions(d, bound if d <= 3 else 1):
+        gaps = [top_gap(l, v) for l in laws]
+        if None not in gaps and len(set(gaps)) == len(gaps):
+            return v
+    return None

@@ -1,0 +1,259 @@
+"""Exact relations sum_i c_i Lambda_i = <a, theta> + b between CGFs (spec lse.md section 5.2, 5.3 step 1).
+
+A :class:`Relation` holds integer coefficients ``c``, the exact affine part ``a`` and ``b = log C``
+(C a positive rational; C = 1 for b = 0).  Relations are *found* by an exact structural screen
+(Diracs, translates and duplicates, Gaussian covariance rank, the lattice criterion for rational discrete
+laws) or by a numerical kernel search, and only count once :func:`verify_relation` has re-proved them:
+
+* laws with c_i != 0 all discrete: the polynomial identity prod P_i^{c_i} = C z^beta, expanded exactly;
+* otherwise: SymPy reduces sum c_i Lambda_i - <a, theta> - log C to 0 (``expand``, then ``simplify``).
+
+>>> from verify.objects.distributions import Gaussian
+>>> laws = [Gaussian([[1]], [0]), Gaussian([[4]], [1])]
+>>> rel = find_relation(laws, "affine")
+>>> rel.c, rel.a, rel.source
+((4, -1), (Fraction(-1, 1),), 'gaussian-covariance-rank')
+>>> verify_relation(laws, rel)[0]
+True
+>>> find_relation(laws, "constants") is None
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from fractions import Fraction
+from typing import Optional, Sequence
+
+import sympy
+
+from ..engines.exact import fraction_str, integer_normalise, nullspace_q
+from ..errors import InputError, SizeLimitError
+from .lattice import lattice_applicable, lattice_criterion, verify_polynomial_relation
+
+__all__ = ["Relation", "structural_relations", "find_relation", "verify_relation", "relation_expression",
+           "numeric_relation_search"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Relation:
+    c: tuple                  # integer coefficients
+    a: tuple                  # Fractions
+    C: Fraction = Fraction(1)  # b = log C
+    source: str = ""
+
+    @property
+    def b_text(self) -> str:
+        return "0" if self.C == 1 else f"log({fraction_str(self.C)})"
+
+    def text(self) -> str:
+        terms = " ".join(f"{'+' if x > 0 else '-'} {abs(x) if abs(x) != 1 else ''}L{i + 1}"
+                         for i, x in enumerate(self.c) if x)
+        terms = terms[2:] if terms.startswith("+ ") else terms
+        aff = " + ".join(f"{fraction_str(x)} theta_{j + 1}" for j, x in enumerate(self.a) if x) or "0"
+        return f"{terms} = {aff}" + ("" if self.C == 1 else f" + {self.b_text}")
+
+    def to_dict(self) -> dict:
+        return {"c": list(self.c), "a": [fraction_str(x) for x in self.a], "C": fraction_str(self.C),
+                "b": self.b_text, "source": self.source}
+
+
+def _unit(n, i, sign=1):
+    return tuple(sign if k == i else 0 for k in range(n))
+
+
+def _gaussian_relations(laws) -> list:
+    idx = [i for i, l in enumerate(laws) if l.is_gaussian()]
+    if len(idx) < 1:
+        return []
+    d = laws[0].dim
+    pairs = [(a, b) for a in range(d) for b in range(a, d)]
+    A = [[laws[i].cov[a][b] for i in idx] for a, b in pairs]
+    out = []
+    for v in nullspace_q(A):
+        c = [0] * len(laws)
+        for k, i in enumerate(idx):
+            c[i] = int(v[k])
+        a = tuple(sum((c[i] * laws[i].location()[j] for i in idx), Fraction(0)) for j in range(d))
+        out.append(Relation(tuple(c), a, Fraction(1), "gaussian-covariance-rank"))
+    return out
+
+
+def structural_relations(laws) -> list:
+    """Exact relations found without numerics, in a deterministic order: Diracs, translates / duplicates,
+    Gaussian covariance kernel, lattice-criterion kernel (rational discrete sub-family)."""
+    n = len(laws)
+    d = laws[0].dim
+    out = []
+    for i, l in enumerate(laws):
+        if l.is_dirac():
+            out.append(Relation(_unit(n, i), tuple(l.atoms[0]), Fraction(1), "dirac"))
+    first: dict = {}
+    for i, l in enumerate(laws):
+        if l.is_dirac():
+            continue
+        key = l.translation_class()
+        if key in first:
+            j = first[key]
+            c = [0] * n
+            c[j], c[i] = 1, -1
+            a = tuple(x - y for x, y in zip(laws[j].location(), l.location()))
+            out.append(Relation(tuple(c), a, Fraction(1), "translate" if any(a) else "duplicate"))
+        else:
+            first[key] = i
+    out.extend(_gaussian_relations(laws))
+    disc = [i for i, l in enumerate(laws) if l.family == "discrete"]
+    if len(disc) >= 1 and lattice_applicable([laws[i] for i in disc]) is None:
+        sub = [laws[i] for i in disc]
+        crit = lattice_criterion(sub)
+        for v in crit.kernel:
+            try:
+                pr = verify_polynomial_relation(sub, v)
+            except SizeLimitError:
+                continue
+            if pr.holds:
+                c = [0] * n
+                for k, i in enumerate(disc):
+                    c[i] = pr.coefficients[k]
+                out.append(Relation(tuple(c), pr.affine, pr.constant, "lattice-criterion"))
+    return out
+
+
+def _combine(rels, t) -> Relation:
+    n = len(rels[0].c)
+    d = len(rels[0].a)
+    c = [sum(int(tk) * r.c[i] for tk, r in zip(t, rels)) for i in range(n)]
+    a = tuple(sum((int(tk) * r.a[j] for tk, r in zip(t, rels)), Fraction(0)) for j in range(d))
+    C = Fraction(1)
+    for tk, r in zip(t, rels):
+        C *= r.C ** int(tk)
+    return Relation(tuple(c), a, C, "+".join(sorted({r.source for r, tk in zip(rels, t) if tk})))
+
+
+def find_relation(laws, modulo: str = "affine") -> Optional[Relation]:
+    """The first structural relation valid for ``modulo`` (for ``constants``: a combination with a = 0),
+    normalised so that the first non-zero c_i is positive; None if the screen finds none."""
+    rels = structural_relations(laws)
+    if not rels:
+        return None
+    if modulo == "affine":
+        return _normalise(rels[0])
+    d = len(rels[0].a)
+    A = [[r.a[j] for r in rels] for j in range(d)]
+    for t in nullspace_q(A):
+        rel = _combine(rels, t)
+        if any(rel.c):
+            return _normalise(rel)
+    return None
+
+
+def _normalise(rel: Relation) -> Relation:
+    g = 0
+    for x in rel.c:
+        g = math.gcd(g, x)
+    first = next(x for x in rel.c if x)
+    s = (1 if first > 0 else -1) * g
+    if s == 1:
+        return rel
+    C = rel.C
+    # C^(1/s) must stay rational: only divide when it is (g = 1 always works)
+    if g != 1:
+        root = _rational_root(C, g)
+        if root is None:
+            s = 1 if first > 0 else -1
+            g = 1
+        else:
+            C = root
+    if s < 0:
+        C = 1 / C
+    return Relation(tuple(x // s for x in rel.c), tuple(x / s for x in rel.a), C, rel.source)
+
+
+def _rational_root(C: Fraction, g: int) -> Optional[Fraction]:
+    def iroot(n):
+        r, exact = sympy.integer_nthroot(n, g)
+        return int(r) if exact else None
+    p, q = iroot(C.numerator), iroot(C.denominator)
+    return Fraction(p, q) if p is not None and q is not None else None
+
+
+def relation_expression(laws, c, a, C=Fraction(1)):
+    """SymPy expression sum c_i Lambda_i - <a, theta> - log C."""
+    from ..objects.distributions import theta_symbols
+
+    th = theta_symbols(laws[0].dim)
+    E = sympy.Add(*[sympy.Rational(Fraction(x).numerator, Fraction(x).denominator) * l.cgf_sympy(th)
+                    for x, l in zip(c, laws) if x])
+    E -= sympy.Add(*[sympy.Rational(Fraction(x).numerator, Fraction(x).denominator) * t for x, t in zip(a, th)])
+    C = Fraction(C)
+    if C != 1:
+        E -= sympy.log(sympy.Rational(C.numerator, C.denominator))
+    return E, th
+
+
+def verify_relation(laws, rel: Relation) -> tuple:
+    """(verified, details): True only when the identity is re-proved exactly (see module docstring)."""
+    support = [i for i, x in enumerate(rel.c) if x]
+    if not support:
+        return False, {"method": "none", "reason": "c = 0"}
+    if all(laws[i].family == "discrete" for i in support):
+        try:
+            pr = verify_polynomial_relation(laws, rel.c)
+        except SizeLimitError as exc:
+            return False, {"method": "polynomial-identity", "reason": str(exc)}
+        ok = pr.holds and pr.affine == tuple(rel.a) and pr.constant == rel.C
+        return ok, {"method": "polynomial-identity", "q": pr.q, "lhs_terms": pr.lhs_terms,
+                    "rhs_terms": pr.rhs_terms, "C": pr.constant, "a_from_identity": pr.affine,
+                    **({} if ok else {"reason": pr.reason or "affine part or constant differs"})}
+    E, th = relation_expression(laws, rel.c, rel.a, rel.C)
+    if sympy.expand(E) == 0:
+        return True, {"method": "symbolic", "reduction": "expand"}
+    if sum(1 for x in rel.c if x) <= 6 and sympy.simplify(E) == 0:
+        return True, {"method": "symbolic", "reduction": "simplify"}
+    return False, {"method": "symbolic", "reason": "SymPy did not reduce the expression to 0"}
+
+
+def numeric_relation_search(laws, modulo: str, point_sets: Sequence, dps: int = 80,
+                            max_den: int = 1000) -> Optional[Relation]:
+    """Search for a relation from the kernel of the design matrix at two unrelated point sets
+    (mpmath at ``dps`` digits) and rational recognition.  Returns a *candidate* only; the caller
+    must :func:`verify_relation` it."""
+    import mpmath
+
+    cands = []
+    with mpmath.workdps(dps):
+        for pts in point_sets:
+            rows = []
+            for t in pts:
+                row = [l.cgf_mp(t) for l in laws] + [mpmath.mpf(1)]
+                if modulo == "affine":
+                    row += [mpmath.mpf(x.numerator) / x.denominator for x in t]
+                rows.append(row)
+            A = mpmath.matrix(rows)
+            try:
+                U, S, V = mpmath.svd_r(A)
+            except Exception:  # pragma: no cover
+                return None
+            s = [abs(S[i]) for i in range(len(S))]
+            if max(s) == 0 or min(s) / max(s) > mpmath.mpf(10) ** (-(dps // 2)):
+                return None
+            k = min(range(len(s)), key=lambda i: s[i])
+            cands.append([V[k, j] for j in range(V.cols)])
+        v = cands[0]
+        n = len(laws)
+        big = max(range(n), key=lambda i: abs(v[i]))
+        if abs(v[big]) < mpmath.mpf(10) ** (-10):
+            return None
+        v = [x / v[big] for x in v]
+        fr = [Fraction(mpmath.nstr(x, dps // 2, strip_zeros=False)).limit_denominator(max_den) for x in v]
+        if any(abs(mpmath.mpf(f.numerator) / f.denominator - x) > mpmath.mpf(10) ** (-(dps // 3))
+               for f, x in zip(fr, v)):
+            return None
+    c = integer_normalise(fr[:n])
+    scale = Fraction(c[big]) / fr[big] if fr[big] else Fraction(1)
+    a = tuple(-x * scale for x in fr[n + 1:]) if modulo == "affine" else tuple(Fraction(0) for _ in range(laws[0].dim))
+    b = -fr[n] * scale
+    if b != 0:
+        return None           # only relations with b = 0 (or rational exponentials) are recognised here
+    return Relation(tuple(int(x) for x in c), a, Fraction(1), "numeric-kernel")

@@ -1,0 +1,306 @@
+"""The sound three-way decision procedure for linear independence of CGFs modulo affine functions
+(spec lse.md section 5.3; claims N3-N6).
+
+    independent_mod_affine(dists, modulo="affine" | "constants") -> Result
+
+* **REFUTED (dependent)** only with an exact relation sum c_i Lambda_i = <a, theta> + b, c != 0 (a = 0 modulo
+  constants), re-proved exactly: the expanded polynomial identity prod P_i^{c_i} = C z^beta for discrete laws,
+  or SymPy reducing the difference to 0.  Relations come from the exact structural screen (Diracs, translates,
+  duplicates, Gaussian covariance rank, the lattice criterion) or from a high-precision kernel search.
+* **PROVED (independent)** only with a full-column-rank certificate: the exact modular Hessian / gradient
+  certificate (rational discrete laws), the exact rational Hessian / gradient certificate (Gaussian / Laplace),
+  or the ball design matrix certified by interval Cholesky up the precision ladder.
+* **INCONCLUSIVE** otherwise, with sigma_min/sigma_max and the precision in ``evidence``.  Float64 never decides.
+
+>>> from verify.objects.distributions import Discrete
+>>> mu, nu = Discrete([[0], [1]]), Discrete([[0], [2]])
+>>> independent_mod_affine([mu, nu]).verdict.value
+'proved'
+>>> r = independent_mod_affine([mu, nu, Discrete([[0], [1], [2], [3]])])
+>>> r.verdict.value, r.certificate["relation"]["c"]
+('refuted', [1, 1, -1])
+"""
+
+from __future__ import annotations
+
+import time
+from fractions import Fraction
+from typing import Optional, Sequence
+
+from ..analysis.independence_certificates import (ball_design_certificate, design_points,
+                                                  exact_rational_certificate, in_common_domain,
+                                                  modular_certificate, rational_hessian_family)
+from ..analysis.lattice import lattice_applicable, lattice_criterion, s1_direction, s2_holds
+from ..analysis.relations import (Relation, find_relation, numeric_relation_search, relation_expression,
+                                  verify_relation)
+from ..engines.ball import LADDER, decide_with_ladder, sign, to_ball
+from ..engines.exact import fraction_str, parse_exact, parse_vector
+from ..errors import InputError, InputTypeError, SizeLimitError
+from ..objects.distributions import Distribution, distribution_from_dict
+from ..results import Method, Result, Verdict
+
+__all__ = ["independent_mod_affine", "check_relation", "parse_laws", "MAX_LAWS", "MAX_POINTS", "MODULI"]
+
+MAX_LAWS = 512
+MAX_POINTS = 2048
+MODULI = ("affine", "constants")
+
+
+def parse_laws(dists, field: str = "dists", *, allow_float: bool = False) -> list:
+    """Distribution objects or SPEC dicts -> list of laws of one dimension (errors name the field)."""
+    if isinstance(dists, (str, bytes, dict)) or not hasattr(dists, "__iter__"):
+        raise InputTypeError(field, f"expected a list of distributions, got {type(dists).__name__}")
+    dists = list(dists)
+    if not dists:
+        raise InputError(field, "must contain at least one distribution")
+    if len(dists) > MAX_LAWS:
+        raise SizeLimitError(field, f"{len(dists)} laws exceed the limit {MAX_LAWS}")
+    laws = []
+    for i, d in enumerate(dists):
+        if isinstance(d, Distribution):
+            laws.append(d)
+        elif isinstance(d, dict):
+            laws.append(distribution_from_dict(d, f"{field}[{i}]", allow_float=allow_float))
+        else:
+            raise InputTypeError(f"{field}[{i}]", f"expected a distribution or a SPEC object, got {type(d).__name__}")
+    dim = laws[0].dim
+    for i, l in enumerate(laws):
+        if l.dim != dim:
+            raise InputError(f"{field}[{i}]", f"has dimension {l.dim}, {field}[0] has dimension {dim}")
+    return laws
+
+
+def _statement(n: int, modulo: str) -> str:
+    what = "affine functions" if modulo == "affine" else "constants"
+    return f"the CGFs Lambda_1..Lambda_{n} of the given laws are linearly independent modulo {what}"
+
+
+def _points(points, laws, field="points") -> list:
+    if isinstance(points, (str, bytes)) or not hasattr(points, "__iter__"):
+        raise InputTypeError(field, f"expected a list of points, got {type(points).__name__}")
+    pts = list(points)
+    if len(pts) > MAX_POINTS:
+        raise SizeLimitError(field, f"{len(pts)} points exceed the limit {MAX_POINTS}")
+    out = []
+    for k, t in enumerate(pts):
+        t = parse_vector(t, f"{field}[{k}]", dim=laws[0].dim)
+        if not in_common_domain(laws, t):
+            raise InputError(f"{field}[{k}]", "lies outside the common CGF domain U")
+        out.append(t)
+    return out
+
+
+def _relation_result(claim, laws, modulo, rel: Relation, details, params, conventions, seeds, evidence):
+    law_dicts = [l.to_dict() for l in laws]
+    cert = {"kind": "dependence-relation",
+            "summary": f"exact relation {rel.text()} ({rel.source}; verified by {details.get('method')})",
+            "relation": rel.to_dict(), "laws": law_dicts, "modulo": modulo, "verification": details}
+    return Result(claim, _statement(len(laws), modulo), Verdict.REFUTED, Method.EXACT, certificate=cert,
+                  parameters=params, conventions=conventions, seeds=seeds, evidence=evidence)
+
+
+def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", points=None,
+                           ladder: Sequence[int] = LADDER, seed: int = 0, box=None,
+                           method: str = "auto", search: bool = True) -> Result:
+    """Decide whether the CGFs of ``dists`` are linearly independent modulo affine functions
+    (``modulo='constants'``: modulo constants).  See the module docstring.
+
+    ``points``: exact rational points for the ball design certificate (forces ``method='design'``);
+    ``ladder``: precisions in bits for the ball certificate (e.g. ``(53,)`` for double precision);
+    ``method``: ``auto`` (screen, then the cheapest exact certificate, then the ball design) or ``design``;
+    ``box``: half-width of the box the automatic design points are drawn from (default 1);
+    ``search``: run the numerical kernel search when no certificate succeeds.
+    """
+    t0 = time.perf_counter()
+    if modulo not in MODULI:
+        raise InputError("modulo", f"must be one of {', '.join(MODULI)}, got {modulo!r}")
+    if method not in ("auto", "design"):
+        raise InputError("method", f"must be 'auto' or 'design', got {method!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 63:
+        raise InputError("seed", f"must be an integer in [0, 2^63), got {seed!r}")
+    ladder = tuple(ladder)
+    if not ladder or any(isinstance(p, bool) or not isinstance(p, int) or not 16 <= p <= 4096 for p in ladder):
+        raise InputError("ladder", f"must be a non-empty list of precisions in [16, 4096] bits, got {ladder!r}")
+    laws = parse_laws(dists)
+    if box is not None:
+        box = parse_exact(box, "box")
+        if box <= 0:
+            raise InputError("box", f"must be > 0, got {fraction_str(box)}")
+    pts = _points(points, laws) if points is not None else None
+    if pts is not None:
+        method = "design"
+    N, d = len(laws), laws[0].dim
+    params = {"laws": [l.to_dict() for l in laws], "modulo": modulo, "method": method,
+              "ladder": list(ladder), **({"box": box} if box is not None else {}),
+              **({"points": [list(t) for t in pts]} if pts is not None else {})}
+    conventions = {"modulo": modulo, "domain": "U = intersection of the open CGF domains"}
+    seeds = {"points": seed}
+    evidence: dict = {}
+
+    # 1. structural screen (exact)
+    rel = find_relation(laws, modulo)
+    if rel is not None:
+        ok, details = verify_relation(laws, rel)
+        if ok:
+            return _relation_result(claim, laws, modulo, rel, details, params, conventions, seeds,
+                                    evidence).with_timing(seconds=round(time.perf_counter() - t0, 4))
+        evidence["screen_relation_unverified"] = {"relation": rel.to_dict(), **details}
+    all_discrete = all(l.family == "discrete" for l in laws)
+    if all_discrete:
+        why = lattice_applicable(laws)
+        if why is None:
+            crit = lattice_criterion(laws)
+            evidence["lattice_criterion"] = {"rank": crit.rank, "laws": N, "factors": list(crit.factors),
+                                             "multiplicities": [list(r) for r in crit.multiplicities]}
+        else:
+            evidence["lattice_criterion"] = {"applicable": False, "reason": why}
+        evidence["S2"] = s2_holds(laws)
+        v = s1_direction(laws) if N <= 64 else None
+        evidence["S1_direction"] = list(v) if v is not None else None
+
+    # 2. certificate
+    cert_info = None
+    if method == "auto" and all_discrete:
+        cert_info = modular_certificate(laws, modulo, seed=seed)
+        m = Method.EXACT
+    elif method == "auto" and rational_hessian_family(laws):
+        per = d * (d + 1) // 2 if modulo == "affine" else d
+        cert_info = exact_rational_certificate(laws, modulo, design_points(laws, -(-N // per) + 2, seed, box))
+        m = Method.EXACT
+    if cert_info is None or not cert_info["certified"]:
+        if cert_info is not None:
+            evidence["exact_certificate_attempt"] = cert_info
+        if pts is None:
+            pts = design_points(laws, N + d + 11 if modulo == "affine" else N + 11, seed, box)
+        cert_info = ball_design_certificate(laws, modulo, pts, ladder)
+        m = Method.CERTIFIED
+    if cert_info["certified"]:
+        variant = cert_info["variant"]
+        rank_txt = (f"rank {cert_info['rank']} = N modulo p = {cert_info['prime']}" if variant.endswith("modp")
+                    else f"rank {cert_info['rank']} = N over Q" if variant.endswith("exact")
+                    else f"interval Cholesky of the column-scaled Gram succeeded at {cert_info['precision_bits']} bits")
+        cert = {"kind": "independence-design", "variant": variant,
+                "summary": f"{variant} certificate: {cert_info['rows']}x{cert_info['columns']} matrix at "
+                           f"{len(cert_info.get('points', cert_info.get('z_points', [])))} points, {rank_txt}",
+                "laws": [l.to_dict() for l in laws], "modulo": modulo, **cert_info}
+        cert.pop("certified", None)
+        return Result(claim, _statement(N, modulo), Verdict.PROVED, m, certificate=cert, parameters=params,
+                      conventions=conventions, seeds=seeds, evidence=evidence
+                      ).with_timing(seconds=round(time.perf_counter() - t0, 4))
+    evidence["design_certificate"] = {k: v for k, v in cert_info.items() if k not in ("entries",)}
+
+    # 3. numerical kernel search + exact verification
+    if search and N <= 16:
+        sets = [design_points(laws, N + d + 11, seed + 1000 + k, box) for k in range(2)]
+        cand = numeric_relation_search(laws, modulo, sets)
+        if cand is not None:
+            ok, details = verify_relation(laws, cand)
+            if ok:
+                return _relation_result(claim, laws, modulo, cand, details, params, conventions, seeds,
+                                        evidence).with_timing(seconds=round(time.perf_counter() - t0, 4))
+            evidence["numeric_candidate_unverified"] = {"relation": cand.to_dict(), **details}
+
+    # 4. inconclusive
+    evidence["sigma_min_over_sigma_max"] = cert_info.get("sigma_ratio_evidence")
+    evidence["precision_bits"] = cert_info.get("precision_bits")
+    cert = {"summary": f"undecided: no exact relation found and the design matrix was not certified "
+                       f"full rank up to {cert_info.get('precision_bits')} bits "
+                       f"(sigma_min/sigma_max ~ {cert_info.get('sigma_ratio_evidence')})"}
+    return Result(claim, _statement(N, modulo), Verdict.INCONCLUSIVE, Method.CERTIFIED, certificate=cert,
+                  parameters=params, conventions=conventions, seeds=seeds, evidence=evidence
+                  ).with_timing(seconds=round(time.perf_counter() - t0, 4))
+
+
+def check_relation(dists, c, a=None, C=1, claim: str = "N3", ladder: Sequence[int] = LADDER, point=None) -> Result:
+    """Is sum c_i Lambda_i = <a, theta> + log C on U (``a=None``: is sum c_i Lambda_i affine)?
+
+    PROVED when the identity is re-proved exactly (expanded polynomial identity / SymPy).  REFUTED when it
+    is certified false: a Hessian entry of sum c_i Lambda_i at an exact rational point is an arb ball
+    excluding 0, so the combination is not affine.  For rational discrete laws the exact multiplicity
+    residuals sum_i c_i m_(i,pi) are reported as well (all zero iff the relation holds).  ``c`` may be
+    rational, e.g. ``(1, 0, -2, "1.00000000000000000001")``.
+
+    >>> from verify.objects.oracle_families import oracle_case
+    >>> check_relation(oracle_case("F5").laws, (1, 0, -2, 1)).verdict.value
+    'proved'
+    >>> check_relation(oracle_case("F5").laws, (1, 0, -2, "1.00000000000000000001")).verdict.value
+    'refuted'
+    """
+    from ..analysis.lattice import verify_polynomial_relation
+    from ..engines.exact import integer_normalise
+
+    laws = parse_laws(dists)
+    n, d = len(laws), laws[0].dim
+    cq = parse_vector(c, "c", dim=n)
+    if not any(cq):
+        raise InputError("c", "must be non-zero")
+    aq = parse_vector(a, "a", dim=d) if a is not None else None
+    Cq = parse_exact(C, "C")
+    if Cq <= 0:
+        raise InputError("C", f"must be > 0, got {fraction_str(Cq)}")
+    params = {"laws": [l.to_dict() for l in laws], "c": list(cq), "a": list(aq) if aq is not None else None,
+              "C": Cq}
+    statement = ("sum_i c_i Lambda_i " + ("= <a, theta> + log C" if aq is not None else "is affine") +
+                 " on U for the given c")
+    details: dict = {}
+    # scale c to coprime integers: c' = s c, a' = s a, C' = C^s (s > 0)
+    ci = integer_normalise(cq)
+    k = next(i for i, x in enumerate(cq) if x)
+    s = Fraction(ci[k]) / cq[k]
+    if s < 0:
+        ci = tuple(-x for x in ci)
+        s = -s
+    exact_ok = None
+    try:
+        if all(l.family == "discrete" for l in laws):
+            pr = verify_polynomial_relation(laws, ci)
+            details = {"method": "polynomial-identity", "holds": pr.holds, "C": pr.constant, "a": pr.affine}
+            exact_ok = pr.holds
+            if pr.holds and aq is not None:
+                exact_ok = (pr.affine == tuple(s * x for x in aq) and s.denominator == 1
+                            and pr.constant == Cq ** int(s))
+        elif aq is not None and s.denominator == 1:
+            ok, details = verify_relation(laws, Relation(tuple(ci), tuple(s * x for x in aq), Cq ** int(s), "given"))
+            exact_ok = True if ok else None
+    except SizeLimitError as exc:
+        details = {"skipped": str(exc)}
+    if all(l.family == "discrete" for l in laws) and lattice_applicable(laws) is None:
+        crit = lattice_criterion(laws)
+        details["multiplicity_residuals"] = [sum((cq[i] * crit.multiplicities[i][p] for i in range(n)), Fraction(0))
+                                             for p in range(len(crit.factors))]
+        details["factors"] = list(crit.factors)
+    if exact_ok:
+        return Result(claim, statement, Verdict.PROVED, Method.EXACT,
+                      certificate={"summary": f"identity verified exactly ({details.get('method')})",
+                                   "verification": details}, parameters=params)
+    pts = design_points(laws, 4, seed=7) if point is None else [parse_vector(point, "point", dim=d)]
+
+    def attempt(prec):
+        for t in pts:
+            if aq is not None:
+                val = sum((to_ball(x) * l.cgf_ball(t) for x, l in zip(cq, laws)), to_ball(0))
+                val = val - to_ball(sum((x * y for x, y in zip(aq, t)), Fraction(0))) - to_ball(Cq).log()
+                if sign(val) in (1, -1):
+                    return Verdict.REFUTED, {"point": list(t), "entry": "value", "value": val, "precision_bits": prec}
+            Hs = [l.hess_ball(t) for l in laws]
+            for i in range(d):
+                for j in range(i, d):
+                    val = sum((to_ball(x) * H[i][j] for x, H in zip(cq, Hs)), to_ball(0))
+                    if sign(val) in (1, -1):
+                        return Verdict.REFUTED, {"point": list(t), "entry": [i, j], "value": val,
+                                                 "precision_bits": prec}
+        return None, {"precision_bits": prec}
+
+    out = decide_with_ladder(attempt, ladder)
+    if out.verdict is Verdict.REFUTED:
+        info = out.info
+        return Result(claim, statement, Verdict.REFUTED, Method.CERTIFIED,
+                      certificate={"summary": f"{'Hessian entry ' + str(tuple(info['entry'])) if info['entry'] != 'value' else 'value'} of sum c_i Lambda_i at theta = "
+                                              f"{[fraction_str(x) for x in info['point']]} is "
+                                              f"{info['value'].str(5, radius=True)} != 0 (certified at "
+                                              f"{info['precision_bits']} bits), so the identity fails; exact identity "
+                                              f"{'fails' if exact_ok is False else 'not verified'}",
+                                   "witness": info, "exact_check": details}, parameters=params)
+    return Result(claim, statement, Verdict.INCONCLUSIVE, Method.CERTIFIED,
+                  certificate={"summary": "neither verified exactly nor certified false", "exact_check": details},
+                  parameters=params, evidence={"precision_bits": out.precision})
