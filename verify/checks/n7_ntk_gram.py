@@ -146,6 +146,7 @@ def check_translates_singular(reading: str = "per-token", m: int = 2, s="1/2",
     verdict = {Verdict.PROVED: Verdict.REFUTED, Verdict.REFUTED: Verdict.PROVED}.get(res.verdict,
                                                                                      Verdict.INCONCLUSIVE)
     cert = dict(res.certificate)
+    cert["claim_form"] = "singular"
     cert["summary"] = (f"reading '{reading}': " + ("Gram certified PD, so it is not singular"
                                                     if res.verdict is Verdict.PROVED else
                                                     "exact null vector, so it is singular"

@@ -300,11 +300,14 @@ def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed
 
     if chol.positive_definite:
         lowers = [ball_bounds(p)[0] for p in chol.pivots]
+        with workprec(gram.precision):
+            diagonal = [ball_bounds(gram.matrix[r, r])[0] for r in range(gram.size)]
         cert = {"kind": "ntk-cholesky",
                 "summary": f"interval Cholesky of the {gram.size}x{gram.size} Gram ({len(gram.heads)} exact heads) "
                            f"succeeds at {gram.precision} bits; smallest pivot >= "
                            f"{float(min(lowers)):.4g}",
                 **gram_cert, "precision_bits": gram.precision, "pivot_lower_bounds": lowers,
+                "diagonal_lower_bounds": diagonal,
                 "mean_field_argument": MEAN_FIELD_ARGUMENT,
                 "implies": ("independent modulo affine functions" if m >= 2 else "independent modulo constants")
                 if reading == "shared" else "nothing about independence (per-token reading)"}

@@ -1,0 +1,342 @@
+"""Re-checker for the N7 certificate kinds ``"ntk-cholesky"`` and ``"ntk-null-vector"``.
+
+Independent of the search code (engines only).  Gradients of the five families are re-implemented
+here from their closed forms (lse.md §6):
+
+* discrete:  ∇Λ = Σ_k p_k x_k, p_k ∝ w_k e^{⟨θ,x_k⟩};   gaussian:  m + Σθ;
+* laplace:   m + Σθ/(1 - θᵀΣθ/2) (domain θᵀΣθ < 2, checked exactly);
+* uniform_cube: c_k + r coth(rθ_k) - 1/θ_k (= c_k at θ_k = 0; extra precision against cancellation);
+* gaussian_mixture: c + Σθ + tanh(⟨m,θ⟩) m, m = a·u/|u|.
+
+``ntk-cholesky``: the Gram (1/H) Σ_h G_h G_hᵀ is rebuilt from the recorded laws, queries and exact head
+matrices at the recorded precision; interval Cholesky must succeed, and the recorded pivot lower bounds must
+agree with the recomputed pivots (within 2^(-prec/2)).
+``ntk-null-vector``: the embedded dependence certificate is re-checked by its own re-checker (kind
+``"dependence-relation"``), its laws and relation must be the recorded ones, and the null vector must be the
+one the relation gives (v_(i,a) = c_i s_a with Σ_a s_a = 0 when α != 0; m = 1 needs α = 0).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from flint import arb, arb_mat
+
+from ..engines.ball import ball_bounds, ball_cholesky, to_ball, workprec
+from ..errors import InputError
+from . import RecheckFailure
+
+__all__ = ["recheck", "gradient_ball"]
+
+MAX_SIZE = 400
+MAX_HEADS = 4096
+
+
+def _q(x, field) -> Fraction:
+    if isinstance(x, bool) or not isinstance(x, (int, str)):
+        raise RecheckFailure(f"{field}: not an exact number ({x!r})")
+    try:
+        return Fraction(x)
+    except (ValueError, ZeroDivisionError):
+        raise RecheckFailure(f"{field}: not an exact number ({x!r})") from None
+
+
+def _vec(v, field, dim=None) -> list:
+    if not isinstance(v, list) or (dim is not None and len(v) != dim):
+        raise RecheckFailure(f"{field}: expected a list of length {dim}")
+    return [_q(x, f"{field}[{k}]") for k, x in enumerate(v)]
+
+
+def _mat(M, field, dim) -> list:
+    if not isinstance(M, list) or len(M) != dim:
+        raise RecheckFailure(f"{field}: expected a {dim} x {dim} matrix")
+    return [_vec(r, f"{field}[{k}]", dim) for k, r in enumerate(M)]
+
+
+def _spd(S, field) -> None:
+    """Exact symmetric positive definiteness (leading principal minors by exact elimination)."""
+    n = len(S)
+    if any(S[i][j] != S[j][i] for i in range(n) for j in range(n)):
+        raise RecheckFailure(f"{field}: not symmetric")
+    A = [row[:] for row in S]
+    for k in range(n):
+        if A[k][k] <= 0:
+            raise RecheckFailure(f"{field}: not positive definite")
+        for i in range(k + 1, n):
+            f = A[i][k] / A[k][k]
+            for j in range(k, n):
+                A[i][j] -= f * A[k][j]
+
+
+class _Law:
+    """A law parsed from its SPEC dict, with a rigorous gradient."""
+
+    def __init__(self, d: dict, field: str):
+        if not isinstance(d, dict) or not isinstance(d.get("family"), str):
+            raise RecheckFailure(f"{field}: not a law (needs 'family')")
+        self.family = fam = d["family"]
+        self.field = field
+        if fam == "discrete":
+            atoms = d.get("atoms")
+            if not isinstance(atoms, list) or not atoms or not isinstance(atoms[0], list):
+                raise RecheckFailure(f"{field}.atoms: expected a non-empty list of points")
+            self.dim = len(atoms[0])
+            self.atoms = [_vec(a, f"{field}.atoms[{k}]", self.dim) for k, a in enumerate(atoms)]
+            w = d.get("weights")
+            self.weights = ([Fraction(1, len(atoms))] * len(atoms) if w is None else
+                            _vec(w, f"{field}.weights", len(atoms)))
+            if any(x <= 0 for x in self.weights) or sum(self.weights) != 1:
+                raise RecheckFailure(f"{field}.weights: must be positive and sum to 1")
+            if len(set(tuple(a) for a in self.atoms)) != len(self.atoms):
+                raise RecheckFailure(f"{field}.atoms: repeated atom")
+        elif fam in ("gaussian", "laplace"):
+            cov = d.get("cov")
+            if not isinstance(cov, list):
+                raise RecheckFailure(f"{field}.cov: missing")
+            self.dim = len(cov)
+            self.cov = _mat(cov, f"{field}.cov", self.dim)
+            _spd(self.cov, f"{field}.cov")
+            self.mean = _vec(d.get("mean", [0] * self.dim), f"{field}.mean", self.dim)
+        elif fam == "uniform_cube":
+            self.radius = _q(d.get("radius"), f"{field}.radius")
+            if self.radius <= 0:
+                raise RecheckFailure(f"{field}.radius: must be > 0")
+            c = d.get("center")
+            if not isinstance(c, list):
+                raise RecheckFailure(f"{field}.center: missing")
+            self.dim = len(c)
+            self.center = _vec(c, f"{field}.center", self.dim)
+        elif fam == "gaussian_mixture":
+            cov = d.get("cov")
+            if not isinstance(cov, list):
+                raise RecheckFailure(f"{field}.cov: missing")
+            self.dim = len(cov)
+            self.cov = _mat(cov, f"{field}.cov", self.dim)
+            _spd(self.cov, f"{field}.cov")
+            self.sep = _q(d.get("separation"), f"{field}.separation")
+            if self.sep < 0:
+                raise RecheckFailure(f"{field}.separation: must be >= 0")
+            self.direction = _vec(d.get("direction"), f"{field}.direction", self.dim)
+            if not any(self.direction):
+                raise RecheckFailure(f"{field}.direction: must be non-zero")
+            self.center = _vec(d.get("center", [0] * self.dim), f"{field}.center", self.dim)
+        else:
+            raise RecheckFailure(f"{field}.family: unknown family {fam!r}")
+
+    def gradient(self, theta: list) -> list:
+        """∇Λ(θ) as balls at the current precision (θ exact)."""
+        fam, d = self.family, self.dim
+        if fam == "discrete":
+            ex = [sum((to_ball(a[k]) * to_ball(theta[k]) for k in range(d)), arb(0)) + to_ball(w).log()
+                  for a, w in zip(self.atoms, self.weights)]
+            shift = max(ex, key=lambda z: float(z.mid())).mid()
+            e = [(z - shift).exp() for z in ex]
+            tot = sum(e, arb(0))
+            return [sum((ek * to_ball(a[k]) for ek, a in zip(e, self.atoms)), arb(0)) / tot for k in range(d)]
+        St = [sum((self.cov[i][j] * theta[j] for j in range(d)), Fraction(0)) for i in range(d)] \
+            if fam in ("gaussian", "laplace", "gaussian_mixture") else None
+        if fam == "gaussian":
+            return [to_ball(self.mean[i] + St[i]) for i in range(d)]
+        if fam == "laplace":
+            q = sum((theta[i] * St[i] for i in range(d)), Fraction(0)) / 2
+            if q >= 1:
+                raise RecheckFailure(f"{self.field}: theta outside the Laplace domain (theta^T S theta >= 2)")
+            return [to_ball(self.mean[i] + St[i] / (1 - q)) for i in range(d)]
+        if fam == "uniform_cube":
+            out = []
+            for k in range(d):
+                t = theta[k]
+                if t == 0:
+                    out.append(to_ball(self.center[k]))
+                    continue
+                u = self.radius * t
+                extra = 2 * max(0, u.denominator.bit_length() - abs(u.numerator).bit_length() + 1) + 20
+                from flint import ctx
+
+                with workprec(int(ctx.prec) + extra):
+                    ub = to_ball(u)
+                    val = to_ball(self.center[k]) + to_ball(self.radius) * (ub.cosh() / ub.sinh()) - 1 / to_ball(t)
+                out.append(+val)
+            return out
+        if fam == "gaussian_mixture":
+            norm = sum((x * x for x in self.direction), Fraction(0))
+            nb = to_ball(norm).sqrt()
+            m = [to_ball(self.sep) * to_ball(x) / nb for x in self.direction]
+            s = sum((m[k] * to_ball(theta[k]) for k in range(d)), arb(0))
+            th = s.tanh()
+            return [to_ball(self.center[i] + St[i]) + th * m[i] for i in range(d)]
+        raise RecheckFailure(f"{self.field}: no gradient for family {fam!r}")  # pragma: no cover
+
+
+def gradient_ball(law: dict, theta, prec: int = 128) -> list:
+    """∇Λ at exact ``theta`` for a law given as its SPEC dict (rigorous balls).
+
+    >>> g = gradient_ball({"family": "discrete", "atoms": [[0], [2]], "weights": ["1/2", "1/2"]}, [0])
+    >>> g[0].contains(1)
+    True
+    """
+    with workprec(prec):
+        return _Law(law, "law").gradient([Fraction(t) for t in theta])
+
+
+def _laws(cert) -> list:
+    laws = cert.get("laws")
+    if not isinstance(laws, list) or not laws:
+        raise RecheckFailure("certificate.laws: missing or empty")
+    out = [_Law(d, f"laws[{i}]") for i, d in enumerate(laws)]
+    if len({law.dim for law in out}) != 1:
+        raise RecheckFailure("certificate.laws: mixed dimensions")
+    return out
+
+
+def _expect_verdict(result: dict, cert: dict, pd: bool) -> None:
+    """The verdict a certificate supports: the claim is "the Gram is PD" (``claim_form`` "PD", default) or
+    "the Gram is singular" (``claim_form`` "singular")."""
+    form = cert.get("claim_form", "PD")
+    if form not in ("PD", "singular"):
+        raise RecheckFailure(f"certificate.claim_form: {form!r} is not 'PD' or 'singular'")
+    expected = "proved" if pd == (form == "PD") else "refuted"
+    if result.get("verdict") != expected:
+        raise RecheckFailure(f"verdict: this certificate supports '{expected}' for the claim form {form!r}")
+
+
+def _recheck_cholesky(result: dict, cert: dict) -> str:
+    _expect_verdict(result, cert, pd=True)
+    laws = _laws(cert)
+    d = laws[0].dim
+    reading = cert.get("reading")
+    if reading == "shared":
+        qs = cert.get("queries")
+        if not isinstance(qs, list) or not qs:
+            raise RecheckFailure("certificate.queries: missing")
+        qlists = [[_vec(q, f"queries[{a}]", d) for a, q in enumerate(qs)]] * len(laws)
+    elif reading == "per-token":
+        qs = cert.get("queries")
+        if not isinstance(qs, list) or len(qs) != len(laws):
+            raise RecheckFailure("certificate.queries: one list per law expected (per-token reading)")
+        qlists = [[_vec(q, f"queries[{i}][{a}]", d) for a, q in enumerate(ql)] for i, ql in enumerate(qs)]
+        for i, (law, ql) in enumerate(zip(laws, qlists)):
+            if law.family != "discrete" or sorted(map(tuple, ql)) != sorted(map(tuple, law.atoms)):
+                raise RecheckFailure(f"certificate.queries[{i}]: per-token queries must be the atoms of law {i}")
+    else:
+        raise RecheckFailure(f"certificate.reading: {reading!r} is not 'shared' or 'per-token'")
+    heads = cert.get("heads")
+    if not isinstance(heads, list) or not heads or len(heads) > MAX_HEADS:
+        raise RecheckFailure("certificate.heads: missing, empty or too many")
+    H = [_mat(A, f"heads[{h}]", d) for h, A in enumerate(heads)]
+    n = sum(len(q) for q in qlists)
+    if n > MAX_SIZE:
+        raise RecheckFailure(f"Gram size {n} exceeds {MAX_SIZE}")
+    prec = cert.get("precision_bits")
+    if isinstance(prec, bool) or not isinstance(prec, int) or not 16 <= prec <= 100_000:
+        raise RecheckFailure("certificate.precision_bits: missing or out of range")
+    recorded = cert.get("pivot_lower_bounds")
+    if not isinstance(recorded, list) or len(recorded) != n:
+        raise RecheckFailure(f"certificate.pivot_lower_bounds: expected {n} values")
+    recorded = [_q(x, f"pivot_lower_bounds[{k}]") for k, x in enumerate(recorded)]
+    diag = cert.get("diagonal_lower_bounds")
+    if not isinstance(diag, list) or len(diag) != n:
+        raise RecheckFailure(f"certificate.diagonal_lower_bounds: expected {n} values")
+    diag = [_q(x, f"diagonal_lower_bounds[{k}]") for k, x in enumerate(diag)]
+    with workprec(prec):
+        rows = [[] for _ in range(n)]
+        for A in H:
+            r = 0
+            for law, ql in zip(laws, qlists):
+                for q in ql:
+                    theta = [sum((A[i][j] * q[j] for j in range(d)), Fraction(0)) for i in range(d)]
+                    rows[r].extend(law.gradient(theta))
+                    r += 1
+        F = arb_mat(rows)
+        K = (F * F.transpose()) / len(H)
+        entries = [[K[i, j] for j in range(n)] for i in range(n)]
+        chol = ball_cholesky(entries)
+    if not chol.positive_definite:
+        raise RecheckFailure(f"interval Cholesky of the rebuilt Gram fails at pivot {chol.failed_at}")
+    tol = Fraction(1, 2 ** (prec // 2))
+    for k, (rec, piv) in enumerate(zip(recorded, chol.pivots)):
+        lo, hi = ball_bounds(piv)
+        if rec <= 0 or rec > hi or abs(rec - lo) > tol * (1 + abs(lo)):
+            raise RecheckFailure(f"pivot {k}: recorded lower bound {float(rec):.6g} disagrees with the rebuilt "
+                                 f"pivot [{float(lo):.6g}, {float(hi):.6g}]")
+    for k, rec in enumerate(diag):
+        lo, hi = ball_bounds(entries[k][k])
+        if rec > hi or abs(rec - lo) > tol * (1 + abs(lo)):
+            raise RecheckFailure(f"diagonal {k}: recorded lower bound {float(rec):.6g} disagrees with the rebuilt "
+                                 f"entry [{float(lo):.6g}, {float(hi):.6g}]")
+    return (f"ntk-cholesky: rebuilt {n}x{n} Gram ({len(H)} heads, {prec} bits) is PD by interval Cholesky; "
+            f"{n} recorded pivots and diagonal entries agree")
+
+
+def _recheck_null_vector(result: dict, cert: dict) -> str:
+    from . import recheck as dispatch
+
+    _expect_verdict(result, cert, pd=False)
+    laws = _laws(cert)
+    d = laws[0].dim
+    m = cert.get("m")
+    if isinstance(m, bool) or not isinstance(m, int) or m < 1:
+        raise RecheckFailure("certificate.m: must be a positive integer")
+    rel = cert.get("relation")
+    if not isinstance(rel, dict):
+        raise RecheckFailure("certificate.relation: missing")
+    c = _vec(rel.get("c"), "relation.c", len(laws))
+    if not any(c):
+        raise RecheckFailure("relation.c: the zero vector is not a relation")
+    alpha = _vec(rel.get("alpha"), "relation.alpha", d) if rel.get("alpha") is not None else [Fraction(0)] * d
+    modulo = cert.get("modulo")
+    if modulo not in ("affine", "constants"):
+        raise RecheckFailure("certificate.modulo: must be 'affine' or 'constants'")
+    if (m == 1 or modulo == "constants") and any(alpha):
+        raise RecheckFailure("relation.alpha: must be 0 modulo constants (m = 1)")
+    if m == 1 and modulo != "constants":
+        raise RecheckFailure("certificate.modulo: m = 1 needs a relation modulo constants")
+    v = _vec(cert.get("null_vector"), "null_vector", len(laws) * m)
+    if not any(v):
+        raise RecheckFailure("null_vector: zero")
+    # v_(i,a) = c_i s_a for one vector s
+    i0 = next(i for i, x in enumerate(c) if x != 0)
+    s = [v[i0 * m + a] / c[i0] for a in range(m)]
+    for i in range(len(laws)):
+        for a in range(m):
+            if v[i * m + a] != c[i] * s[a]:
+                raise RecheckFailure(f"null_vector[{i * m + a}]: not c_i * s_a for the relation c")
+    if any(alpha) and sum(s) != 0:
+        raise RecheckFailure("null_vector: the query weights must sum to 0 for an affine relation")
+    dep = cert.get("dependence_certificate")
+    if not isinstance(dep, dict) or dep.get("kind") != "dependence-relation":
+        raise RecheckFailure("certificate.dependence_certificate: missing or not of kind 'dependence-relation'")
+    dep_laws = dep.get("laws")
+    if dep_laws is not None and dep_laws != cert.get("laws"):
+        raise RecheckFailure("dependence_certificate.laws: differ from the certificate's laws")
+    dep_rel = dep.get("relation", dep)
+    dep_c = dep_rel.get("c", dep_rel.get("coefficients"))
+    if dep_c is None:
+        raise RecheckFailure("dependence_certificate: no relation coefficients")
+    dep_c = [_q(x, "dependence_certificate.c") for x in dep_c]
+    if len(dep_c) != len(c) or any(x * c[i0] != y * dep_c[i0] for x, y in zip(c, dep_c)):
+        raise RecheckFailure("relation.c: not a multiple of the dependence certificate's relation")
+    dep_a = dep_rel.get("a", dep_rel.get("alpha", dep_rel.get("affine")))
+    if dep_a is not None:
+        dep_a = [_q(x, "dependence_certificate.a") for x in dep_a]
+        if any(x * c[i0] != y * dep_c[i0] for x, y in zip(alpha, dep_a)):
+            raise RecheckFailure("relation.alpha: not the dependence certificate's linear part")
+    inner = dispatch({"claim": result.get("claim", "N7"), "verdict": "refuted", "certificate": dep,
+                      "parameters": result.get("parameters", {})})
+    return (f"ntk-null-vector: relation c = {[str(x) for x in c]} re-checked ({inner}); null vector is "
+            f"c_i * s_a with s = {[str(x) for x in s]}")
+
+
+def recheck(result: dict) -> str:
+    """Re-verify an N7 Result dict; returns a one-line summary or raises :class:`RecheckFailure`."""
+    cert = result.get("certificate")
+    if not isinstance(cert, dict):
+        raise RecheckFailure("certificate: missing")
+    try:
+        if cert.get("kind") == "ntk-cholesky":
+            return _recheck_cholesky(result, cert)
+        if cert.get("kind") == "ntk-null-vector":
+            return _recheck_null_vector(result, cert)
+    except InputError as exc:
+        raise RecheckFailure(str(exc)) from None
+    raise RecheckFailure(f"certificate.kind: {cert.get('kind')!r} is not an N7 kind")
