@@ -36,7 +36,8 @@ __all__ = [
     "sharp_constant", "sharp_bound", "star_u", "star_point", "star_point_rational",
     "softmax_weights_ball", "softmax_error_ball", "scalar_objective_ball", "scalar_derivative_numerator_ball",
     "softmax_error_mp", "softmax_error_np", "softmax_error_grad_np", "softmax_average_ball",
-    "lambert_w0_ball", "rational_inside", "search_softmax_error",
+    "lambert_w0_ball", "rational_inside", "search_softmax_error", "softmax_forward_ball",
+    "decision_points_1d",
 ]
 
 
@@ -289,3 +290,93 @@ def search_softmax_error(n: int, lam, points: int = 3000, seed: int = 0, local_s
         "rescored": scored,
         "max_float_not_rescored": float(vals[rest[0]]) if len(rest) else None,
     }
+
+
+# -- an independent rigorous softmax forward pass (cross-check of Transformer.evaluate) ----------------
+
+def softmax_forward_ball(transformer, X, lam) -> tuple:
+    """Rigorous softmax forward pass written from the sublayer formulas alone (spec maxout 2.2), used to
+    cross-check ``Transformer.evaluate(..., attention="softmax")``: reads only the public weights
+    (FFN ``W1, b1, W2, b2``; heads ``W_Q, W_K, W_V, W_O``).  X: E rows of n exact numbers or balls;
+    call inside ``workprec``.  Returns E rows of balls.
+
+    >>> from verify.engines.ball import workprec
+    >>> from verify.objects.transformer import Attention, Head, Transformer
+    >>> T = Transformer([Attention([Head([[0, 1, 0]], [[1, 0, 0]], [[1, 0, 0]], [[0], [0], [1]])])])
+    >>> with workprec(64):
+    ...     print(softmax_forward_ball(T, [[0, 0], [1, 1], [0, 0]], 3)[2][0].str(5, radius=False))
+    0
+    """
+    rows = [[to_ball(v) for v in row] for row in X]
+    E, n = len(rows), len(rows[0])
+    lam = to_ball(lam)
+    zero = arb(0)
+    for sub in transformer.sublayers:
+        cols = [[rows[e][j] for e in range(E)] for j in range(n)]
+        if hasattr(sub, "W1"):
+            new_cols = []
+            for x in cols:
+                act = []
+                for w, b in zip(sub.W1, sub.b1):
+                    t = to_ball(b)
+                    for c, v in zip(w, x):
+                        if c:
+                            t += to_ball(c) * v
+                    act.append(t.max(zero))
+                y = []
+                for e in range(E):
+                    t = x[e] + to_ball(sub.b2[e])
+                    for c, a in zip(sub.W2[e], act):
+                        if c:
+                            t += to_ball(c) * a
+                    y.append(t)
+                new_cols.append(y)
+        else:
+            new_cols = [list(x) for x in cols]
+            for head in sub.heads:
+                def lin(M, x):
+                    out = []
+                    for r in M:
+                        t = zero
+                        for c, v in zip(r, x):
+                            if c:
+                                t += to_ball(c) * v
+                        out.append(t)
+                    return out
+                qs = [lin(head.W_Q, x) for x in cols]
+                ks = [lin(head.W_K, x) for x in cols]
+                vs = [lin(head.W_V, x) for x in cols]
+                for j in range(n):
+                    scores = [sum((a * b for a, b in zip(ks[l], qs[j])), zero) for l in range(n)]
+                    m = len(vs[0])
+                    avg = [softmax_average_ball(scores, [vs[l][t] for l in range(n)], lam) for t in range(m)]
+                    for e in range(E):
+                        t = zero
+                        for c, a in zip(head.W_O[e], avg):
+                            if c:
+                                t += to_ball(c) * a
+                        new_cols[j][e] = new_cols[j][e] + t
+        rows = [[new_cols[j][e] for j in range(n)] for e in range(E)]
+    return tuple(tuple(r) for r in rows)
+
+
+def decision_points_1d(net, lo, hi) -> list:
+    """Exact points of [lo, hi] where some decision of the maxout network (an argmax of a unit at any
+    layer) changes: the vertices of the exact cells of :func:`verify.analysis.tracer.trace`, interior
+    points only, sorted.  These are the near-tie points around which softmax errors peak.
+
+    >>> from verify.objects.maxout import MaxoutNetwork
+    >>> decision_points_1d(MaxoutNetwork([([[[1], [-1]]], [[0, 0]])]), -1, 1)
+    [Fraction(0, 1)]
+    """
+    from .geometry import box_cell, to_fraction
+    from .tracer import trace
+
+    cells = trace([lambda x, ops: net.evaluate(x, ops)], [box_cell([(lo, hi)])], closed=False)
+    pts = set()
+    for c in cells:
+        for v in c.cell.vertices:
+            q = to_fraction(v[0])
+            if lo < q < hi:
+                pts.add(q)
+    return sorted(pts)
