@@ -40,7 +40,9 @@ def _decode(src):
 
 @pytest.fixture(scope="module")
 def t3_report():
-    return audit_report_dict(run_audits(select_audits(load_audits(), ["T3"])), ["T3"])
+    from verify.audit.discovery import audits_of_module
+
+    return audit_report_dict(run_audits(audits_of_module("proofs.maxout.t3_onehot_gate")), ["T3"])
 
 
 def _fake_audit(claim, result_extra, audit="X"):
@@ -56,14 +58,28 @@ def _synthetic_report():
     audits = [
         _fake_audit("T7", {"evidence": {"error_vs_lambda": [[10, 0.0557], [100, 0.00272], [1000, 3.1e-7]]},
                            "parameters": {"k": 2}}),
+        *[_fake_audit("T2", {"parameters": {"n": n, "lam": lam}, "evidence": {"max_E_found": "0.9" if n == 2 else 1},
+                             "certificate": {"summary": "sharp", "sharp_bound": {"lower": "1/4", "upper": "1/3"},
+                                             "attainment": {"E_at_s_star": {"lower": "1/4", "upper": "1/3"}}}},
+                      f"s{n}-{lam}") for n in (2, 4) for lam in (1, 10)],
         _fake_audit("T10", {"certificate": {"summary": "tent", "table": [
             {"D": 3 * i, "count": 2 ** i, "bound": 2 ** (i - 1)} for i in range(1, 8)]}}),
         _fake_audit("T10", {"certificate": {"summary": "2-D", "regions": [
             {"vertices": [["0", "0"], ["1", "0"], ["0", "1"]]},
             {"vertices": [["1", "0"], ["1", "1"], ["0", "1"]]}]}}, audit="pieces"),
-        _fake_audit("N7", {"evidence": {"float64_eigenvalues": [1e-3, 0.5, 2.0],
-                                        "certified_lower_bounds": [{"lower": "1/2000", "upper": "1/1000"},
-                                                                   "1/4", "3/2"]}}),
+        _fake_audit("N7", {"evidence": {"float64": {"ratio": 1.5e-3}},
+                           "certificate": {"kind": "ntk-cholesky", "summary": "PD",
+                                           "laws": [{"family": "discrete", "atoms": [["0", "0"], ["1", "0"]],
+                                                     "weights": ["1/2", "1/2"]},
+                                                    {"family": "discrete", "atoms": [["0", "0"], ["0", "2"]],
+                                                     "weights": ["1/2", "1/2"]}],
+                                           "queries": [["1", "0"]], "heads": [[["1", "0"], ["0", "1"]],
+                                                                              [["0", "1"], ["1", "0"]]],
+                                           "spectrum": {"ratio": {"lower": "1/1000", "upper": "2/1000"},
+                                                        "lambda_min": {"lower": "1/100", "upper": "2/100"},
+                                                        "lambda_max": {"lower": "1", "upper": "2"}}}}),
+        _fake_audit("N7", {"certificate": {"kind": "ntk-cholesky", "summary": "PD", "spectrum": {
+            "ratio": {"lower": "1/10", "upper": "1/5"}}}, "evidence": {"float64": {"ratio": -1e-17}}}, "b"),
         _fake_audit("N10", {"evidence": {"t": [0, 1, 2, 3], "loss": [1.0, 0.5, 0.2, 0.1],
                                          "envelope": [1.0, 0.6, 0.4, 0.3]}}),
     ]
@@ -116,7 +132,7 @@ def test_figures_deterministic(t3_report):
 
 def test_report_never_crashes_on_odd_data():
     odd = {"audits": [_fake_audit("T7", {"evidence": {"error_vs_lambda": [["x", None], [1]]}}),
-                      _fake_audit("N7", {"evidence": {"float64_eigenvalues": "nope"}}),
+                      _fake_audit("N7", {"evidence": {"float64": "nope"}, "certificate": {"spectrum": {"ratio": "x"}}}),
                       {"audit": "T6/crash", "claim": "T6", "expected": "proved", "actual": "error", "met": False,
                        "error": "ValueError: boom", "result": None, "timing": {}}],
            "summary": {"missed": ["T6/crash"]}}

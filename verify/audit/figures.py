@@ -177,6 +177,29 @@ def render_xy(title: str, series, xlabel: str = "", ylabel: str = "", logx=False
     return _png(fig)
 
 
+def render_panels(title: str, panels, xlabel: str = "", logx=False, logy=False) -> bytes:
+    """PNG with one subplot per ``(subtitle, series, ylabel)`` side by side."""
+    k = len(panels)
+    fig = _new_figure((FIG_SIZE[0] * (1 if k == 1 else 0.85 * k), FIG_SIZE[1]))
+    for i, (subtitle, series, ylabel) in enumerate(panels):
+        ax = fig.add_subplot(1, k, i + 1)
+        for label, xs, ys, style in series:
+            ax.plot(xs, ys, label=label, **dict(style))
+        if logx:
+            ax.set_xscale("log")
+        if logy:
+            ax.set_yscale("log")
+        ax.set_title(subtitle, fontsize=9)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        ax.grid(True, which="both", alpha=0.3)
+        if series:
+            ax.legend(fontsize=6)
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    return _png(fig)
+
+
 def _lambert_w0(x: float) -> float:
     import mpmath
 
@@ -211,25 +234,68 @@ def _lambda_error_rows(result: dict):
     return None
 
 
+def _t2_panel(audits):
+    """Series per n from the T2 sharp-bound Results: evidence max E found, the certified E(s*) and the
+    certified bound W0((n-1)/e)/lambda, against lambda."""
+    per_n = {}
+    for audit_id, r in _results(audits, "T2"):
+        params, cert, ev = r.get("parameters", {}), r.get("certificate", {}), r.get("evidence", {})
+        n, lam = number(params.get("n")), number(params.get("lam"))
+        if n is None or lam is None or not isinstance(cert, dict) or "sharp_bound" not in cert:
+            continue
+        if params.get("bound", "w0") != "w0" or number(params.get("factor", "1")) != 1.0:
+            continue
+        bound = number(cert.get("sharp_bound"))
+        att = cert.get("attainment", {}).get("E_at_s_star") if isinstance(cert.get("attainment"), dict) else None
+        found = number(ev.get("max_E_found")) if isinstance(ev, dict) else None
+        if bound is None:
+            continue
+        per_n.setdefault(int(n), []).append((lam, bound, number(att) if att is not None else None, found))
+    series = []
+    for i, n in enumerate(sorted(k for k, v in per_n.items() if len({x[0] for x in v}) >= 2)):
+        rows = sorted(per_n[n])
+        lams = [x[0] for x in rows]
+        c = f"C{i % 10}"
+        series.append((f"n={n}: certified bound W0((n-1)/e)/lambda", lams, [x[1] for x in rows],
+                       {"linestyle": "--", "color": c}))
+        att = [(x[0], x[2]) for x in rows if x[2] is not None]
+        if att:
+            series.append((f"n={n}: certified E(s*)", [a for a, _ in att], [b for _, b in att],
+                           {"marker": "o", "linestyle": "", "color": c}))
+        found = [(x[0], x[3]) for x in rows if x[3] is not None]
+        if found:
+            series.append((f"n={n}: max E found by search (evidence)", [a for a, _ in found],
+                           [b for _, b in found], {"marker": "x", "linestyle": "", "color": c}))
+    return series
+
+
 def softmax_error_figure(audits) -> FigureOut:
     title = "Softmax error vs lambda (log-log) with the bound W0((n-1)/e)/lambda"
-    for claim in ("T7", "T2"):
-        for audit_id, r in _results(audits, claim):
-            found = _lambda_error_rows(r)
-            if not found:
-                continue
-            key, rows = found
-            rows = sorted(rows)
-            lams = [x[0] for x in rows]
-            series = [(f"{audit_id}: {key}", lams, [x[1] for x in rows], {"marker": "o", "linestyle": "-"})]
-            if all(x[2] is not None for x in rows):
-                series.append(("bound (from the Result)", lams, [x[2] for x in rows], {"linestyle": "--"}))
-            else:
-                n = number(r.get("parameters", {}).get("n")) or number(r.get("parameters", {}).get("k")) or 2
-                c = _lambert_w0((n - 1) / math.e)
-                series.append((f"W0(({int(n)}-1)/e)/lambda", lams, [c / x for x in lams], {"linestyle": "--"}))
-            png = render_xy(title, series, "lambda", "sup error", logx=True, logy=True)
-            return FigureOut("softmax", title, png, f"data: {audit_id} ({key})", audit_id)
+    panels, sources = [], []
+    t2 = _t2_panel(audits)
+    if t2:
+        panels.append(("T2: max s - <softmax(lambda s), s>", t2, "E"))
+        sources.append("T2 sharp-bound audits")
+    for audit_id, r in _results(audits, "T7"):
+        found = _lambda_error_rows(r)
+        if not found:
+            continue
+        key, rows = found
+        rows = sorted(rows)
+        lams = [x[0] for x in rows]
+        series = [(f"{audit_id}: {key}", lams, [x[1] for x in rows], {"marker": "o", "linestyle": "-"})]
+        if all(x[2] is not None for x in rows):
+            series.append(("bound (from the Result)", lams, [x[2] for x in rows], {"linestyle": "--"}))
+        else:
+            n = number(r.get("parameters", {}).get("n")) or number(r.get("parameters", {}).get("k")) or 2
+            c = _lambert_w0((n - 1) / math.e)
+            series.append((f"W0(({int(n)}-1)/e)/lambda", lams, [c / x for x in lams], {"linestyle": "--"}))
+        panels.append((f"T7: sup |T_lambda - Phi| ({audit_id})", series, "sup error"))
+        sources.append(audit_id)
+        break
+    if panels:
+        png = render_panels(title, panels, "lambda", logx=True, logy=True)
+        return FigureOut("softmax", title, png, "data: " + ", ".join(sources), sources[0])
     # direct computation (evidence only): E_lambda at s* and a seeded random search, n in {2, 4, 8}
     import numpy as np
 
@@ -381,7 +447,7 @@ def _direct_polygons() -> list:
     except ImportError:
         return []
     net = MaxoutNetwork.from_relu([[[1, 0], [0, 1], [1, 1], [1, -1]], [[1, -1, 1, 0], [0, 1, -1, 1]]],
-                                  [[0, 0, "-1/2", "1/4"], ["1/4", "-1/2", 0, 0]])
+                                  [[0, 0, "-1/2", "1/4"], ["1/4", "-1/2"]])
     rc = count_regions(net, [[-1, 1], [-1, 1]], kind="pieces")
     polys = []
     for region in getattr(rc, "regions", []):
@@ -406,40 +472,106 @@ def _jsonish(v):
 
 # -- N7: Gram spectrum, float64 vs certified ------------------------------------------------------------
 
-def _spectrum_pairs(result: dict):
-    """(label, float64 eigenvalues, certified lower bounds or enclosures) from an N7 Result."""
-    ev = result.get("evidence", {})
-    floats, cert = None, None
-    for _, key, v in _walk(ev):
-        xs = _numeric_list(v)
-        if xs is None:
-            continue
-        if floats is None and _key_like(key, ("float64", "eigvals", "eigenvalues", "spectrum")) and \
-                not _key_like(key, ("cert", "ball", "arb")):
-            floats = xs
-        elif cert is None and _key_like(key, ("cert", "ball", "arb", "enclos", "pivot")):
-            cert = (key, [_lower(x) for x in v])
-    return floats, cert
+def _float_gram_from_certificate(cert: dict):
+    """The float64 V-block Gram rebuilt from an ``ntk-cholesky`` certificate whose laws are discrete
+    (law-index-major order), or None."""
+    import numpy as np
+
+    laws, queries, heads = cert.get("laws"), cert.get("queries"), cert.get("heads")
+    if not (isinstance(laws, list) and isinstance(queries, list) and isinstance(heads, list) and heads):
+        return None
+    atoms, weights = [], []
+    for law in laws:
+        if not isinstance(law, dict) or law.get("family") != "discrete":
+            return None
+        x = np.array([[number(v) for v in p] for p in law["atoms"]], dtype=float)
+        w = law.get("weights")
+        w = np.full(len(x), 1.0 / len(x)) if w is None else np.array([number(v) for v in w], dtype=float)
+        atoms.append(x)
+        weights.append(w)
+    q = np.array([[number(v) for v in row] for row in queries], dtype=float)
+    A = np.array([[[number(v) for v in row] for row in h] for h in heads], dtype=float)
+    n, m = len(laws), len(q)
+    K = np.zeros((n * m, n * m))
+    for Ah in A:
+        g = np.zeros((n * m, q.shape[1]))
+        for i in range(n):
+            for a in range(m):
+                theta = Ah @ q[a]
+                z = atoms[i] @ theta
+                p = weights[i] * np.exp(z - z.max())
+                g[i * m + a] = (p / p.sum()) @ atoms[i]
+        K += g @ g.T
+    return K / len(A)
 
 
 def gram_spectrum_figure(audits) -> FigureOut:
-    title = "NTK Gram spectrum: float64 eigvalsh vs certified enclosures"
+    title = "NTK Gram spectrum: float64 eigvalsh vs certified enclosures (N7)"
+    import numpy as np
+
+    best = None
+    rows = []
     for audit_id, r in _results(audits, "N7"):
-        floats, cert = _spectrum_pairs(r)
-        if floats is None:
-            continue
-        series = [("float64 eigvalsh (|value|)", list(range(1, len(floats) + 1)),
-                   [abs(x) if x != 0 else 1e-300 for x in sorted(floats)], {"marker": "o", "linestyle": ""})]
-        note = f"data: {audit_id}"
-        if cert is not None:
-            key, lows = cert
-            pos = [(i + 1, x) for i, x in enumerate(sorted(v for v in lows if v is not None)) if x > 0]
-            if pos:
-                series.append((f"certified lower bounds ({key})", [p[0] for p in pos], [p[1] for p in pos],
-                               {"marker": "x", "linestyle": ""}))
-        png = render_xy(title + f" ({audit_id})", series, "index", "eigenvalue", logy=True)
-        return FigureOut("gram", title, png, note, audit_id)
-    raise FigureUnavailable("no N7 Result in this run carries a float64 spectrum in its evidence")
+        cert, ev = r.get("certificate", {}), r.get("evidence", {})
+        spec = cert.get("spectrum") if isinstance(cert, dict) else None
+        f64 = ev.get("float64") if isinstance(ev, dict) else None
+        if isinstance(spec, dict) and isinstance(spec.get("ratio"), dict):
+            lo, hi = _lower(spec["ratio"]), number(spec["ratio"])
+            fr = number(f64.get("ratio")) if isinstance(f64, dict) else None
+            if lo is not None and hi is not None:
+                rows.append((audit_id.split("/", 1)[-1], lo, hi, fr))
+                if cert.get("kind") == "ntk-cholesky" and (best is None or lo < best[1]):
+                    best = (audit_id, lo, r)
+    if not rows:
+        raise FigureUnavailable("no N7 Result in this run carries a certified spectrum enclosure")
+    panels = []
+    fig = _new_figure((FIG_SIZE[0] * 1.7, FIG_SIZE[1] * 1.1))
+    ax1 = fig.add_subplot(1, 2, 1)
+    note = ""
+    if best is not None:
+        audit_id, _, r = best
+        K = _float_gram_from_certificate(r["certificate"])
+        spec = r["certificate"]["spectrum"]
+        if K is not None:
+            ev = np.sort(np.linalg.eigvalsh(K))
+            idx = np.arange(1, len(ev) + 1)
+            pos = ev > 0
+            ax1.plot(idx[pos], ev[pos], "o", label="float64 eigvalsh (> 0)")
+            if (~pos).any():
+                ax1.plot(idx[~pos], np.abs(ev[~pos]), "x", color="red", label="float64 eigvalsh (<= 0, |value|)")
+            for key, colour in (("lambda_min", "C2"), ("lambda_max", "C3")):
+                if isinstance(spec.get(key), dict):
+                    lo, hi = _lower(spec[key]), number(spec[key])
+                    if lo and hi and lo > 0:
+                        ax1.axhspan(lo, hi, color=colour, alpha=0.35)
+                        ax1.axhline(lo, color=colour, linewidth=1, label=f"certified {key} enclosure")
+            ax1.set_yscale("log")
+            ax1.set_title(f"spectrum of the Gram of {audit_id}", fontsize=8)
+            ax1.set_xlabel("index")
+            ax1.set_ylabel("eigenvalue")
+            ax1.legend(fontsize=6)
+            ax1.grid(True, which="both", alpha=0.3)
+            note = f"spectrum: {audit_id} (float64 Gram rebuilt from the certificate's exact heads); "
+    ax2 = fig.add_subplot(1, 2, 2)
+    ys = list(range(len(rows)))
+    for y, (name, lo, hi, fr) in zip(ys, rows):
+        ax2.plot([max(lo, 1e-300), hi], [y, y], color="C0", linewidth=6, solid_capstyle="butt")
+        ax2.plot([hi], [y], "D", markersize=9, markerfacecolor="none", markeredgecolor="C0",
+                 label="certified enclosure" if y == 0 else None)
+        if fr is not None:
+            ax2.plot([abs(fr) if fr != 0 else 1e-300], [y], "x" if fr <= 0 else "o", color="red" if fr <= 0 else "C1",
+                     label="float64 lambda_min/lambda_max" if y == 0 else None)
+    ax2.set_xscale("log")
+    ax2.set_yticks(ys)
+    ax2.set_yticklabels([n[:28] for n, *_ in rows], fontsize=6)
+    ax2.set_xlabel("lambda_min / lambda_max")
+    ax2.set_title("per audit: certified vs float64", fontsize=8)
+    ax2.grid(True, which="both", alpha=0.3)
+    ax2.legend(fontsize=6)
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    return FigureOut("gram", title, _png(fig), note + f"ratios: {len(rows)} N7 Results",
+                     best[0] if best else rows[0][0])
 
 
 # -- N10: gradient-flow loss vs envelope -----------------------------------------------------------------
