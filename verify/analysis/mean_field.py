@@ -240,7 +240,8 @@ class HPModel:
     """Multiprecision mean-field flow with a piecewise-constant finite head law, and its adjoint (lse.md §8).
 
     ``layers``: list over depth intervals [l/L, (l+1)/L) of lists of heads (A, V) (d x d nested lists of
-    exact numbers or floats); each head has weight 1/H_l on its interval.  Loss (squared)::
+    exact numbers or floats); each head has weight 1/H_l on its interval.  A layer may instead be a callable
+    ``s -> list of (A, V)`` of backend numbers (heads depending on depth; forward flow only).  Loss (squared)::
 
         ℒ = Σ_k w_k ½|X_k(1) − T_k|² + Σ_a ½|Y_a(1) − y*_a|².
 
@@ -264,7 +265,8 @@ class HPModel:
             self.ctx = [[num(v) for v in row] for row in ctx]
             self.w = [num(v) for v in weights]
             self.queries = [[num(v) for v in row] for row in queries]
-            self.layers = [[([[num(v) for v in r] for r in A], [[num(v) for v in r] for r in V]) for A, V in heads]
+            self.layers = [heads if callable(heads) else
+                           [([[num(v) for v in r] for r in A], [[num(v) for v in r] for r in V]) for A, V in heads]
                            for heads in layers]
 
     # -- per head, per token pieces -----------------------------------------------------------
@@ -306,7 +308,10 @@ class HPModel:
             err = 0.0
             L = len(self.layers)
             for l, heads in enumerate(self.layers):
-                f = lambda s, z, heads=heads: self.velocity(heads, z)
+                if callable(heads):      # heads depending on depth: heads(s) -> list of (A, V)
+                    f = lambda s, z, heads=heads: self.velocity(heads(s), z)
+                else:
+                    f = lambda s, z, heads=heads: self.velocity(heads, z)
                 y, e = gbs_integrate(f, y, self.be.num(Fraction(l, L)), self.be.num(Fraction(l + 1, L)),
                                      macro_steps, levels, num=self.be.num)
                 err = max(err, e)
