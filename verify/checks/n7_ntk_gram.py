@@ -38,9 +38,9 @@ TRANSLATE_94 = (F(1, 2), F(-1, 5))
 ORACLE_94 = {
     "translates-m1": ("translates", 1, F(1, 2), "0.13791", Verdict.PROVED),
     "translates-m2": ("translates", 2, F(1, 2), None, Verdict.REFUTED),
-    "dilations3-s1/2": ("dilations-3", 2, F(1, 2), "5.2047e-7", Verdict.PROVED),
-    "dilations5-s1/4": ("dilations-5", 2, F(1, 4), "1.7516e-15", Verdict.PROVED),
-    "dilations5-s1/8": ("dilations-5", 2, F(1, 8), "1.3852e-18", Verdict.PROVED),
+    "dilations3-s=0.5": ("dilations-3", 2, F(1, 2), "5.2047e-7", Verdict.PROVED),
+    "dilations5-s=0.25": ("dilations-5", 2, F(1, 4), "1.7516e-15", Verdict.PROVED),
+    "dilations5-s=0.125": ("dilations-5", 2, F(1, 8), "1.3852e-18", Verdict.PROVED),
 }
 
 
