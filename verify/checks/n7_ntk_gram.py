@@ -248,7 +248,10 @@ def check_equivalence(families: Sequence[str] = EQUIVALENCE_FAMILIES, random_tri
             row = {"family": name, "m": m, "modulo": modulo, "independence": ind.verdict.value,
                    "ntk": ntk.verdict.value, "ntk_summary": ntk.certificate.get("summary", ""),
                    "float64_ratio": ntk.evidence["float64"]["ratio"],
+                   "float64_naive": ntk.evidence["float64"]["naive_rule"],
                    "float64_undecided": ntk.evidence["float64"]["undecided"]}
+            if ntk.verdict is not Verdict.INCONCLUSIVE:
+                row["float64_misjudges"] = (row["float64_naive"] == "PD") != (ntk.verdict is Verdict.PROVED)
             decided = {ind.verdict, ntk.verdict} <= {Verdict.PROVED, Verdict.REFUTED}
             if decided and ind.verdict is not ntk.verdict:
                 contradictions.append(f"{name} m={m}")
@@ -268,6 +271,8 @@ def check_equivalence(families: Sequence[str] = EQUIVALENCE_FAMILIES, random_tri
             ", ".join(undecided[:8])
     else:
         verdict, summary = Verdict.PROVED, f"NTK verdict = independence verdict on all {n} (family, m) pairs"
+    misjudged = sum(1 for r in rows if r.get("float64_misjudges"))
+    summary += f"; float64 naive rule misjudges {misjudged} pair(s) on this platform (evidence)"
     return Result("N7", "NTK Gram PD <=> CGFs independent modulo constants (m = 1) / affine functions (m >= 2)",
                   verdict, Method.CERTIFIED,
                   certificate={"summary": summary, "rows": rows, "contradictions": contradictions,
