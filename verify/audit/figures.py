@@ -214,8 +214,14 @@ def _lambda_error_rows(result: dict):
     for part in ("evidence", "certificate"):
         for _, key, v in _walk(result.get(part, {})):
             rows = _rows(v)
-            if rows is None or not _key_like(key, ("lambda", "error", "err")):
+            if rows is None or not _key_like(key, ("lambda", "error", "err")) or _key_like(key, ("bound",)):
                 continue
+            bounds = {}
+            for _, bkey, bv in _walk(result.get(part, {})):
+                brows = _rows(bv)
+                if brows and _key_like(bkey, ("bound",)) and _key_like(bkey, ("lambda",)):
+                    bounds = {number(b[0]): number(b[1]) for b in brows if isinstance(b, list) and len(b) >= 2}
+                    break
             out = []
             for r in rows:
                 if isinstance(r, dict):
@@ -224,7 +230,7 @@ def _lambda_error_rows(result: dict):
                     bnd = number(_pick(r, ("bound",)))
                 else:
                     lam, err = number(r[0]), number(r[1])
-                    bnd = number(r[2]) if len(r) > 2 else None
+                    bnd = number(r[2]) if len(r) > 2 else bounds.get(lam)
                 if lam is None or err is None or lam <= 0 or err <= 0:
                     out = []
                     break
@@ -252,20 +258,23 @@ def _t2_panel(audits):
             continue
         per_n.setdefault(int(n), []).append((lam, bound, number(att) if att is not None else None, found))
     series = []
-    for i, n in enumerate(sorted(k for k, v in per_n.items() if len({x[0] for x in v}) >= 2)):
+    ns = sorted(k for k, v in per_n.items() if len({x[0] for x in v}) >= 2)
+    if len(ns) > 4:  # keep the picture readable: smallest, largest and two in between
+        ns = sorted({ns[0], ns[len(ns) // 3], ns[(2 * len(ns)) // 3], ns[-1]})
+    for i, n in enumerate(ns):
         rows = sorted(per_n[n])
         lams = [x[0] for x in rows]
         c = f"C{i % 10}"
-        series.append((f"n={n}: certified bound W0((n-1)/e)/lambda", lams, [x[1] for x in rows],
+        series.append((f"n={n}: W0((n-1)/e)/lambda (certified)", lams, [x[1] for x in rows],
                        {"linestyle": "--", "color": c}))
         att = [(x[0], x[2]) for x in rows if x[2] is not None]
         if att:
-            series.append((f"n={n}: certified E(s*)", [a for a, _ in att], [b for _, b in att],
+            series.append(("certified E(s*)" if i == 0 else None, [a for a, _ in att], [b for _, b in att],
                            {"marker": "o", "linestyle": "", "color": c}))
         found = [(x[0], x[3]) for x in rows if x[3] is not None]
         if found:
-            series.append((f"n={n}: max E found by search (evidence)", [a for a, _ in found],
-                           [b for _, b in found], {"marker": "x", "linestyle": "", "color": c}))
+            series.append(("max E found by search (evidence)" if i == 0 else None, [a for a, _ in found],
+                           [b for _, b in found], {"marker": "x", "markersize": 9, "linestyle": "", "color": c}))
     return series
 
 
