@@ -486,10 +486,11 @@ def check_gap_bound(n: int = 4, lam=10, delta="1/5", *, rate="1", trials: int = 
             p = softmax_weights_ball(s, lam)
             vs = values[idx]
             spread = max(max(abs(vs[l][c] - vs[top][c]) for c in range(dim)) for l in range(n))
-            checks = {
-                "p_other": (_max_ball([p[l] for l in range(n) if l != top]), b_other),
-                "one_minus_p_top": (1 - p[top], b_top),
-            }
+            checks = {"one_minus_p_top": (1 - p[top], b_top)}
+            if not (n == 2 and rate == 1):
+                # n = 2, rate 1: p_other = 1/(1 + e^(lambda delta)) IS the bound (an exact identity, no ball
+                # can certify a non-strict inequality at equality); recorded in the certificate instead
+                checks["p_other"] = (_max_ball([p[l] for l in range(n) if l != top]), b_other)
             if spread > 0:       # spread = 0: every v_l = v_l*, both sides are exactly 0
                 avg = [sum((p[l] * to_ball(vs[l][c]) for l in range(n)), arb(0)) for c in range(dim)]
                 lhs_v = _max_ball([abs(avg[c] - to_ball(vs[top][c])) for c in range(dim)])
@@ -516,7 +517,9 @@ def check_gap_bound(n: int = 4, lam=10, delta="1/5", *, rate="1", trials: int = 
             "min_slack": {k: {"slack": _endpoints(v[0]), "point": list(pts[v[1]])}
                           for k, v in worst.items() if v is not None},
             "proof": ("p_l <= 1/(1+e^(lambda(s_l*-s_l))) <= 1/(1+e^(lambda delta)); 1-p_l* <= (n-1)e^(-lambda delta);"
-                      " |sum p v - v*| <= (1-p_l*) max|v_l - v*|; valid for rate r <= 1")}
+                      " |sum p v - v*| <= (1-p_l*) max|v_l - v*|; valid for rate r <= 1"),
+            "n2_identity": ("for n = 2 and rate 1, p_other = 1/(1 + e^(lambda delta)) = e^(-lambda delta)/(1 + "
+                            "e^(-lambda delta)) exactly (equality), so it is not ball-checked") if n == 2 else None}
     if violation is not None:
         cert["summary"] = (f"{violation['inequality']} violated at the exact point {[fraction_str(x) for x in violation['point']]}: "
                            f"lhs {violation['lhs']['approx']} > rhs {violation['rhs']['approx']}")

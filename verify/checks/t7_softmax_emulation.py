@@ -45,7 +45,7 @@ from flint import arb
 from ..analysis.softmax_error import (
     decision_points_1d, rational_inside, sharp_constant, softmax_forward_ball,
 )
-from ..constructions.maxout_compiler import compile_maxout
+from ..constructions.maxout_compiler import CompiledMaxout, compile_maxout
 from ..engines.ball import ball_bounds, to_ball, workprec
 from ..engines.exact import fraction_str, parse_exact, parse_positive
 from ..errors import InputError, InputTypeError, SizeLimitError
@@ -289,15 +289,15 @@ def check_softmax_emulation(net=None, box=None, *, lams=(10, 100, 1000, 10000), 
         S = max(S, Fraction(1, 8))
     else:
         S = parse_positive(S, "S")
-    reference = compile_maxout(net, box, S=S if compiled is None else compiled.S)
-    if compiled is None:
-        compiled = reference
-    else:
-        if type(compiled).__name__ != "CompiledMaxout":
+    if compiled is not None:
+        if not isinstance(compiled, CompiledMaxout):
             raise InputTypeError("compiled", f"expected a CompiledMaxout, got {type(compiled).__name__}")
         if compiled.source.input_dim != net.input_dim or compiled.n_tokens != net.rank:
             raise InputError("compiled", "input dimension / tokens differ from the network's")
         S = compiled.S
+    reference = compile_maxout(net, box, S=S)
+    if compiled is None:
+        compiled = reference
     weights_match = _same_weights(compiled.transformer, reference.transformer)
     ties = decision_points_1d(net, box[0][0], box[0][1]) if net.input_dim == 1 and near_ties else []
     structure_ok = _heads_are_r4(compiled) and weights_match
