@@ -299,7 +299,7 @@ class Head:
                 w = backend.weights(scores, scale)
             acc = None
             for l in range(n):
-                if backend is None and w[l] == 0:
+                if backend is None and not w[l]:
                     continue
                 term = [v * w[l] for v in vs[l]] if backend is None else [w[l] * v for v in vs[l]]
                 acc = term if acc is None else [a + b for a, b in zip(acc, term)]
