@@ -1,0 +1,44 @@
+"""Audits of T10 (exact linear-region counts and depth growth; spec maxout R7, O4, O6)."""
+
+from verify.audit.spec import Audit
+from verify.checks.t10_linear_regions import (check_depth_bound_table, check_grid_method, check_one_layer_ceiling,
+                                              check_region_count, check_shallow_family, check_tent_counts,
+                                              check_universal_reading, check_zigzag_counts)
+from verify.results import Verdict
+
+P, R = Verdict.PROVED, Verdict.REFUTED
+
+O2_SPEC = {"layers": [{"W": [[["2"], ["-1"]], [["-3"], ["1"]]], "b": [["-1/2", "1/3"], ["1", "-2"]]},
+                      {"W": [[["1", "-2"], ["-1", "1"]]], "b": [["0", "1/2"]]}]}
+
+AUDITS = [
+    Audit("T10", "tent-L1-14-compiled-L1-5", P, check_tent_counts, {"L_max": 14, "compiled_L_max": 5},
+          description="2^L pieces for L = 1..14 (network), compiled Transformer counted and T6-proved for L <= 5"),
+    Audit("T10", "tent-L1-20-D60", P, check_tent_counts, {"L_max": 20, "compiled_L_max": 6}, quick=False,
+          description="2^L pieces up to L = 20 (1048576 pieces, one exact sweep); depth tables c = 2 (D <= 41), "
+                      "c = 3 (D <= 62)"),
+    Audit("T10", "depth-table-tent-c3-D45", P, check_depth_bound_table, {"family": "tent", "D_max": 45, "c": 3},
+          description="brief's form 2^(floor(D/3)-1) with c = 3 sublayers per layer"),
+    Audit("T10", "depth-table-tent-c2-D30", P, check_depth_bound_table, {"family": "tent", "D_max": 30, "c": 2},
+          description="brief's form with our c = 2"),
+    Audit("T10", "zigzag-q2-L8", P, check_zigzag_counts, {"q": 2, "L_max": 8, "compiled_L_max": 3}),
+    Audit("T10", "zigzag-q3-L8", P, check_zigzag_counts, {"q": 3, "L_max": 8, "compiled_L_max": 3}),
+    Audit("T10", "zigzag-q4-L8", P, check_zigzag_counts, {"q": 4, "L_max": 8, "compiled_L_max": 2}),
+    Audit("T10", "O2-exact-4-pieces", P, check_region_count,
+          {"spec": O2_SPEC, "box": [["0", "1"]], "kind": "pieces", "expected": 4},
+          description="O2 has exactly 4 pieces (breaks 5/18, 9/26, 3/4); re-checkable certificate"),
+    Audit("T10", "n1-universal-reading", R, check_universal_reading, {"L": 4, "q": 2},
+          description="T10.n1: compiled max(2h, 2h), L = 4, D = 8 has 1 piece < 2"),
+    Audit("T10", "n1-identical-pieces-table", R, check_depth_bound_table,
+          {"family": "identical-pieces", "D_max": 12, "c": 2},
+          description="the depth table of the identical-pieces family misses the bound"),
+    Audit("T10", "n2-one-layer-ceiling", P, check_one_layer_ceiling, {"seeds": tuple(range(12)), "N": 3, "k": 3},
+          description="T10.n2: <= 1 + N(k-1) pieces for one layer (random instances)"),
+    Audit("T10", "n2-shallow-family-L3", R, check_shallow_family, {"L": 3, "q": 2},
+          description="T10.n2: width qL = 6, one layer: 7 < 2^3 pieces"),
+    Audit("T10", "n2-shallow-family-L5", R, check_shallow_family, {"L": 5, "q": 2}),
+    Audit("T10", "n3-grid-720-on-O2", R, check_grid_method, {"network": "O2", "den": 720},
+          description="T10.n3: the 1/720 grid finds 5 pieces, the exact counter 4"),
+    Audit("T10", "grid-dyadic-on-tent", P, check_grid_method, {"network": "tent-6", "den": 128},
+          description="control: {i/2^(L+1)} contains every breakpoint of the tent, so the grid count is exact"),
+]

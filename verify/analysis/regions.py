@@ -1,0 +1,490 @@
+"""Exact linear-region counting in input dimension 1 and 2: ``count_regions(f, box, kind)``.
+
+Two notions (the paper's is [OPEN], spec maxout 2.5):
+
+* ``"activation"``: maximal sets on which every decision of the evaluation -- each argmax set of a
+  maxout unit, each ReLU state, each hardmax selection -- is constant.  Given the earlier decisions,
+  each decision is a system of affine (in)equalities, so these sets are convex: their number is the
+  number of distinct activation patterns with non-empty interior.
+* ``"pieces"``: maximal connected open sets on which f is affine (linear regions).  Adjacent cells
+  (sharing an interval end in 1-D, an edge segment of positive length in 2-D) with the same affine
+  map are merged.
+
+Pieces <= activation regions always; they differ e.g. for max(2h, 2h) (one pattern, ties everywhere)
+versus ``relu`` of something positive on the whole box (agree), or when two patterns give the same map
+(``max(x, 0) + min(x, 0) = x``: two activation regions, one piece).
+
+f may be a :class:`~verify.objects.maxout.MaxoutNetwork` (1-D: a dedicated exact breakpoint sweep;
+2-D: staged tracing unit by unit), a compiled hardmax Transformer (``.transformer``, ``.embed``,
+``.read``), a CPWL function (``evaluate(x, ops=...)``) or a callable ``f(x, ops)``.
+
+>>> from verify.objects.maxout import MaxoutNetwork
+>>> tent2 = MaxoutNetwork([([[[-2], [2]]], [[0, -2]]), ([[[2], [-2]]], [[0, -2]])])
+>>> count_regions(tent2, [(0, 1)]).count
+4
+>>> same = MaxoutNetwork([([[[2], [2]]], [[0, 0]])])          # max(2x, 2x)
+>>> count_regions(same, [(0, 1)], kind="activation").count
+1
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+from typing import Any
+
+from gmpy2 import mpq
+
+from ..errors import InputError, SizeLimitError
+from .geometry import Cell, box_cell, parse_box_exact, to_fraction, to_q
+from .tracer import DEFAULT_MAX_CELLS, AffineForm, as_form, identity_forms, trace
+
+__all__ = ["RegionCount", "count_regions", "maxout_breakpoints_1d", "maxout_stages", "target_stages",
+           "merge_pieces_1d", "maxout_values_1d", "pieces_from_values", "prefix_counts_1d", "merge_pieces_2d", "KINDS", "MAX_REGIONS"]
+
+KINDS = ("pieces", "activation")
+MAX_REGIONS = 4_000_000
+
+
+@dataclasses.dataclass
+class RegionCount:
+    """``count`` regions of ``kind`` on ``box``; ``regions``: per region its cells (intervals /
+    polygons with exact vertices) and its affine map (per output ``[c0, c1, ..., cd]``, constant
+    first).  ``activation_regions`` and ``pieces`` are both filled when they were computed."""
+
+    kind: str
+    count: int
+    box: tuple
+    dim: int
+    regions: list
+    activation_regions: int | None = None
+    pieces: int | None = None
+    cells: int | None = None
+    method: str = ""
+
+    def to_dict(self, include_regions: bool = True) -> dict:
+        out = {"kind": self.kind, "count": self.count, "box": [[lo, hi] for lo, hi in self.box], "dim": self.dim,
+               "activation_regions": self.activation_regions, "pieces": self.pieces, "cells": self.cells,
+               "method": self.method}
+        if include_regions:
+            out["regions"] = self.regions
+        return out
+
+
+# -- 1-D exact breakpoint sweep for maxout networks ------------------------------------------------
+
+def maxout_values_1d(net, lo, hi, *, max_regions: int = MAX_REGIONS, after_layer=None):
+    """Exact breakpoints ``xs`` (lo = xs[0] < ... < xs[-1] = hi) of the activation cells of a 1-D maxout
+    network and its output values ``Y[i]`` (a tuple per breakpoint), all ``mpq``.
+
+    The network is continuous, so it is carried as its exact values at the breakpoints; in each layer a
+    breakpoint is inserted where some unit's argmax set changes inside an interval (for rank 2: a strict
+    sign change of the difference of the two pieces; rank k: the envelope is resolved between all pairwise
+    crossings).  Consecutive intervals therefore differ in the activation pattern.
+    ``after_layer(l, xs, V)`` (optional) is called after every layer with the hidden values (prefix counts)."""
+    import gc
+
+    if net.input_dim != 1:
+        raise InputError("network", f"the 1-D sweep needs input dimension 1, got {net.input_dim}")
+    xs = [to_q(Fraction(lo)), to_q(Fraction(hi))]
+    V = [(xs[0],), (xs[1],)]                      # unit values at the breakpoints
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for W, b in net.layers:
+            k = len(b[0])
+            units = [[(tuple((m, to_q(c)) for m, c in enumerate(w) if c), to_q(bij)) for w, bij in zip(Wi, bi)]
+                     for Wi, bi in zip(W, b)]
+            if k == 2:
+                xs, V = _layer_rank2(units, xs, V, max_regions)
+            else:
+                xs, V = _layer_rank_k(units, xs, V, max_regions)
+            if after_layer is not None:
+                after_layer(len(xs), xs, V)
+    finally:
+        if enabled:
+            gc.enable()
+    if net.readout is not None:
+        Wo = [tuple((m, to_q(c)) for m, c in enumerate(row) if c) for row in net.readout[0]]
+        bo = [to_q(c) for c in net.readout[1]]
+        Y = []
+        for h in V:
+            ys = []
+            for row, bb in zip(Wo, bo):
+                v = bb
+                for m, c in row:
+                    v += c * h[m]
+                ys.append(v)
+            Y.append(tuple(ys))
+        V = Y
+    return xs, V
+
+
+def _layer_rank2(units, xs, V, max_regions):
+    U = []
+    for (w0, b0), (w1, b1) in units:
+        d0 = dict(w0)
+        d1 = dict(w1)
+        dw = tuple((m, d1.get(m, 0) - d0.get(m, 0)) for m in sorted(set(d0) | set(d1)) if d1.get(m, 0) != d0.get(m, 0))
+        U.append((w0, b0, dw, b1 - b0))
+    D, H = [], []
+    for h in V:
+        ds, hv = [], []
+        for w0, b0, dw, db in U:
+            p = b0
+            for m, c in w0:
+                p += c * h[m]
+            d = db
+            for m, c in dw:
+                d += c * h[m]
+            ds.append(d)
+            hv.append(p + d if d > 0 else p)
+        D.append(ds)
+        H.append(tuple(hv))
+    new_xs, new_V = [], []
+    n = len(xs)
+    nu = len(U)
+    for i in range(n - 1):
+        new_xs.append(xs[i])
+        new_V.append(H[i])
+        da_all, db_all = D[i], D[i + 1]
+        ts = None
+        for u in range(nu):
+            da, db = da_all[u], db_all[u]
+            if (da > 0 and db < 0) or (da < 0 and db > 0):
+                t = da / (da - db)
+                if ts is None:
+                    ts = [t]
+                elif t not in ts:
+                    ts.append(t)
+        if ts is not None:
+            xa, xb = xs[i], xs[i + 1]
+            ha, hb = V[i], V[i + 1]
+            if len(ts) > 1:
+                ts.sort()
+            for t in ts:
+                h = tuple(a + t * (bb - a) for a, bb in zip(ha, hb))
+                hv = []
+                for w0, b0, dw, db in U:
+                    p = b0
+                    for m, c in w0:
+                        p += c * h[m]
+                    d = db
+                    for m, c in dw:
+                        d += c * h[m]
+                    hv.append(p + d if d > 0 else p)
+                new_xs.append(xa + t * (xb - xa))
+                new_V.append(tuple(hv))
+        if len(new_xs) > max_regions:
+            raise SizeLimitError("max_regions", f"more than {max_regions} cells")
+    new_xs.append(xs[-1])
+    new_V.append(H[-1])
+    return new_xs, new_V
+
+
+def _layer_rank_k(units, xs, V, max_regions):
+    def pieces_at(h):
+        out = []
+        for pcs in units:
+            row = []
+            for sw, bij in pcs:
+                v = bij
+                for m, c in sw:
+                    v += c * h[m]
+                row.append(v)
+            out.append(row)
+        return out
+
+    k = len(units[0])
+    P = [pieces_at(h) for h in V]
+    new_xs, new_V = [], []
+    n = len(xs)
+    for i in range(n):
+        Pa = P[i]
+        new_xs.append(xs[i])
+        new_V.append(tuple(max(r) for r in Pa))
+        if i == n - 1:
+            break
+        Pb = P[i + 1]
+        ts = set()
+        for ra, rb in zip(Pa, Pb):
+            cand = set()
+            for j in range(k):
+                for j2 in range(j + 1, k):
+                    da, db = ra[j2] - ra[j], rb[j2] - rb[j]
+                    if (da > 0 and db < 0) or (da < 0 and db > 0):
+                        cand.add(da / (da - db))
+            if not cand:
+                continue
+            grid = [mpq(0)] + sorted(cand) + [mpq(1)]
+            prev = None
+            for g0, g1 in zip(grid, grid[1:]):
+                tm = (g0 + g1) / 2
+                vals = [a + tm * (bb - a) for a, bb in zip(ra, rb)]
+                top = max(vals)
+                arg = tuple(j for j, v in enumerate(vals) if v == top)
+                if prev is not None and arg != prev:
+                    ts.add(g0)
+                prev = arg
+        if ts:
+            xa, xb = xs[i], xs[i + 1]
+            ha, hb = V[i], V[i + 1]
+            for t in sorted(ts):
+                h = tuple(a + t * (bb - a) for a, bb in zip(ha, hb))
+                new_xs.append(xa + t * (xb - xa))
+                new_V.append(tuple(max(r) for r in pieces_at(h)))
+        if len(new_xs) > max_regions + 1:
+            raise SizeLimitError("max_regions", f"more than {max_regions} cells")
+    return new_xs, new_V
+
+
+def pieces_from_values(xs, Y) -> list:
+    """Indices of the first interval of every maximal run of equal slopes (continuous f)."""
+    starts = [0]
+    for i in range(1, len(xs) - 1):
+        dl, dr = xs[i] - xs[i - 1], xs[i + 1] - xs[i]
+        for ya, yb, yc in zip(Y[i - 1], Y[i], Y[i + 1]):
+            if (yc - yb) * dl != (yb - ya) * dr:
+                starts.append(i)
+                break
+    return starts
+
+
+def prefix_counts_1d(net, lo, hi, readout=None, *, max_regions: int = MAX_REGIONS) -> list:
+    """[(activation regions, pieces)] of the networks made of the first l layers, l = 1..L, in ONE sweep.
+    Pieces are those of the hidden units, or of ``readout`` = (W, b) applied after every prefix
+    (e.g. the zigzag read-out, which has the same width at every layer)."""
+    out = []
+    if readout is not None:
+        Wo = [tuple((m, to_q(Fraction(c))) for m, c in enumerate(row) if c) for row in readout[0]]
+        bo = [to_q(Fraction(c)) for c in readout[1]]
+
+    def record(_, xs, V):
+        if readout is not None:
+            Y = []
+            for h in V:
+                ys = []
+                for row, bb in zip(Wo, bo):
+                    v = bb
+                    for m, c in row:
+                        v += c * h[m]
+                    ys.append(v)
+                Y.append(ys)
+        else:
+            Y = V
+        out.append((len(xs) - 1, len(pieces_from_values(xs, Y))))
+
+    maxout_values_1d(net, lo, hi, max_regions=max_regions, after_layer=record)
+    return out
+
+
+def maxout_breakpoints_1d(net, lo, hi, *, max_regions: int = MAX_REGIONS):
+    """``(xs, maps)``: the breakpoints of :func:`maxout_values_1d` and per open interval the output maps
+    as tuples of ``(slope, intercept)`` (mpq)."""
+    xs, V = maxout_values_1d(net, lo, hi, max_regions=max_regions)
+    maps = []
+    for i in range(len(xs) - 1):
+        dx = xs[i + 1] - xs[i]
+        row = []
+        for ya, yb in zip(V[i], V[i + 1]):
+            sl = (yb - ya) / dx
+            row.append((sl, ya - sl * xs[i]))
+        maps.append(tuple(row))
+    return xs, maps
+
+
+def merge_pieces_1d(xs, maps) -> list:
+    """Indices of the first interval of every maximal run with the same affine map."""
+    starts = [0]
+    for i in range(1, len(maps)):
+        if maps[i] != maps[i - 1]:
+            starts.append(i)
+    return starts
+
+
+# -- staged tracing -------------------------------------------------------------------------------
+
+def maxout_stages(net) -> list:
+    """Tracer stages for a maxout network, one per (layer, unit), so a split re-runs one max only."""
+    stages = []
+    for l in range(net.depth):
+        stages.append(lambda s, ops, l=l: ((), net.layer_pieces(l, s[0], ops)))
+        for i in range(net.widths[l]):
+            stages.append(lambda s, ops, i=i: (s[0] + (ops.max(s[1][i]),), s[1]))
+        stages.append(lambda s, ops: (s[0], None))
+    stages.append(lambda s, ops: tuple(net.apply_readout(s[0], ops)))
+    return stages
+
+
+def _wrap_initial_maxout(d):
+    return (identity_forms(d), None)
+
+
+def target_stages(f, tie: str = "average") -> tuple:
+    """(stages, initial state) for any supported f."""
+    if type(f).__name__ == "MaxoutNetwork" and hasattr(f, "layer_pieces"):
+        return maxout_stages(f), None
+    if all(hasattr(f, a) for a in ("transformer", "embed", "read")) and hasattr(f.transformer, "sublayers"):
+        stages = [lambda x, ops: f.embed(list(x))]
+        for sub in f.transformer.sublayers:
+            stages.append(lambda X, ops, sub=sub: sub.apply(X, attention="hardmax", tie=tie, ops=ops))
+        stages.append(lambda X, ops: _tup(f.read(X)))
+        return stages, None
+    if hasattr(f, "evaluate"):
+        return [lambda x, ops: _tup(f.evaluate(list(x), ops=ops))], None
+    if callable(f):
+        return [lambda x, ops: _tup(f(list(x), ops))], None
+    raise InputError("f", f"expected a MaxoutNetwork, a compiled Transformer, a CPWL function or a callable, "
+                          f"got {type(f).__name__}")
+
+
+def _tup(v):
+    return tuple(v) if isinstance(v, (list, tuple)) else (v,)
+
+
+# -- 2-D merging ----------------------------------------------------------------------------------
+
+def _line_key(p, q):
+    a = q[1] - p[1]
+    b = p[0] - q[0]
+    c = a * p[0] + b * p[1]
+    n = a if a != 0 else b
+    return (a / n, b / n, c / n)
+
+
+def merge_pieces_2d(cells, maps) -> list:
+    """Union-find over open polygons sharing an edge segment of positive length with equal maps.
+    Returns the component label of every cell (labels 0.. in order of first appearance)."""
+    n = len(cells)
+    parent = list(range(n))
+
+    def find(i):
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    groups = {}
+    for ci, cell in enumerate(cells):
+        vs = cell.vertices
+        m = len(vs)
+        for k in range(m):
+            p, q = vs[k], vs[(k + 1) % m]
+            key = _line_key(p, q)
+            coord = 0 if key[1] != 0 else 1          # non-vertical lines: parametrise by x
+            lo, hi = (p[coord], q[coord]) if p[coord] < q[coord] else (q[coord], p[coord])
+            groups.setdefault(key, []).append((lo, hi, ci))
+    for edges in groups.values():
+        if len(edges) < 2:
+            continue
+        edges.sort(key=lambda e: (e[0], e[1]))
+        active = []
+        for lo, hi, ci in edges:
+            active = [e for e in active if e[1] > lo]
+            for _, _, cj in active:
+                if cj != ci and maps[ci] == maps[cj]:
+                    ri, rj = find(ci), find(cj)
+                    if ri != rj:
+                        parent[max(ri, rj)] = min(ri, rj)
+            active.append((lo, hi, ci))
+    labels, out = {}, []
+    for i in range(n):
+        r = find(i)
+        out.append(labels.setdefault(r, len(labels)))
+    return out
+
+
+def _map_json(forms, d) -> list:
+    return [as_form(v, d).to_fractions() for v in forms]
+
+
+# -- the counter ----------------------------------------------------------------------------------
+
+def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_regions: int = MAX_REGIONS,
+                  include_regions: bool = True, method: str = "auto") -> RegionCount:
+    """Exact number of ``kind`` regions of f on the box (dimension 1 or 2, full-dimensional box).
+
+    ``method``: ``"auto"`` (1-D maxout networks use the breakpoint sweep, everything else the tracer),
+    ``"sweep"`` or ``"trace"`` (to cross-check the two).  ``tie`` is used for hardmax Transformers."""
+    if kind not in KINDS:
+        raise InputError("kind", f"must be one of {', '.join(KINDS)}, got {kind!r}")
+    if method not in ("auto", "sweep", "trace"):
+        raise InputError("method", f"must be auto, sweep or trace, got {method!r}")
+    if not isinstance(max_regions, int) or not 1 <= max_regions <= MAX_REGIONS:
+        raise InputError("max_regions", f"must be an integer in [1, {MAX_REGIONS}], got {max_regions!r}")
+    bx = parse_box_exact(box, "box", max_dim=2)
+    d = len(bx)
+    if any(lo >= hi for lo, hi in bx):
+        raise InputError("box", "every side must have lo < hi (regions are counted on a full-dimensional box)")
+    in_dim = getattr(f, "input_dim", None)
+    if in_dim is not None and in_dim != d:
+        raise InputError("box", f"expected {in_dim} intervals (the input dimension), got {d}")
+    is_maxout = type(f).__name__ == "MaxoutNetwork"
+    if method == "sweep" and not (is_maxout and d == 1):
+        raise InputError("method", "the sweep needs a 1-D MaxoutNetwork")
+    if d == 1 and is_maxout and method in ("auto", "sweep"):
+        xs, Y = maxout_values_1d(f, bx[0][0], bx[0][1], max_regions=max_regions)
+        starts = pieces_from_values(xs, Y)
+        n_act, n_pieces = len(xs) - 1, len(starts)
+        regions = []
+        if include_regions:
+            xs, maps = maxout_breakpoints_1d(f, bx[0][0], bx[0][1], max_regions=max_regions)
+            if kind == "activation":
+                regions = [{"interval": [to_fraction(xs[i]), to_fraction(xs[i + 1])],
+                            "map": [[to_fraction(c), to_fraction(s)] for s, c in maps[i]]} for i in range(len(maps))]
+            else:
+                ends = starts[1:] + [len(maps)]
+                regions = [{"interval": [to_fraction(xs[s]), to_fraction(xs[e])],
+                            "map": [[to_fraction(c), to_fraction(sl)] for sl, c in maps[s]]}
+                           for s, e in zip(starts, ends)]
+        return RegionCount(kind, n_act if kind == "activation" else n_pieces, bx, 1, regions, n_act, n_pieces,
+                           n_act, "exact breakpoint sweep (1-D maxout)")
+    stages, initial = target_stages(f, tie)
+    if is_maxout:
+        initial = _wrap_initial_maxout(d)
+    cells = trace(stages, [box_cell(bx)], initial=initial, closed=False, max_cells=max_regions)
+    outs = [tuple(as_form(v, d) for v in c.value) for c in cells]
+    n_act = len({c.pattern for c in cells})
+    if d == 1:
+        order = sorted(range(len(cells)), key=lambda i: min(cells[i].cell.vertices)[0])
+        cells = [cells[i] for i in order]
+        outs = [outs[i] for i in order]
+        iv = [sorted((c.cell.vertices[0][0], c.cell.vertices[1][0])) for c in cells]
+        starts = merge_pieces_1d(None, outs)
+        n_pieces = len(starts)
+        regions = []
+        if include_regions:
+            if kind == "pieces":
+                ends = starts[1:] + [len(cells)]
+                regions = [{"interval": [to_fraction(iv[s][0]), to_fraction(iv[e - 1][1])],
+                            "map": _map_json(outs[s], 1)} for s, e in zip(starts, ends)]
+            else:
+                # activation regions are intervals: merge consecutive cells with the same pattern
+                runs = []
+                for i, c in enumerate(cells):
+                    if runs and cells[runs[-1][1]].pattern == c.pattern:
+                        runs[-1][1] = i
+                    else:
+                        runs.append([i, i])
+                regions = [{"interval": [to_fraction(iv[s][0]), to_fraction(iv[e][1])],
+                            "map": _map_json(outs[s], 1)} for s, e in runs]
+        return RegionCount(kind, n_act if kind == "activation" else n_pieces, bx, 1, regions, n_act, n_pieces,
+                           len(cells), "exact tracer (1-D)")
+    labels = merge_pieces_2d([c.cell for c in cells], outs)
+    n_pieces = (max(labels) + 1) if labels else 0
+    regions = []
+    if include_regions:
+        if kind == "pieces":
+            groups = {}
+            for i, lab in enumerate(labels):
+                groups.setdefault(lab, []).append(i)
+            regions = [{"cells": [cells[i].cell.vertices_fraction() for i in idx], "map": _map_json(outs[idx[0]], 2)}
+                       for _, idx in sorted(groups.items())]
+        else:
+            groups = {}
+            for i, c in enumerate(cells):
+                groups.setdefault(c.pattern, []).append(i)
+            regions = [{"cells": [cells[i].cell.vertices_fraction() for i in idx], "map": _map_json(outs[idx[0]], 2)}
+                       for idx in sorted(groups.values())]
+    return RegionCount(kind, n_act if kind == "activation" else n_pieces, bx, 2, regions, n_act, n_pieces,
+                       len(cells), "exact tracer (2-D convex polygons)")
