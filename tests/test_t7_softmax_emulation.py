@@ -44,7 +44,7 @@ def test_o2_lemma_hypotheses_exact():
 
 
 def test_o2_proved_with_evidence_and_figure_data():
-    r = t7.check_softmax_emulation(lams=(10, 100, 1000))
+    r = t7.check_softmax_emulation(lams=(10, 100), tie_offsets=4)
     assert r.verdict.value == "proved" and r.method.value == "certified"
     assert r.certificate["decision_points"] == [Fraction(5, 18), Fraction(9, 26), Fraction(3, 4)]
     ev = r.evidence
@@ -115,7 +115,7 @@ def test_independent_forward_pass_agrees(x, lam):
 
 
 def test_deterministic_json():
-    kw = dict(lams=(10, 100), grid=8, tie_offsets=2)
+    kw = dict(lams=(10,), grid=8, tie_offsets=2)
     assert t7.check_softmax_emulation(**kw).to_json() == t7.check_softmax_emulation(**kw).to_json()
 
 
