@@ -221,17 +221,19 @@ def check_softmax_bound(n: int, lam, *, bound: str = "w0", factor="1", search_po
         e_q = softmax_error_ball(sq, lam)
         info = {"W": W, "B": B, "C": C, "e_star": e_star, "sq": sq, "e_q": e_q, "prec": prec}
         radius_ok = all(Fraction(*_rad(x)) <= RADIUS_TARGET for x in (e_star, B, e_q))
+        info["bracket"] = bracket = _critical_bracket(n, W, prec)
         if not radius_ok:
             return None, info
         if e_q > C:
             info["decision"] = "witness-above"
             return Verdict.REFUTED, info
+        sound = proof["holds"] and bracket["certified"]
         if bound == "w0" and factor >= 1:
             info["decision"] = "exact: factor >= 1 times the sharp bound"
-            return (Verdict.PROVED if proof["holds"] else None), info
+            return (Verdict.PROVED if sound else None), info
         if C > B:
             info["decision"] = "certified: candidate > sharp bound"
-            return (Verdict.PROVED if proof["holds"] else None), info
+            return (Verdict.PROVED if sound else None), info
         return None, info
 
     outcome = decide_with_ladder(attempt, ladder=(128, 256, 512, 1024))
@@ -247,6 +249,7 @@ def check_softmax_bound(n: int, lam, *, bound: str = "w0", factor="1", search_po
         "precision_bits": outcome.precision,
         "ladder": list(outcome.attempts),
         "universal_proof": proof,
+        "critical_point_bracket": info["bracket"],
         "sharp_constant_W0": _endpoints(W),
         "spec_oracle": _oracle(n, W),
         "sharp_bound": _endpoints(B),
@@ -281,6 +284,23 @@ def check_softmax_bound(n: int, lam, *, bound: str = "w0", factor="1", search_po
                   verdict, Method.CERTIFIED, certificate=cert, parameters=params,
                   conventions={"softmax": "softmax(lambda * s), no 1/sqrt(m)", "lambert_w": "principal branch W0"},
                   seeds={"search": seed} if search_points else {}, evidence=evidence)
+
+
+def _critical_bracket(n: int, W: arb, prec: int) -> dict:
+    """Per-n certified companion of the exact proof: rational A_lo < W0(m/e) < A_hi (m = n - 1) within
+    2^(20-prec) of each other with h(A_lo) > 0 > h(A_hi) certified, so the unique zero of the decreasing h
+    (the maximiser of g) is the Lambert W ball's value; g(A_lo), g(A_hi) <= the W0 ball's upper end."""
+    lo_w, hi_w = ball_bounds(W)
+    eps = Fraction(1, 2 ** (prec - 20))
+    a_lo, a_hi = lo_w - eps, hi_w + eps
+    m = n - 1
+    h_lo, h_hi = scalar_derivative_numerator_ball(a_lo, m), scalar_derivative_numerator_ball(a_hi, m)
+    g_lo, g_hi = scalar_objective_ball(a_lo, m), scalar_objective_ball(a_hi, m)
+    top = W + to_ball(eps)
+    ok = bool(h_lo > 0) and bool(h_hi < 0) and bool(g_lo < top) and bool(g_hi < top)
+    return {"m": m, "A_lo": a_lo, "A_hi": a_hi, "h_at_A_lo": _endpoints(h_lo), "h_at_A_hi": _endpoints(h_hi),
+            "g_at_A_lo": _endpoints(g_lo), "g_at_A_hi": _endpoints(g_hi), "certified": ok,
+            "meaning": "h(A) = ln(m/A) - 1 - A changes sign inside [A_lo, A_hi], which contains the W0((n-1)/e) ball"}
 
 
 def _oracle(n: int, W: arb):
