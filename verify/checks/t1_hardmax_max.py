@@ -315,12 +315,14 @@ def _check_point(T, z, tie):
 
 
 def check_hardmax_max(n_max: int = 8, ties=TIE_RULES, grid_step: int = 1, random_cases: int = 60,
-                      seed: int = 20260301) -> Result:
-    """PROVED if, for every n in 1..n_max and each tie rule, the decision-tree case analysis proves the identity
+                      seed: int = 20260301, n_min: int = 1) -> Result:
+    """PROVED if, for every n in n_min..n_max and each tie rule, the decision-tree case analysis proves the identity
     on all of Q^n, and the O1 grid and the random rational cases agree exactly.  ``grid_step`` thins the O1 grid
     {k/3 : |k| <= 6} (1 = all 169 pairs)."""
     if not isinstance(n_max, int) or isinstance(n_max, bool) or not 1 <= n_max <= MAX_SYMBOLIC_N:
         raise InputError("n_max", f"must be an integer in [1, {MAX_SYMBOLIC_N}], got {n_max!r}")
+    if not isinstance(n_min, int) or isinstance(n_min, bool) or not 1 <= n_min <= n_max:
+        raise InputError("n_min", f"must be an integer in [1, n_max = {n_max}], got {n_min!r}")
     ties = tuple(ties)
     for t in ties:
         if t not in TIE_RULES:
@@ -330,9 +332,9 @@ def check_hardmax_max(n_max: int = 8, ties=TIE_RULES, grid_step: int = 1, random
     if not isinstance(random_cases, int) or not 0 <= random_cases <= 10_000:
         raise InputError("random_cases", f"must be an integer in [0, 10000], got {random_cases!r}")
     T = max_head_transformer()
-    params = {"n_max": n_max, "ties": list(ties), "grid_step": grid_step, "random_cases": random_cases}
+    params = {"n_min": n_min, "n_max": n_max, "ties": list(ties), "grid_step": grid_step, "random_cases": random_cases}
     symbolic = {}
-    for n in range(1, n_max + 1):
+    for n in range(n_min, n_max + 1):
         entry = {"leaves": {}, "nodes": {}}
         for tie in ties:
             res = _symbolic_case(n, tie, T)
@@ -381,7 +383,7 @@ def check_hardmax_max(n_max: int = 8, ties=TIE_RULES, grid_step: int = 1, random
         "T1", STATEMENT, Verdict.PROVED, Method.EXACT, parameters=params, seeds={"random": seed},
         conventions={"tie_rules": list(ties), "head": "size 1, W_Q = e_one^T, W_K = W_V = e_z^T, W_O = e_out"},
         certificate={
-            "summary": f"decision-tree case analysis over every ordering/tie pattern for n = 1..{n_max} "
+            "summary": f"decision-tree case analysis over every ordering/tie pattern for n = {n_min}..{n_max} "
                        f"({leaves} leaves, exact linear forms), O1 grid {grid_points} evaluations, "
                        f"{random_cases} random rational cases ({repeated} with a repeated maximum)",
             "symbolic": symbolic, "grid_evaluations": grid_points,

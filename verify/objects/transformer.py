@@ -228,7 +228,7 @@ class _SympyBackend:
         return self.const(coerce_input(v, field))
 
     def relu(self, a):
-        return self._sp.Max(a, 0)
+        return self._sp.Max(a, 0, evaluate=False)
 
     def weights(self, scores, lam):
         e = [self._sp.exp(lam * s) for s in scores]
