@@ -1,0 +1,100 @@
+"""``verify maxout SPEC.json [--json OUT] [--tie average|first|both] [--S S]``: compile a maxout network into a
+hardmax Transformer (spec maxout R4) and prove that it equals the network on the whole box (claim T6).
+
+SPEC (issue 3 format, exact numbers as strings)::
+
+    {"layers": [{"W": [[["2"], ["-1"]], [["-3"], ["1"]]], "b": [["-1/2", "1/3"], ["1", "-2"]]},
+                {"W": [[["1", "-2"], ["-1", "1"]]], "b": [["0", "1/2"]]}],
+     "readout": {"W": [["1"]], "b": ["0"]},            (optional)
+     "box": [["0", "1"]]}
+
+W[i][j] is the weight vector of piece j of unit i.  Prints the sizes (tokens, embedding, heads, sublayers,
+parameters vs the network's) and the verdict.  Exit 0 if PROVED, 1 if REFUTED or INCONCLUSIVE, 2 on bad input.
+Limits for this command: depth <= 8, rank <= 8, at most 64 units in all, input dimension <= 16 (exact proof for
+d <= 2; d >= 3 gives INCONCLUSIVE with sampled evidence).
+"""
+
+from __future__ import annotations
+
+HELP = "compile a maxout network to a hardmax Transformer and prove equality on the whole box (T6)"
+
+MAX_CLI_DEPTH = 8
+MAX_CLI_RANK = 8
+MAX_CLI_UNITS = 64
+MAX_CLI_INPUT_DIM = 16
+
+
+def add_arguments(p):
+    p.add_argument("spec", metavar="SPEC.json", help='network and box: {"layers": [...], "box": [[lo, hi], ...]}')
+    p.add_argument("--tie", choices=["average", "first", "both"], default="both",
+                   help="hardmax tie rule(s) to prove (default both)")
+    p.add_argument("--S", dest="S", default=None, metavar="S",
+                   help="gate constant (exact number); default: the bound certified by exact interval propagation")
+    p.add_argument("--allow-float", action="store_true", help="accept JSON floats (their exact binary value)")
+    p.add_argument("--json", metavar="OUT", help="write the Result (verdict, sizes, certificate) as canonical JSON")
+
+
+def _limits(net):
+    from ..errors import SizeLimitError
+
+    if net.depth > MAX_CLI_DEPTH:
+        raise SizeLimitError("layers", f"depth {net.depth} exceeds the limit {MAX_CLI_DEPTH} of 'verify maxout'")
+    if net.rank > MAX_CLI_RANK:
+        raise SizeLimitError("layers", f"rank {net.rank} exceeds the limit {MAX_CLI_RANK} of 'verify maxout'")
+    if sum(net.widths) > MAX_CLI_UNITS:
+        raise SizeLimitError("layers", f"{sum(net.widths)} units exceed the limit {MAX_CLI_UNITS} of 'verify maxout'")
+    if net.input_dim > MAX_CLI_INPUT_DIM:
+        raise SizeLimitError("box", f"input dimension {net.input_dim} exceeds the limit {MAX_CLI_INPUT_DIM}")
+
+
+def format_sizes(compiled) -> list:
+    """The lines printed for the sizes of a compiled network."""
+    from ..engines.exact import fraction_str
+
+    s = compiled.sizes()
+    net = compiled.source
+    box = ", ".join(f"[{fraction_str(lo)}, {fraction_str(hi)}]" for lo, hi in compiled.box)
+    return [
+        f"network: d = {net.input_dim}, widths {list(net.widths)}, rank k = {net.rank}, depth L = {net.depth}, "
+        f"{net.parameter_count()} parameters{', affine read-out' if net.readout else ''}; box {box}",
+        f"Transformer (R4, ours): tokens n = {s['tokens']}, embedding E = {s['embedding']}, sublayers D = "
+        f"{s['sublayers']}, heads per layer {s['heads_per_layer']} (size 1), FFN widths {s['ffn_widths']}",
+        f"non-zeros: W1 {s['W1_nonzeros']}, W2 {s['W2_nonzeros']}, attention {s['attention_nonzeros']}; total "
+        f"{s['transformer_nonzeros']} (all entries {s['transformer_parameters']}) vs the network's "
+        f"{s['network_parameters']} (ratio {float(s['nonzero_ratio']):.3g})",
+        f"gate constant S = {fraction_str(compiled.S)} (certified bound on |pieces| over the box: "
+        f"{fraction_str(compiled.S_bound_certified)})",
+    ]
+
+
+def run(args) -> int:
+    import dataclasses
+
+    from ..checks.emulation import prove_emulation
+    from ..constructions.maxout_compiler import compile_maxout
+    from ..engines.exact import parse_positive
+    from ..errors import InputTypeError
+    from ..objects.maxout import MaxoutNetwork, parse_box
+    from .common import check_output_path, load_json_file, write_json_output
+
+    if args.json:
+        check_output_path(args.json)
+    S = None if args.S is None else parse_positive(args.S, "--S")
+    doc = load_json_file(args.spec, "SPEC")
+    if not isinstance(doc, dict):
+        raise InputTypeError("SPEC", f"expected a JSON object with \"layers\" and \"box\", got {type(doc).__name__}")
+    net = MaxoutNetwork.from_dict(doc, allow_float=args.allow_float)
+    _limits(net)
+    box = parse_box(doc, dim=net.input_dim, allow_float=args.allow_float)
+    compiled = compile_maxout(net, box, S=S)
+    for line in format_sizes(compiled):
+        print(line)
+    result = prove_emulation(compiled, box, tie=args.tie, claim="T6")
+    sizes = compiled.sizes()
+    result = dataclasses.replace(result, certificate={**result.certificate, "sizes": sizes},
+                                 parameters={**result.parameters, "S": compiled.S,
+                                             "S_bound_certified": compiled.S_bound_certified})
+    print(result.summary(400))
+    if args.json:
+        write_json_output(args.json, result.to_dict())
+    return 0 if result.proved else 1
