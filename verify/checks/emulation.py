@@ -361,7 +361,7 @@ def _refuted(claim, ref, target, tc, wit, rule, o, params, conventions, lemma, n
     idx = next(i for i, (u, v) in enumerate(zip(a, b)) if u != v)
     summary = (f"at x = ({', '.join(fraction_str(c) for c in x)}) output {idx}: Transformer "
                f"{fraction_str(b[idx])} != network {fraction_str(a[idx])} (tie rule {rule})")
-    cert = {"kind": "emulation-witness", "summary": summary,
+    cert = {"summary": summary,
             "witness": {"x": x, "tie": rule, "network": list(a), "transformer": list(b), "output_index": idx},
             "cell": {"dim": tc.cell.dim, "vertices": tc.cell.vertices_fraction()}, "lemma": lemma}
     return Result(claim, STATEMENT, Verdict.REFUTED, Method.EXACT, certificate=cert, parameters=params,
@@ -384,8 +384,7 @@ def _sampled(claim, ref, target, bx, rules, samples, seed, params, conventions, 
             if a != b:
                 idx = next(i for i, (u, v) in enumerate(zip(a, b)) if u != v)
                 return Result(claim, STATEMENT, Verdict.REFUTED, Method.EXACT,
-                              certificate={"kind": "emulation-witness",
-                                           "summary": f"sampled point: Transformer {fraction_str(b[idx])} != "
+                              certificate={"summary": f"sampled point: Transformer {fraction_str(b[idx])} != "
                                                       f"network {fraction_str(a[idx])} (tie {rule})",
                                            "witness": {"x": x, "tie": rule, "network": list(a), "transformer": list(b),
                                                        "output_index": idx}, "lemma": lemma},

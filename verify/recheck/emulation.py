@@ -1,0 +1,249 @@
+"""Re-checker for certificates of kind ``"emulation-regions"`` (T6, T8, T9): regions of the box with the
+network's and the Transformer's exact affine maps.
+
+Independent of the search code (it re-implements a tiny exact maxout evaluator from the recorded weights).
+From the certificate alone it verifies that
+
+* every region lies in the box; the full-dimensional regions tile it: 1-D, contiguous intervals from lo to
+  hi, and every interval end is itself a recorded point region (so the closed box is covered); 2-D,
+  convex counter-clockwise polygons with pairwise disjoint interiors (a separating edge line for every pair
+  whose bounding boxes overlap) whose areas sum exactly to the box's area;
+* on every region (of any dimension) the Transformer's map under every recorded tie rule equals the
+  network's map at every vertex (so on the whole region);
+* the network's map equals the independently evaluated network at every vertex and at the vertex average.
+
+>>> recheck({"verdict": "proved", "certificate": {"kind": "emulation-regions"}})
+Traceback (most recent call last):
+...
+verify.recheck.RecheckFailure: certificate.box: missing
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from . import RecheckFailure
+
+__all__ = ["recheck", "num", "read_box", "read_network", "evaluate_network", "map_at", "check_tiling",
+           "point_in_box"]
+
+MAX_REGIONS = 2_000_000
+
+
+def num(v, field: str) -> Fraction:
+    """An exact number recorded as "p/q" (or an int)."""
+    if isinstance(v, bool):
+        raise RecheckFailure(f"{field}: not a number")
+    if isinstance(v, int):
+        return Fraction(v)
+    if isinstance(v, str):
+        try:
+            return Fraction(v)
+        except (ValueError, ZeroDivisionError):
+            raise RecheckFailure(f"{field}: {v!r} is not an exact number") from None
+    raise RecheckFailure(f"{field}: expected an exact number string, got {type(v).__name__}")
+
+
+def read_box(cert) -> list:
+    box = cert.get("box")
+    if not isinstance(box, list) or not box:
+        raise RecheckFailure("certificate.box: missing")
+    out = []
+    for i, iv in enumerate(box):
+        if not isinstance(iv, list) or len(iv) != 2:
+            raise RecheckFailure(f"certificate.box[{i}]: expected [lo, hi]")
+        lo, hi = num(iv[0], f"box[{i}][0]"), num(iv[1], f"box[{i}][1]")
+        if lo > hi:
+            raise RecheckFailure(f"certificate.box[{i}]: lo > hi")
+        out.append((lo, hi))
+    return out
+
+
+def read_network(spec) -> dict:
+    """Parse the SPEC-format network: {"layers": [{"W": [[[...]]], "b": [[...]]}], "readout": {...}}."""
+    if not isinstance(spec, dict) or not isinstance(spec.get("layers"), list) or not spec["layers"]:
+        raise RecheckFailure("certificate.network: missing or malformed")
+    layers = []
+    for l, layer in enumerate(spec["layers"]):
+        try:
+            W = [[[num(c, f"layers[{l}].W") for c in w] for w in Wi] for Wi in layer["W"]]
+            b = [[num(c, f"layers[{l}].b") for c in bi] for bi in layer["b"]]
+        except (KeyError, TypeError):
+            raise RecheckFailure(f"certificate.network.layers[{l}]: malformed") from None
+        layers.append((W, b))
+    readout = None
+    if spec.get("readout") is not None:
+        r = spec["readout"]
+        try:
+            readout = ([[num(c, "readout.W") for c in row] for row in r["W"]], [num(c, "readout.b") for c in r["b"]])
+        except (KeyError, TypeError):
+            raise RecheckFailure("certificate.network.readout: malformed") from None
+    return {"layers": layers, "readout": readout}
+
+
+def evaluate_network(net: dict, x) -> list:
+    """Exact maxout evaluation (independent of verify.objects)."""
+    h = list(x)
+    for W, b in net["layers"]:
+        new = []
+        for Wi, bi in zip(W, b):
+            vals = [sum((c * v for c, v in zip(w, h)), Fraction(0)) + bij for w, bij in zip(Wi, bi)]
+            new.append(max(vals))
+        h = new
+    if net["readout"] is not None:
+        W, b = net["readout"]
+        h = [sum((c * v for c, v in zip(row, h)), Fraction(0)) + bb for row, bb in zip(W, b)]
+    return h
+
+
+def map_at(m, x) -> Fraction:
+    """[c0, c1, ..., cd] at x."""
+    return m[0] + sum((c * v for c, v in zip(m[1:], x)), Fraction(0))
+
+
+def read_maps(maps, d, field) -> list:
+    if not isinstance(maps, list):
+        raise RecheckFailure(f"{field}: expected a list of affine maps")
+    out = []
+    for i, m in enumerate(maps):
+        if not isinstance(m, list) or len(m) != d + 1:
+            raise RecheckFailure(f"{field}[{i}]: expected [c0, c1, ..., c{d}]")
+        out.append([num(c, f"{field}[{i}]") for c in m])
+    return out
+
+
+def read_vertices(vs, d, field) -> list:
+    if not isinstance(vs, list) or not vs:
+        raise RecheckFailure(f"{field}: expected a non-empty list of points")
+    out = []
+    for v in vs:
+        if not isinstance(v, list) or len(v) != d:
+            raise RecheckFailure(f"{field}: a point needs {d} coordinates")
+        out.append(tuple(num(c, field) for c in v))
+    return out
+
+
+def point_in_box(p, box) -> bool:
+    return all(lo <= c <= hi for c, (lo, hi) in zip(p, box))
+
+
+def _cross(o, a, b):
+    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+
+def _separated(P, Q) -> bool:
+    """Some edge line of P or Q has the other polygon on its closed outer side."""
+    for A, B in ((P, Q), (Q, P)):
+        n = len(A)
+        for i in range(n):
+            p, q = A[i], A[(i + 1) % n]
+            if all(_cross(p, q, v) <= 0 for v in B):
+                return True
+    return False
+
+
+def check_tiling(cells: list, box: list) -> None:
+    """Full-dimensional cells (vertex lists) tile the box; raises RecheckFailure otherwise."""
+    d = len(box)
+    if d == 1:
+        ivs = sorted((min(v[0][0], v[1][0]), max(v[0][0], v[1][0])) for v in cells)
+        if not ivs:
+            raise RecheckFailure("regions: no interval")
+        pos = box[0][0]
+        for lo, hi in ivs:
+            if lo != pos or not lo < hi:
+                raise RecheckFailure(f"regions: intervals do not tile the box at {pos} (next interval [{lo}, {hi}])")
+            pos = hi
+        if pos != box[0][1]:
+            raise RecheckFailure(f"regions: the intervals end at {pos}, not at {box[0][1]}")
+        return
+    if d != 2:
+        raise RecheckFailure("regions: only dimensions 1 and 2 are re-checked")
+    total = Fraction(0)
+    bbs = []
+    for i, P in enumerate(cells):
+        if len(P) < 3:
+            raise RecheckFailure(f"regions: polygon {i} has fewer than 3 vertices")
+        n = len(P)
+        for k in range(n):
+            if _cross(P[k], P[(k + 1) % n], P[(k + 2) % n]) <= 0:
+                raise RecheckFailure(f"regions: polygon {i} is not strictly convex counter-clockwise")
+        area = sum((P[k][0] * P[(k + 1) % n][1] - P[(k + 1) % n][0] * P[k][1] for k in range(n)), Fraction(0)) / 2
+        total += area
+        bbs.append((min(v[0] for v in P), max(v[0] for v in P), min(v[1] for v in P), max(v[1] for v in P), i))
+    (x0, x1), (y0, y1) = box
+    if total != (x1 - x0) * (y1 - y0):
+        raise RecheckFailure(f"regions: areas sum to {total}, the box has {(x1 - x0) * (y1 - y0)}")
+    bbs.sort()
+    active = []
+    for bb in bbs:
+        active = [a for a in active if a[1] > bb[0]]
+        for a in active:
+            if a[2] < bb[3] and bb[2] < a[3] and not _separated(cells[a[4]], cells[bb[4]]):
+                raise RecheckFailure(f"regions: polygons {a[4]} and {bb[4]} overlap")
+        active.append(bb)
+
+
+def recheck_certificate(cert: dict) -> str:
+    box = read_box(cert)
+    d = len(box)
+    net = read_network(cert.get("network"))
+    regions = cert.get("regions")
+    if not isinstance(regions, list) or not regions:
+        raise RecheckFailure("certificate.regions: missing")
+    if len(regions) > MAX_REGIONS:
+        raise RecheckFailure("certificate.regions: too many to re-check")
+    rules = cert.get("tie_rules")
+    if not isinstance(rules, list) or not rules or any(r not in ("average", "first") for r in rules):
+        raise RecheckFailure("certificate.tie_rules: expected a non-empty list of average / first")
+    full, points, ends = [], set(), set()
+    for i, reg in enumerate(regions):
+        if not isinstance(reg, dict):
+            raise RecheckFailure(f"regions[{i}]: not an object")
+        vs = read_vertices(reg.get("vertices"), d, f"regions[{i}].vertices")
+        dim = reg.get("dim")
+        expect = 0 if len(vs) == 1 else (1 if len(vs) == 2 else 2)
+        if dim != expect:
+            raise RecheckFailure(f"regions[{i}].dim: {dim!r} does not match its {len(vs)} vertices")
+        if not all(point_in_box(v, box) for v in vs):
+            raise RecheckFailure(f"regions[{i}]: a vertex lies outside the box")
+        nmaps = read_maps(reg.get("network"), d, f"regions[{i}].network")
+        tmaps = reg.get("transformer")
+        if not isinstance(tmaps, dict) or sorted(tmaps) != sorted(rules):
+            raise RecheckFailure(f"regions[{i}].transformer: expected maps for {rules}")
+        centre = tuple(sum(v[k] for v in vs) / len(vs) for k in range(d))
+        for rule in rules:
+            tm = read_maps(tmaps[rule], d, f"regions[{i}].transformer.{rule}")
+            if len(tm) != len(nmaps):
+                raise RecheckFailure(f"regions[{i}]: output lengths differ")
+            for v in vs:
+                for a, b in zip(nmaps, tm):
+                    if map_at(a, v) != map_at(b, v):
+                        raise RecheckFailure(f"regions[{i}]: Transformer ({rule}) and network maps differ at {v}")
+        for p in vs + [centre]:
+            val = evaluate_network(net, p)
+            if len(val) != len(nmaps) or any(map_at(m, p) != y for m, y in zip(nmaps, val)):
+                raise RecheckFailure(f"regions[{i}]: the network map disagrees with the network at {p}")
+        if dim == d:
+            full.append(vs)
+            if d == 1:
+                ends.update(v[0] for v in vs)
+        elif dim == 0:
+            points.add(vs[0])
+    check_tiling(full, box)
+    if d == 1:
+        missing = [e for e in ends if (e,) not in points]
+        if missing:
+            raise RecheckFailure(f"regions: interval end {min(missing)} is not covered by a point region")
+    return (f"{len(full)} full-dimensional regions tile the box{' (ends covered)' if d == 1 else ''}; "
+            f"{len(regions)} regions with equal maps under {', '.join(rules)}; network re-evaluated at "
+            f"every vertex and centre")
+
+
+def recheck(result: dict) -> str:
+    cert = result.get("certificate") if isinstance(result, dict) else None
+    if not isinstance(cert, dict) or cert.get("kind") != "emulation-regions":
+        raise RecheckFailure("certificate.kind: expected 'emulation-regions'")
+    if result.get("verdict") != "proved":
+        raise RecheckFailure("verdict: an emulation-regions certificate supports 'proved' only")
+    return recheck_certificate(cert)
