@@ -178,7 +178,7 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
         variant = cert_info["variant"]
         rank_txt = (f"rank {cert_info['rank']} = N modulo p = {cert_info['prime']}" if variant.endswith("modp")
                     else f"rank {cert_info['rank']} = N over Q" if variant.endswith("exact")
-                    else f"interval Cholesky of the column-scaled Gram succeeded at {cert_info['precision_bits']} bits")
+                    else f"preconditioned interval Cholesky succeeded at {cert_info['precision_bits']} bits")
         cert = {"kind": "independence-design", "variant": variant,
                 "summary": f"{variant} certificate: {cert_info['rows']}x{cert_info['columns']} matrix at "
                            f"{len(cert_info.get('points', cert_info.get('z_points', [])))} points, {rank_txt}",

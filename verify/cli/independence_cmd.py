@@ -1,0 +1,92 @@
+"""``verify independence SPEC.json [--json OUT]``: decide linear independence of CGFs modulo affine functions.
+
+SPEC (issue 4)::
+
+    {"modulo": "affine",
+     "distributions": [{"family": "discrete", "atoms": [[0,0],[1,0],[0,2]], "weights": ["1/3","1/3","1/3"]},
+                       {"family": "uniform_cube", "radius": "1/2", "center": [0,0]},
+                       {"family": "laplace", "cov": [[1,0],[0,2]]},
+                       {"family": "gaussian_mixture", "separation": "1", "direction": [1,0], "cov": [[1,0],[0,1]]},
+                       {"family": "gaussian", "cov": [[1,0],[0,1]], "mean": [0,0]}]}
+
+Optional keys: ``"points"`` (exact rational points for the design certificate), ``"ladder"`` (precisions in
+bits), ``"seed"``, ``"box"``.  Exact numbers as integers or strings ("1/3", "0.25"); JSON floats are refused
+unless ``--allow-float`` (then a float is taken as its exact binary value).  Prints the verdict and the
+certificate summary; exit 0 whatever the verdict, 2 on bad input (one line on stderr).
+"""
+
+from __future__ import annotations
+
+HELP = "decide whether the CGFs of the laws in SPEC.json are linearly independent modulo affine functions"
+
+_KEYS = {"modulo", "distributions", "points", "ladder", "seed", "box", "claim"}
+
+
+def add_arguments(p):
+    p.add_argument("spec", metavar="SPEC.json", help="the laws (issue-4 SPEC format); '-' reads stdin")
+    p.add_argument("--json", metavar="OUT", help="write the Result as canonical JSON")
+    p.add_argument("--modulo", choices=("affine", "constants"), help="override the SPEC's modulo")
+    p.add_argument("--allow-float", action="store_true", help="accept JSON floats (their exact binary values)")
+
+
+def parse_spec(spec, allow_float: bool = False) -> dict:
+    """Validate a SPEC object; returns keyword arguments for ``independent_mod_affine``."""
+    from ..checks.independence import parse_laws
+    from ..engines.exact import parse_exact, parse_vector
+    from ..errors import InputError, InputTypeError
+
+    if not isinstance(spec, dict):
+        raise InputTypeError("SPEC", f"expected a JSON object, got {type(spec).__name__}")
+    unknown = sorted(set(spec) - _KEYS)
+    if unknown:
+        raise InputError(f"SPEC.{unknown[0]}", f"unknown key; allowed: {', '.join(sorted(_KEYS))}")
+    if "distributions" not in spec:
+        raise InputError("SPEC.distributions", "missing (a list of laws)")
+    kwargs = {"dists": parse_laws(spec["distributions"], "distributions", allow_float=allow_float)}
+    modulo = spec.get("modulo", "affine")
+    if modulo not in ("affine", "constants"):
+        raise InputError("SPEC.modulo", f"must be 'affine' or 'constants', got {modulo!r}")
+    kwargs["modulo"] = modulo
+    if "points" in spec:
+        pts = spec["points"]
+        if not isinstance(pts, list):
+            raise InputTypeError("SPEC.points", "expected a list of points")
+        d = kwargs["dists"][0].dim
+        kwargs["points"] = [parse_vector(t, f"SPEC.points[{k}]", dim=d, allow_float=allow_float)
+                            for k, t in enumerate(pts)]
+    if "ladder" in spec:
+        lad = spec["ladder"]
+        if not isinstance(lad, list) or not lad or any(isinstance(x, bool) or not isinstance(x, int) for x in lad):
+            raise InputError("SPEC.ladder", "must be a non-empty list of integers (bits)")
+        kwargs["ladder"] = tuple(lad)
+    if "seed" in spec:
+        s = spec["seed"]
+        if isinstance(s, bool) or not isinstance(s, int) or s < 0:
+            raise InputError("SPEC.seed", f"must be a non-negative integer, got {s!r}")
+        kwargs["seed"] = s
+    if "box" in spec:
+        kwargs["box"] = parse_exact(spec["box"], "SPEC.box", allow_float=allow_float)
+    if "claim" in spec:
+        kwargs["claim"] = spec["claim"]
+    return kwargs
+
+
+def run(args) -> int:
+    from ..checks.independence import independent_mod_affine
+    from .common import check_output_path, load_json_file, write_json_output
+
+    if args.json:
+        check_output_path(args.json)
+    spec = load_json_file(args.spec)
+    kwargs = parse_spec(spec, allow_float=args.allow_float)
+    if args.modulo:
+        kwargs["modulo"] = args.modulo
+    result = independent_mod_affine(**kwargs)
+    verdict = {"proved": "INDEPENDENT (proved)", "refuted": "DEPENDENT (refuted)",
+               "inconclusive": "INCONCLUSIVE"}[result.verdict.value]
+    print(f"{verdict} [{result.method.value}] modulo {kwargs['modulo']}, {len(kwargs['dists'])} laws "
+          f"in dimension {kwargs['dists'][0].dim}")
+    print(result.certificate.get("summary", ""))
+    if args.json:
+        write_json_output(args.json, result.to_dict())
+    return 0
