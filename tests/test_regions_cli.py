@@ -1,0 +1,64 @@
+"""``verify regions`` via subprocess: counts, JSON with exact strings, plots, bad input (exit 2, one line)."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+O2 = {"layers": [{"W": [[["2"], ["-1"]], [["-3"], ["1"]]], "b": [["-1/2", "1/3"], ["1", "-2"]]},
+                 {"W": [[["1", "-2"], ["-1", "1"]]], "b": [["0", "1/2"]]}], "box": [["0", "1"]]}
+D2 = {"layers": [{"W": [[["1", "0"], ["0", "0"]], [["0", "1"], ["0", "0"]], [["1", "1"], ["0", "0"]]],
+                  "b": [["0", "0"], ["0", "0"], ["-1/2", "0"]]}],
+      "readout": {"W": [["1", "-1", "2"]], "b": ["0"]}, "box": [["-1", "1"], ["-1", "1"]]}
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "verify", "regions", *args], capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_o2_json_and_plot(tmp_path):
+    spec = tmp_path / "o2.json"
+    spec.write_text(json.dumps(O2))
+    out, png = tmp_path / "out.json", tmp_path / "o2.png"
+    p = run(str(spec), "--json", str(out), "--plot", str(png))
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith("4 pieces regions")
+    data = json.loads(out.read_text())
+    assert data["kind"] == "pieces" and data["count"] == 4
+    assert data["regions"][1]["interval"] == ["5/18", "9/26"]
+    assert png.stat().st_size > 1000
+
+
+def test_2d_activation_and_plot(tmp_path):
+    spec = tmp_path / "d2.json"
+    spec.write_text(json.dumps(D2))
+    png = tmp_path / "d2.png"
+    p = run(str(spec), "--kind", "activation", "--plot", str(png))
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split()[0] == "7"           # 3 lines in general position cut the square into 7 cells
+    assert png.stat().st_size > 1000
+
+
+@pytest.mark.parametrize("doc, field", [
+    ({"layers": O2["layers"]}, "box"),
+    ({"layers": O2["layers"], "box": [["1", "0"]]}, "box[0]"),
+    ({"layers": O2["layers"], "box": [[0.5, 1]]}, "box[0][0]"),
+    ({"layers": [{"W": [[["1", "1", "1"]]], "b": [["0"]]}], "box": [["0", "1"]] * 3}, "box"),
+    ({"layers": [{"W": [[["1"], ["1"]]], "b": [["0", "0"]]}] * 40, "box": [["0", "1"]]}, "layers"),
+])
+def test_bad_input_exit_2_one_line(tmp_path, doc, field):
+    spec = tmp_path / "bad.json"
+    spec.write_text(json.dumps(doc))
+    p = run(str(spec))
+    assert p.returncode == 2
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: {field}")
+
+
+def test_missing_output_folder(tmp_path):
+    spec = tmp_path / "o2.json"
+    spec.write_text(json.dumps(O2))
+    p = run(str(spec), "--json", str(tmp_path / "no" / "out.json"))
+    assert p.returncode == 2 and "--json" in p.stderr
