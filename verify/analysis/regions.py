@@ -40,7 +40,7 @@ from .geometry import Cell, box_cell, parse_box_exact, to_fraction, to_q
 from .tracer import DEFAULT_MAX_CELLS, AffineForm, as_form, identity_forms, trace
 
 __all__ = ["RegionCount", "count_regions", "maxout_breakpoints_1d", "maxout_stages", "target_stages",
-           "merge_pieces_1d", "maxout_values_1d", "pieces_from_values", "prefix_counts_1d", "merge_pieces_2d", "KINDS", "MAX_REGIONS"]
+           "merge_pieces_1d", "maxout_cells_2d", "maxout_values_1d", "pieces_from_values", "prefix_counts_1d", "merge_pieces_2d", "KINDS", "MAX_REGIONS"]
 
 KINDS = ("pieces", "activation")
 MAX_REGIONS = 4_000_000
@@ -302,6 +302,164 @@ def merge_pieces_1d(xs, maps) -> list:
     return starts
 
 
+# -- 2-D layer-wise sweep for maxout networks ---------------------------------------------------------
+
+def _split_poly(vs, a, b, c):
+    """Open parts (a x + b y + c > 0, < 0) of a convex CCW polygon on which the form changes sign."""
+    vals = [a * x + b * y + c for x, y in vs]
+    pos, neg = [], []
+    n = len(vs)
+    for i in range(n):
+        p, fp = vs[i], vals[i]
+        q, fq = vs[(i + 1) % n], vals[(i + 1) % n]
+        if fp >= 0:
+            pos.append(p)
+        if fp <= 0:
+            neg.append(p)
+        if (fp > 0 and fq < 0) or (fp < 0 and fq > 0):
+            t = fp / (fp - fq)
+            r = (p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1]))
+            pos.append(r)
+            neg.append(r)
+    return tuple(pos), tuple(neg)
+
+
+class _ExactBackend:
+    """fmpq numbers and python-flint fmpq_mat products (exact, C speed)."""
+
+    def __init__(self):
+        from flint import fmpq, fmpq_mat
+
+        self.num = lambda v: fmpq(Fraction(v).numerator, Fraction(v).denominator)
+        self.mat = lambda r, c, flat: fmpq_mat(r, c, flat)
+        self.zero, self.one = fmpq(0), fmpq(1)
+
+    @staticmethod
+    def affine(Wm, Bm, Hm):
+        return (Wm * Hm + Bm).entries()
+
+    @staticmethod
+    def out(v):
+        return Fraction(int(v.p), int(v.q))
+
+
+class _FloatBackend:
+    """float64 numbers and numpy products (the benchmark's baseline; NOT exact)."""
+
+    def __init__(self):
+        import numpy as np
+
+        self.np = np
+        self.num = lambda v: float(v)
+        self.mat = lambda r, c, flat: np.array(flat, dtype=float).reshape(r, c)
+        self.zero, self.one = 0.0, 1.0
+
+    def affine(self, Wm, Bm, Hm):
+        return (Wm @ Hm + Bm).ravel().tolist()
+
+    @staticmethod
+    def out(v):
+        return v
+
+
+def maxout_cells_2d(net, box, *, max_regions: int = MAX_REGIONS, backend: str = "exact") -> list:
+    """Open activation cells of a 2-D maxout network: ``[(vertices, pattern, output maps)]`` where a map
+    is ``(a1, a2, c)`` for a1 x1 + a2 x2 + c.  Layer by layer, unit by unit: each cell computes all pieces
+    of the layer at once (an exact fmpq_mat product), and a unit's argmax is resolved by exact sign tests
+    at the polygon's vertices, splitting only the cells on which a comparison changes sign (the same
+    algorithm as the generic tracer with one stage per unit, without the object overhead).
+    ``backend="float"`` runs the same algorithm in float64 (benchmark baseline only: not exact)."""
+    import gc
+
+    be = _ExactBackend() if backend == "exact" else _FloatBackend()
+    conv, zero, one = be.num, be.zero, be.one
+    (x0, x1), (y0, y1) = [(conv(lo), conv(hi)) for lo, hi in box]
+    H0 = be.mat(2, 3, [one, zero, zero, zero, one, zero])
+    cells = [(((x0, y0), (x1, y0), (x1, y1), (x0, y1)), H0, ())]
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for W, b in net.layers:
+            N, k, n_in = len(W), len(b[0]), len(W[0][0])
+            Wm = be.mat(N * k, n_in, [conv(c) for Wi in W for w in Wi for c in w])
+            Bm = be.mat(N * k, 3, [v for bi in b for bij in bi for v in (zero, zero, conv(bij))])
+            new_cells = []
+            for vs, Hm, pat in cells:
+                flat = be.affine(Wm, Bm, Hm)
+                P = [[(flat[3 * (i * k + j)], flat[3 * (i * k + j) + 1], flat[3 * (i * k + j) + 2])
+                      for j in range(k)] for i in range(N)]
+                stack = [(vs, (), None)]
+                while stack:
+                    cv, chosen, box2 = stack.pop()
+                    u = len(chosen)
+                    if u == N:
+                        Hn = be.mat(N, 3, [c for i, arg in enumerate(chosen) for c in P[i][arg[0]]])
+                        new_cells.append((cv, Hn, pat + chosen))
+                        continue
+                    if box2 is None:
+                        xs_ = [v[0] for v in cv]
+                        ys_ = [v[1] for v in cv]
+                        lx, hx, ly, hy = min(xs_), max(xs_), min(ys_), max(ys_)
+                        box2 = ((lx + hx) / 2, (ly + hy) / 2, (hx - lx) / 2, (hy - ly) / 2)
+                    cx, cy, rx, ry = box2
+                    row = P[u]
+                    best = [0]
+                    split = None
+                    for j in range(1, k):
+                        r0 = row[best[0]]
+                        rj = row[j]
+                        da, db, dc = rj[0] - r0[0], rj[1] - r0[1], rj[2] - r0[2]
+                        # exact quick decision: |f(p) - f(centre)| <= |da| rx + |db| ry on the bounding box
+                        vc = da * cx + db * cy + dc
+                        bound = (da if da >= 0 else -da) * rx + (db if db >= 0 else -db) * ry
+                        if vc > bound:
+                            pos, neg = True, False
+                        elif vc < -bound:
+                            pos, neg = False, True
+                        else:
+                            pos = neg = False
+                            for x, y in cv:
+                                v = da * x + db * y + dc
+                                if v > 0:
+                                    pos = True
+                                elif v < 0:
+                                    neg = True
+                        if pos and neg:
+                            split = (da, db, dc)
+                            break
+                        if pos:
+                            best = [j]
+                        elif not neg:
+                            best.append(j)
+                    if split is not None:
+                        p_part, n_part = _split_poly(cv, *split)
+                        stack.append((n_part, chosen, None))
+                        stack.append((p_part, chosen, None))
+                        continue
+                    stack.append((cv, chosen + (tuple(best),), box2))
+                if len(new_cells) > max_regions:
+                    raise SizeLimitError("max_regions", f"more than {max_regions} cells")
+            cells = new_cells
+    finally:
+        if enabled:
+            gc.enable()
+    out = []
+    if net.readout is not None:
+        m = len(net.readout[1])
+        Wo = be.mat(m, len(net.readout[0][0]), [conv(c) for row in net.readout[0] for c in row])
+        Bo = be.mat(m, 3, [v for bb in net.readout[1] for v in (zero, zero, conv(bb))])
+    else:
+        m = net.widths[-1]
+        Wo = be.mat(m, m, [one if i == j else zero for i in range(m) for j in range(m)])
+        Bo = be.mat(m, 3, [zero] * (3 * m))
+    for vs, Hm, pat in cells:
+        flat = be.affine(Wo, Bo, Hm)
+        maps = tuple((be.out(flat[3 * i]), be.out(flat[3 * i + 1]), be.out(flat[3 * i + 2])) for i in range(m))
+        verts = tuple(tuple(be.out(c) for c in v) for v in vs)
+        out.append((verts, pat, maps))
+    return out
+
+
 # -- staged tracing -------------------------------------------------------------------------------
 
 def maxout_stages(net) -> list:
@@ -439,6 +597,24 @@ def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_reg
                            for s, e in zip(starts, ends)]
         return RegionCount(kind, n_act if kind == "activation" else n_pieces, bx, 1, regions, n_act, n_pieces,
                            n_act, "exact breakpoint sweep (1-D maxout)")
+    if d == 2 and is_maxout and method == "auto":
+        raw = maxout_cells_2d(f, bx, max_regions=max_regions)
+        cells2 = [Cell(vs) for vs, _, _ in raw]
+        maps2 = [m for _, _, m in raw]
+        labels = merge_pieces_2d(cells2, maps2)
+        n_pieces = (max(labels) + 1) if labels else 0
+        n_act = len({p for _, p, _ in raw})
+        regions = []
+        if include_regions:
+            groups = {}
+            keys = labels if kind == "pieces" else [p for _, p, _ in raw]
+            for i, key in enumerate(keys):
+                groups.setdefault(key, []).append(i)
+            regions = [{"cells": [cells2[i].vertices_fraction() for i in idx],
+                        "map": [[to_fraction(c), to_fraction(a1), to_fraction(a2)] for a1, a2, c in maps2[idx[0]]]}
+                       for idx in sorted(groups.values())]
+        return RegionCount(kind, n_act if kind == "activation" else n_pieces, bx, 2, regions, n_act, n_pieces,
+                           len(raw), "exact layer-wise polygon sweep (2-D maxout)")
     stages, initial = target_stages(f, tie)
     if is_maxout:
         initial = _wrap_initial_maxout(d)
