@@ -70,7 +70,7 @@ def test_cholesky_certificates_accepted(cholesky_results):
 def test_cholesky_tampering_rejected(cholesky_results):
     for d in cholesky_results:
         paths = _paths(d["certificate"])
-        step = max(1, len(paths) // 25)
+        step = max(1, len(paths) // 12)
         for p in paths[::step]:
             t = copy.deepcopy(d)
             parent = _get(t["certificate"], p[:-1])
@@ -131,7 +131,8 @@ def test_null_vector_structure_checks():
 def test_null_vector_accepted_and_tampering_rejected():
     d = _null_vector_result()
     assert "null vector" in recheck(d)
-    for p in _paths(d["certificate"]):
+    paths = _paths(d["certificate"])
+    for p in paths[::max(1, len(paths) // 20)]:
         t = copy.deepcopy(d)
         parent = _get(t["certificate"], p[:-1])
         parent[p[-1]] = _changed(parent[p[-1]])
