@@ -80,9 +80,10 @@ def _gaussian_relations(laws) -> list:
     return out
 
 
-def structural_relations(laws) -> list:
+def structural_relations(laws, lattice: bool = True) -> list:
     """Exact relations found without numerics, in a deterministic order: Diracs, translates / duplicates,
-    Gaussian covariance kernel, lattice-criterion kernel (rational discrete sub-family)."""
+    Gaussian covariance kernel, and (``lattice=True``) the lattice-criterion kernel of the rational discrete
+    sub-family (the only costly part: it factors polynomials)."""
     n = len(laws)
     d = laws[0].dim
     out = []
@@ -104,7 +105,7 @@ def structural_relations(laws) -> list:
             first[key] = i
     out.extend(_gaussian_relations(laws))
     disc = [i for i, l in enumerate(laws) if l.family == "discrete"]
-    if len(disc) >= 1 and lattice_applicable([laws[i] for i in disc]) is None:
+    if lattice and len(disc) >= 1 and lattice_applicable([laws[i] for i in disc]) is None:
         sub = [laws[i] for i in disc]
         crit = lattice_criterion(sub)
         for v in crit.kernel:
@@ -131,10 +132,10 @@ def _combine(rels, t) -> Relation:
     return Relation(tuple(c), a, C, "+".join(sorted({r.source for r, tk in zip(rels, t) if tk})))
 
 
-def find_relation(laws, modulo: str = "affine") -> Optional[Relation]:
+def find_relation(laws, modulo: str = "affine", lattice: bool = True) -> Optional[Relation]:
     """The first structural relation valid for ``modulo`` (for ``constants``: a combination with a = 0),
     normalised so that the first non-zero c_i is positive; None if the screen finds none."""
-    rels = structural_relations(laws)
+    rels = structural_relations(laws, lattice)
     if not rels:
         return None
     if modulo == "affine":

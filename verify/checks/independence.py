@@ -137,25 +137,25 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
     seeds = {"points": seed}
     evidence: dict = {}
 
-    # 1. structural screen (exact)
-    rel = find_relation(laws, modulo)
-    if rel is not None:
-        ok, details = verify_relation(laws, rel)
-        if ok:
-            return _relation_result(claim, laws, modulo, rel, details, params, conventions, seeds,
-                                    evidence).with_timing(seconds=round(time.perf_counter() - t0, 4))
-        evidence["screen_relation_unverified"] = {"relation": rel.to_dict(), **details}
+    # 1. structural screen (exact).  The cheap part (Diracs, translates, Gaussian rank) runs first; the
+    # lattice criterion (polynomial factoring) runs only if no certificate proves independence.
+    def screen(lattice):
+        rel = find_relation(laws, modulo, lattice=lattice)
+        if rel is not None:
+            ok, details = verify_relation(laws, rel)
+            if ok:
+                return _relation_result(claim, laws, modulo, rel, details, params, conventions, seeds,
+                                        evidence).with_timing(seconds=round(time.perf_counter() - t0, 4))
+            evidence["screen_relation_unverified"] = {"relation": rel.to_dict(), **details}
+        return None
+
+    found = screen(lattice=False)
+    if found is not None:
+        return found
     all_discrete = all(l.family == "discrete" for l in laws)
     if all_discrete:
-        why = lattice_applicable(laws)
-        if why is None:
-            crit = lattice_criterion(laws)
-            evidence["lattice_criterion"] = {"rank": crit.rank, "laws": N, "factors": list(crit.factors),
-                                             "multiplicities": [list(r) for r in crit.multiplicities]}
-        else:
-            evidence["lattice_criterion"] = {"applicable": False, "reason": why}
         evidence["S2"] = s2_holds(laws)
-        v = s1_direction(laws) if N <= 64 else None
+        v = s1_direction(laws) if N <= 16 else None
         evidence["S1_direction"] = list(v) if v is not None else None
 
     # 2. certificate
@@ -167,6 +167,10 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
         per = d * (d + 1) // 2 if modulo == "affine" else d
         cert_info = exact_rational_certificate(laws, modulo, design_points(laws, -(-N // per) + 2, seed, box))
         m = Method.EXACT
+    if (cert_info is None or not cert_info["certified"]) and any(l.family == "discrete" for l in laws):
+        found = screen(lattice=True)
+        if found is not None:
+            return found
     if cert_info is None or not cert_info["certified"]:
         if cert_info is not None:
             evidence["exact_certificate_attempt"] = cert_info
@@ -188,6 +192,15 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
                       conventions=conventions, seeds=seeds, evidence=evidence
                       ).with_timing(seconds=round(time.perf_counter() - t0, 4))
     evidence["design_certificate"] = {k: v for k, v in cert_info.items() if k not in ("entries",)}
+    if any(l.family == "discrete" for l in laws):
+        if all_discrete:
+            why = lattice_applicable(laws)
+            if why is None:
+                crit = lattice_criterion(laws)
+                evidence["lattice_criterion"] = {"rank": crit.rank, "laws": N, "factors": list(crit.factors),
+                                                 "multiplicities": [list(r) for r in crit.multiplicities]}
+            else:
+                evidence["lattice_criterion"] = {"applicable": False, "reason": why}
 
     # 3. numerical kernel search + exact verification
     if search and N <= 16:
