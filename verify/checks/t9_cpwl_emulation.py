@@ -23,7 +23,7 @@ from ..constructions.cpwl_compiler import compile_cpwl
 from ..engines.exact import fraction_str
 from ..errors import InputError
 from ..objects.cpwl import CPWL1D, DCFunction
-from ..objects.maxout import coerce_input, parse_box
+from ..objects.maxout import MaxoutNetwork, coerce_input, parse_box
 from ..objects.ops import TIE_RULES
 from ..results import Method, Result, Verdict
 
@@ -40,6 +40,18 @@ def _sizes(compiled) -> dict:
     got = {k: s[k] for k in want}
     return {"expected": want, "measured": got, "ok": got == want, "transformer_nonzeros": s["transformer_nonzeros"],
             "pieces": s["pieces"]}
+
+
+def _dc_as_maxout(compiled) -> MaxoutNetwork:
+    """max_j g_j - max_j h_j as a rank-n maxout layer of 2 units (pieces padded by repetition, which keeps each
+    max) with read-out (1, -1)."""
+    dc = compiled.dc
+    n = max(dc.n_g, dc.n_h)
+    pad = lambda ps: list(ps) + [ps[-1]] * (n - len(ps))
+    g, h = pad(dc.g_pieces), pad(dc.h_pieces)
+    W = [[list(w) for w, _ in g], [list(w) for w, _ in h]]
+    b = [[c for _, c in g], [c for _, c in h]]
+    return MaxoutNetwork([(W, b)], readout=([[1, -1]], [0]))
 
 
 def _run(f, compiled, tie, witness, params):
@@ -62,9 +74,12 @@ def _run(f, compiled, tie, witness, params):
                                                       f"(padding {compiled.padding})",
                                            "witness": {"x": x, "tie": rule, "f": list(want), "transformer": list(got)},
                                            "sizes": sizes})
-    res = prove_emulation((f, compiled), compiled.box, tie=tie, claim="T9", record_regions=False)
+    res = prove_emulation((f, compiled), compiled.box, tie=tie, claim="T9", record_regions=True)
     cert = dict(res.certificate)
-    cert.pop("kind", None)        # the emulation-regions re-checker expects a maxout network
+    if cert.get("kind") == "emulation-regions":
+        # f = max g - max h is the one-layer maxout network (units g, h; read-out (1, -1)), recorded for the
+        # re-checker's independent evaluator
+        cert["network"] = _dc_as_maxout(compiled).to_dict()
     cert["sizes"] = sizes
     cert["S"] = compiled.S
     cert["S_bound_certified"] = compiled.S_bound_certified
@@ -125,7 +140,8 @@ def check_random_cpwl_emulation(count: int = 8, seed: int = 20260309, min_breaks
         if r.verdict is not Verdict.PROVED:
             return Result("T9", STATEMENT, r.verdict, Method.EXACT, seeds={"functions": seed},
                           parameters={"count": count, "min_breaks": min_breaks, "max_breaks": max_breaks},
-                          certificate={"summary": f"function {c}: {r.certificate.get('summary')}", "failed": rows[-1]})
+                          certificate={"summary": f"function {c}: {r.certificate.get('summary')}", "failed": rows[-1],
+                                       "witness": r.certificate.get("witness")})
     return Result("T9", STATEMENT, Verdict.PROVED, Method.EXACT, seeds={"functions": seed},
                   parameters={"count": count, "min_breaks": min_breaks, "max_breaks": max_breaks, "tie": tie},
                   conventions={"domain": "[-2, 2]", "padding": "repeat"},
