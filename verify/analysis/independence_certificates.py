@@ -86,8 +86,10 @@ def modular_matrix(laws, variant: str, zpoints: Sequence, q: int, p: int):
     d = laws[0].dim
     K = max(len(l.atoms) for l in laws)
     M = len(zpoints)
-    # exponents X (reduced mod p-1), coordinates X mod p, weights mod p; padded atoms get weight 0
+    # exponents |X| (reduced mod p-1) with their signs, coordinates X mod p, weights mod p; padded atoms get
+    # weight 0.  Negative exponents use z^-1 (z < p is invertible), so small exponents need few squarings.
     E = np.zeros((N, K, d), dtype=np.int64)
+    NEG = np.zeros((N, K, d), dtype=bool)
     Xp = np.zeros((N, K, d), dtype=np.int64)
     W = np.zeros((N, K), dtype=np.int64)
     for i, law in enumerate(laws):
@@ -98,13 +100,17 @@ def modular_matrix(laws, variant: str, zpoints: Sequence, q: int, p: int):
             W[i, k] = r
             for j in range(d):
                 X = int(a[j] * q)
-                E[i, k, j] = X % (p - 1)
+                E[i, k, j] = abs(X) % (p - 1)
+                NEG[i, k, j] = X < 0
                 Xp[i, k, j] = X % p
     Z = np.array([[int(z) % p for z in zp] for zp in zpoints], dtype=np.int64)       # (M, d)
+    if np.any(Z == 0):
+        return None, [("z divisible by p",)]
+    Zinv = np.array([[pow(int(z), -1, p) for z in row] for row in Z], dtype=np.int64)
     # mono[m, i, k] = prod_j z_mj^{X_ikj} mod p
     mono = np.ones((M, N, K), dtype=np.int64)
     for j in range(d):
-        base = np.broadcast_to(Z[:, j][:, None, None], (M, N, K)).copy()
+        base = np.where(NEG[None, :, :, j], Zinv[:, j][:, None, None], Z[:, j][:, None, None])
         ex = np.broadcast_to(E[:, :, j][None, :, :], (M, N, K)).copy()
         mono = (mono * _powmod_vec(base, ex, p)) % p
     wt = (mono * W[None, :, :]) % p                                    # w_k z^{X_k}

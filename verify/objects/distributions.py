@@ -197,14 +197,21 @@ class Distribution:
         raise NotImplementedError
 
     def to_dict(self) -> dict:
-        """JSON-ready SPEC entry (issue 4 format): exact numbers as ``"p/q"`` strings."""
-        def conv(v):
-            if isinstance(v, Fraction):
-                return fraction_str(v)
-            if isinstance(v, (list, tuple)):
-                return [conv(x) for x in v]
-            return v
-        return {"family": self.family, **{k: conv(v) for k, v in self.params.items() if v is not None}}
+        """JSON-ready SPEC entry (issue 4 format): exact numbers as ``"p/q"`` strings (a fresh copy)."""
+        cached = self.__dict__.get("_dict_cache")
+        if cached is None:
+            def conv(v):
+                if isinstance(v, Fraction):
+                    return fraction_str(v)
+                if isinstance(v, (list, tuple)):
+                    return tuple(conv(x) for x in v)
+                return v
+            cached = {"family": self.family, **{k: conv(v) for k, v in self.params.items() if v is not None}}
+            self.__dict__["_dict_cache"] = cached
+
+        def fresh(v):
+            return [fresh(x) for x in v] if isinstance(v, tuple) else v
+        return {k: fresh(v) for k, v in cached.items()}
 
     def _key(self):
         return (self.family, repr(self.to_dict()))
