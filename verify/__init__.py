@@ -52,6 +52,7 @@ _EXPORTS = {
     "GaussianMixture": "verify.objects.distributions",
     "Gaussian": "verify.objects.distributions",
     "independent_mod_affine": "verify.checks.independence",
+    "distribution_from_dict": "verify.objects.distributions",
     "ntk_gram": "verify.analysis.ntk",
     "ntk_positive_definite": "verify.checks.ntk",
     # audits
