@@ -29,7 +29,7 @@ import math
 from fractions import Fraction
 from typing import Any, Optional, Sequence
 
-from flint import arb, arb_mat
+from flint import arb, arb_mat, fmpq
 
 from ..engines.ball import to_ball, workprec
 from ..engines.exact import fraction_str, parse_exact
@@ -230,6 +230,32 @@ class NtkGram:
         return np.array([[float(self.matrix[r, c].mid()) for c in range(n)] for r in range(n)])
 
 
+def _discrete_features(dist, thetas):
+    """∇Λ at every θ in ``thetas`` for a discrete law, or None for other laws (balls, current precision).
+
+    Vectorised: logits X·Θ and the weighted sums Xᵀ·E, 1ᵀ·E are ``arb_mat`` products; per column the
+    exponents are shifted by the midpoint of the largest one (an exact constant, so the value is unchanged).
+    """
+    da = _discrete_atoms(dist)
+    if da is None:
+        return None
+    atoms, weights = da
+    d, k, P = len(atoms[0]), len(atoms), len(thetas)
+    X = arb_mat([[fmpq(x.numerator, x.denominator) for x in a] for a in atoms])
+    Th = arb_mat([[fmpq(t[c].numerator, t[c].denominator) for t in thetas] for c in range(d)])
+    logw = [to_ball(w).log() for w in weights]
+    logits = X * Th
+    E = arb_mat(k, P)
+    for p in range(P):
+        col = [logits[j, p] + logw[j] for j in range(k)]
+        shift = max(col, key=lambda z: z.mid()).mid()
+        for j in range(k):
+            E[j, p] = (col[j] - shift).exp()
+    S = arb_mat([[1] * k]) * E
+    G = X.transpose() * E
+    return [[G[c, p] / S[0, p] for c in range(d)] for p in range(P)]
+
+
 def _gradient_ball(dist, theta, law_index: int) -> list:
     if not dist.in_domain(theta):
         raise DomainError("heads", f"A q = ({', '.join(fraction_str(t) for t in theta)}) lies outside "
@@ -266,14 +292,24 @@ def ntk_gram(dists, queries=None, heads: Optional[int] = None, seed: int = 0, la
         raise SizeLimitError("heads", f"N*m*H = {n * len(H)} gradient evaluations exceed the limit {MAX_GRADIENTS}")
     precision = _int_in(precision, "precision", 16, 100_000)
     index = tuple((i, a) for i, q in enumerate(qlists) for a in range(len(q)))
+    theta_cache = {}
+
+    def thetas_of(ql):
+        if ql not in theta_cache:
+            theta_cache[ql] = [apply_head(A, q) for A in H for q in ql]  # column h*m_i + a
+        return theta_cache[ql]
+
     with workprec(precision):
-        rows = [[] for _ in range(n)]
-        for A in H:
-            r = 0
-            for i, dist in enumerate(dists):
-                for q in qlists[i]:
-                    rows[r].extend(_gradient_ball(dist, apply_head(A, q), i))
-                    r += 1
+        rows = []
+        for i, dist in enumerate(dists):
+            ql = qlists[i]
+            thetas = thetas_of(ql)
+            feats = _discrete_features(dist, thetas)
+            if feats is None:
+                feats = [_gradient_ball(dist, t, i) for t in thetas]
+            m_i = len(ql)
+            for a in range(m_i):
+                rows.append([g for h in range(len(H)) for g in feats[h * m_i + a]])
         F = arb_mat(rows)
         K = (F * F.transpose()) / len(H)
         # exact symmetry: mirror the upper triangle (both balls enclose the same value)
