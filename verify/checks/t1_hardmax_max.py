@@ -104,7 +104,15 @@ class LinearForm:
         return LinearForm._raw({a: -v for a, v in self.coef.items()}, -self.const)
 
     def __sub__(self, o):
-        return self + (-self._lift(o))
+        o = self._lift(o)
+        c = dict(self.coef)
+        for a, v in o.coef.items():
+            w = c.get(a, 0) - v
+            if w:
+                c[a] = w
+            else:
+                c.pop(a, None)
+        return LinearForm._raw(c, self.const - o.const)
 
     def __rsub__(self, o):
         return self._lift(o) - self
@@ -216,14 +224,16 @@ class DecisionTree(Ops):
     def sign(self, form) -> int:
         if not isinstance(form, LinearForm):
             return (form > 0) - (form < 0)
-        f = form.substitute({a: self.find(a) for a in form.coef})
-        if not f.coef:
-            return (f.const > 0) - (f.const < 0)
-        f = LinearForm._raw({a: v for a, v in f.coef.items() if v}, f.const)
-        if not f.coef:
-            return (f.const > 0) - (f.const < 0)
-        if f.const == 0 and len(f.coef) == 2:
-            (a, ca), (b, cb) = sorted(f.coef.items())
+        coef = {}
+        for a, v in form.coef.items():
+            r = self.find(a)
+            coef[r] = coef.get(r, 0) + v
+        items = [(a, v) for a, v in coef.items() if v]
+        c0 = form.const
+        if not items:
+            return (c0 > 0) - (c0 < 0)
+        if not c0 and len(items) == 2:
+            (a, ca), (b, cb) = sorted(items)
             if ca == -cb:
                 s = self.compare(a, b)
                 self.decisions.append((a, b, s))

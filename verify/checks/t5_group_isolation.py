@@ -10,8 +10,8 @@ How the check decides:
   argmax set lies inside the query's group; there the value is score - M, so the head reduces to T1.
 * **Machine proof on a small shape.** The actual head is evaluated on symbolic z in [-C, C]^n (exact linear forms):
   a decision is answered by exact interval bounds over the box when they exclude 0, by branching when it is a
-  comparison z_a vs z_b, and otherwise the proof stops (INCONCLUSIVE).  This proves the shape N = 2 groups of 2 for
-  all z in the box.
+  comparison z_a vs z_b, and otherwise the proof stops (INCONCLUSIVE).  This proves the small shapes for
+  all z in the box (group shapes 2+2, 2+2+2 and 1+3).
 * **Exact instances.** 300 random rational z in [-C, C]^n (O7: N = 3, k = 4), half with repeated group maxima, or
   the given value vectors; any mismatch is REFUTED with the exact witness.
 
@@ -38,6 +38,7 @@ __all__ = ["check_group_isolation"]
 STATEMENT = ("with |z_l| <= C and score M[g_l = i] + z_l, hardmax at every token of group i returns "
              "max_{l in group i} z_l under the tie rules average and first")
 MAX_CASES = 5000
+SYMBOLIC_SHAPES = ((0, 0, 1, 1), (0, 0, 1, 1, 2, 2), (0, 1, 1, 1))
 
 
 class _BoxDecisions(DecisionTree):
@@ -171,18 +172,21 @@ def check_group_isolation(M, C, N: int = 3, k: int = 4, groups=None, values=None
                       certificate={"summary": f"hypothesis M > 2C fails (M - 2C = {fraction_str(margin)}); "
                                               f"no counterexample among {len(vecs)} cases"})
     shape = {}
-    for tie in ties:
-        ok, info = _symbolic_shape(M, C, [0, 0, 1, 1], tie)
-        if ok is not True:
-            verdict = Verdict.REFUTED if ok is False else Verdict.INCONCLUSIVE
-            return Result("T5", STATEMENT, verdict, Method.EXACT, parameters=params, seeds=seeds,
-                          certificate={"summary": f"symbolic shape N = 2, k = 2 ({tie}): {info}"})
-        shape[tie] = info
+    for shp in SYMBOLIC_SHAPES:
+        key = "groups " + "".join(str(g) for g in shp)
+        shape[key] = {}
+        for tie in ties:
+            ok, info = _symbolic_shape(M, C, list(shp), tie)
+            if ok is not True:
+                verdict = Verdict.REFUTED if ok is False else Verdict.INCONCLUSIVE
+                return Result("T5", STATEMENT, verdict, Method.EXACT, parameters=params, seeds=seeds,
+                              certificate={"summary": f"symbolic shape {key} ({tie}): {info}"})
+            shape[key][tie] = info
     return Result(
         "T5", STATEMENT, Verdict.PROVED, Method.EXACT, parameters=params, seeds=seeds,
         conventions={"tie_rules": list(ties), "head": "query (M g_j, 1), key (g_l, z_l), value z_l"},
         certificate={"summary": f"M - 2C = {fraction_str(margin)} > 0 separates in-group scores [M-C, M+C] from "
-                                f"the rest [-C, C]; symbolic proof for groups 2x2 on all of [-C, C]^4; "
+                                f"the rest [-C, C]; symbolic proof on all of [-C, C]^n for the group shapes 2+2, 2+2+2, 1+3; "
                                 f"{len(vecs)} exact cases x {len(ties)} tie rules agree",
                      "lemma": {"M_minus_2C": margin, "in_group_score_min": M - C, "out_group_score_max": C},
-                     "symbolic_shape": {"groups": [0, 0, 1, 1], **shape}, "cases_checked": len(vecs)})
+                     "symbolic_shapes": shape, "cases_checked": len(vecs)})
