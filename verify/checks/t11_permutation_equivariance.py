@@ -189,7 +189,8 @@ def check_softmax_equivariance_evidence(n: int = 5, trials: int = 3, seed: int =
                   parameters={"n": n, "trials": trials, "scale": scale, "dps": dps, "E": E, "n_sublayers": n_sublayers},
                   conventions={"attention": "softmax(scale * score)", "backend": "mpmath"},
                   certificate={"summary": f"evidence only: max |T(X Pi) - T(X) Pi| = {worst_s} over {pairs} pairs "
-                                          f"at {dps} digits (criterion < {EVIDENCE_TOLERANCE}: {met})"},
+                                          f"at {dps} digits (criterion < {EVIDENCE_TOLERANCE}: {met})",
+                               "criterion": f"max |T(X Pi) - T(X) Pi| < {EVIDENCE_TOLERANCE}", "criterion_met": met},
                   evidence={"max_abs_difference": worst_s, "pairs": pairs, "criterion": f"< {EVIDENCE_TOLERANCE}",
                             "criterion_met": met})
 
