@@ -49,3 +49,13 @@ def test_tie_rule_matters_and_bad_input():
         t1.check_hardmax_max(n_max=2, ties=["last"])
     with pytest.raises(InputError, match="^scores"):
         t1.check_tie_rule_independence([1], [0, 2])
+
+
+def test_undecidable_comparisons_give_inconclusive(monkeypatch):
+    # the key mixes z and the constant: comparisons are no longer pairwise -> the case analysis stops
+    head = Head([[0, 1, 0]], [[1, 1, 0]], [[1, 0, 0]], [[0], [0], [1]])
+    T = Transformer([Attention([head]), Attention([Head([[1, 0, 0]], [[1, 0, 0]], [[1, 0, 0]], [[0], [0], [1]])])],
+                    coordinate_names=["z", "one", "out"])
+    monkeypatch.setattr(t1, "max_head_transformer", lambda: T)
+    r = t1.check_hardmax_max(n_max=2, grid_step=13, random_cases=0)
+    assert not r.proved

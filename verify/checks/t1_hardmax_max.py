@@ -241,7 +241,10 @@ class DecisionTree(Ops):
         raise UnsupportedDecision(f"sign of {form} is not a comparison of two token values")
 
     def mul(self, a, b):
-        return a * b
+        try:
+            return a * b
+        except TypeError:
+            raise UnsupportedDecision("product of two token-dependent values (not piecewise linear)") from None
 
     def classes(self) -> list:
         """Equality classes in a topological order, largest first (a witness ordering)."""
@@ -295,7 +298,10 @@ def _symbolic_case(n: int, tie: str, T: Transformer) -> dict:
     def run(ops):
         return T.evaluate(X, tie=tie, ops=ops)
 
-    leaves, nodes = explore_decisions(n, run)
+    try:
+        leaves, nodes = explore_decisions(n, run)
+    except UnsupportedDecision as exc:
+        return {"ok": None, "reason": str(exc)}
     if leaves is None:
         return {"ok": None, "reason": f"more than {MAX_NODES} decision nodes"}
     for ops, Y in leaves:
