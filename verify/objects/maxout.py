@@ -277,7 +277,8 @@ class MaxoutNetwork:
         Returns ``{"pieces": [per layer: [[(lo, hi) per piece] per unit]], "units": [...], "S": sup |piece|}``.
         Each piece is enclosed by interval arithmetic on its input enclosure, and max acts endpoint-wise.
         """
-        box = parse_box(box, dim=self.input_dim) if not _is_box(box) else box
+        if not _is_box(box) or len(box) != self.input_dim:
+            box = parse_box([list(iv) for iv in box] if _is_box(box) else box, dim=self.input_dim)
         enc = list(box)
         pieces_all, units_all = [], []
         S = Fraction(0)
