@@ -78,7 +78,7 @@ def run_on_dask(audits: Sequence, scheduler, progress: Optional[Callable] = None
     """Run ``audits`` on the cluster at ``scheduler`` (address or ``distributed.Client``); outcomes in
     input order.  A worker-side crash of an audit is recorded in its outcome like in a serial run;
     a lost worker or a cluster failure raises."""
-    from .runner import _run_by_id
+    from .runner import _run_by_id_portable
 
     audits = list(audits)
     if not audits:
@@ -87,7 +87,7 @@ def run_on_dask(audits: Sequence, scheduler, progress: Optional[Callable] = None
     with _client_for(scheduler, timeout_s) as client:
         distributed = require_distributed()
         # pure=False: never let dask deduplicate or cache; keys are made unique per submission
-        futures = client.map(_run_by_id, ids, pure=False)
+        futures = client.map(_run_by_id_portable, ids, pure=False)
         index = {f.key: i for i, f in enumerate(futures)}
         outcomes: list = [None] * len(ids)
         done = 0

@@ -153,13 +153,29 @@ def _run_by_id(audit_id: str) -> AuditOutcome:
     return run_audit(audit)
 
 
+def _portable(outcome: AuditOutcome) -> AuditOutcome:
+    """The outcome with its Result reduced to plain JSON data (what ``to_dict`` writes), so it can be
+    pickled back from a worker process even when a check put arb balls or other extension objects
+    in its certificate; the serialised JSON is unchanged."""
+    if outcome.result is None:
+        return outcome
+    data = outcome.result.to_dict()
+    data.pop("versions", None)
+    return dataclasses.replace(outcome, result=Result.from_dict(data))
+
+
+def _run_by_id_portable(audit_id: str) -> AuditOutcome:
+    return _portable(_run_by_id(audit_id))
+
+
 def run_audits(audits: Sequence[Audit], workers: int = 1,
                progress: Optional[Callable[[int, int, AuditOutcome], None]] = None,
                scheduler=None) -> list:
     """Run ``audits``; outcomes come back in the given order whatever ``workers`` is.
 
     ``workers > 1`` uses a local process pool (each worker re-imports the audit registry and runs
-    audits by ID, so the results are identical to a serial run).  ``scheduler`` (``"tcp://HOST:PORT"``
+    audits by ID, so the results are identical to a serial run; the Results come back as their JSON
+    data, see :func:`_portable`).  ``scheduler`` (``"tcp://HOST:PORT"``
     or a ``distributed.Client``) sends the audits to a dask.distributed cluster instead
     (:mod:`verify.audit.parallel`); the workers there must have the same ``verify`` installed."""
     if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1 or workers > 256:
@@ -181,7 +197,7 @@ def run_audits(audits: Sequence[Audit], workers: int = 1,
 
     ctx = multiprocessing.get_context("spawn")
     with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        futures = {pool.submit(_run_by_id, a.id): i for i, a in enumerate(audits)}
+        futures = {pool.submit(_run_by_id_portable, a.id): i for i, a in enumerate(audits)}
         done = 0
         for fut in cf.as_completed(futures):
             i = futures[fut]
