@@ -18,16 +18,16 @@ dilated = beta.dilated(2)                         # 2 Y
 cases = [
     ("beta and its translate", [beta, shifted]),
     ("beta and its dilation by 2", [beta, dilated]),
-    ("three Gaussians, covariances I, 2I, 3I", [Gaussian([[1, 0], [0, 1]]), Gaussian([[2, 0], [0, 2]]),
+    ("Gaussians with covariances I, 2I, 3I (CGFs c |theta|^2 / 2)", [Gaussian([[1, 0], [0, 1]]), Gaussian([[2, 0], [0, 2]]),
                                                 Gaussian([[3, 0], [0, 3]])]),
 ]
 for name, laws in cases:
     r = independent_mod_affine(laws, modulo="affine")
     word = {"proved": "independent", "refuted": "DEPENDENT", "inconclusive": "undecided"}[r.verdict.value]
-    print(f"{name:<42} {word:<12} {r.summary(110)}")
+    print(f"{name:<56} {word:<12} {r.summary(110)}")
 
 print("\nNTK Gram with two shared queries (PD <=> independent modulo affine functions):")
 queries = [[1, 0], [0, 1]]
 for name, laws in cases[:2]:
     r = ntk_positive_definite(laws, queries, heads=16, seed=1)
-    print(f"{name:<42} {r.verdict.value:<12} {r.summary(110)}")
+    print(f"{name:<56} {r.verdict.value:<12} {r.summary(110)}")
