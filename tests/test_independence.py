@@ -271,3 +271,28 @@ def test_cli(tmp_path, capsys):
     assert "cov" in capsys.readouterr().err
     p.write_text('{"distributions": [], "extra": 1}')
     assert main(["independence", str(p)]) == 2
+
+
+def test_kernel_search_finds_relation_beyond_the_lattice_limits():
+    mu, nu = Discrete([[0, 0], [60, 1]]), Discrete([[0, 0], [1, 70]])      # exponent span > lattice limit
+    laws = [mu, nu, convolve(mu, nu).translated([1, 2])]
+    r = independent_mod_affine(laws)
+    assert r.verdict.value == "refuted" and r.certificate["relation"]["source"] == "numeric-kernel"
+    assert recheck(json.loads(r.to_json()))
+    assert independent_mod_affine(laws, search=False).verdict.value == "inconclusive"
+
+
+def test_modular_chunks_agree(monkeypatch):
+    import verify.analysis.independence_certificates as ic
+
+    laws = list(oracle_case("F7").laws) + [oracle_case("F2").laws[1]]
+    full = ic.modular_certificate(laws, "affine", seed=3)
+    monkeypatch.setattr(ic, "CHUNK_ELEMENTS", 8)
+    chunked = ic.modular_certificate(laws, "affine", seed=3)
+    assert full == chunked
+
+
+def test_too_few_points_refused():
+    with pytest.raises(InputError) as exc:
+        independent_mod_affine(oracle_case("F2").laws, points=[[0], ["1/2"]])
+    assert str(exc.value).startswith("points")

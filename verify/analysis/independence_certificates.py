@@ -74,7 +74,23 @@ def _residue(x: Fraction, p: int) -> Optional[int]:
     return (x.numerator % p) * pow(x.denominator, -1, p) % p
 
 
+CHUNK_ELEMENTS = 1 << 21     # bound on points x laws x atoms held in one int64 array
+
+
 def modular_matrix(laws, variant: str, zpoints: Sequence, q: int, p: int):
+    """As :func:`_modular_block`, processing the laws in chunks so memory stays bounded."""
+    K = max(len(l.atoms) for l in laws)
+    step = max(1, CHUNK_ELEMENTS // max(1, K * len(zpoints)))
+    blocks = []
+    for start in range(0, len(laws), step):
+        rows, bad = _modular_block(laws[start:start + step], variant, zpoints, q, p)
+        if rows is None:
+            return None, bad
+        blocks.append(rows)
+    return [sum((b[r] for b in blocks), []) for r in range(len(blocks[0]))], []
+
+
+def _modular_block(laws, variant: str, zpoints: Sequence, q: int, p: int):
     """The Hessian (``variant='hessian'``: d(d+1)/2 rows per point) or gradient (d rows per point) matrix
     of the laws at theta_k = q log z_k, reduced modulo p, as a list of rows (columns = laws), computed for
     the integer atoms X = q x (a common factor q^2 or q, which does not change the rank).
@@ -92,17 +108,25 @@ def modular_matrix(laws, variant: str, zpoints: Sequence, q: int, p: int):
     NEG = np.zeros((N, K, d), dtype=bool)
     Xp = np.zeros((N, K, d), dtype=np.int64)
     W = np.zeros((N, K), dtype=np.int64)
+    Xint = []
     for i, law in enumerate(laws):
         for k, (a, w) in enumerate(zip(law.atoms, law.weights)):
             r = _residue(w, p)
             if r is None:
                 return None, [("weight", i, k)]
             W[i, k] = r
-            for j in range(d):
-                X = int(a[j] * q)
-                E[i, k, j] = abs(X) % (p - 1)
-                NEG[i, k, j] = X < 0
-                Xp[i, k, j] = X % p
+            Xint.append((i, k, [x.numerator * (q // x.denominator) for x in a]))   # q x, integer
+    if all(abs(v) < (1 << 62) for _, _, X in Xint for v in X):
+        Xa = np.zeros((N, K, d), dtype=np.int64)
+        for i, k, X in Xint:
+            Xa[i, k] = X
+        E, NEG, Xp = np.abs(Xa) % (p - 1), Xa < 0, Xa % p
+    else:
+        for i, k, X in Xint:
+            for j, v in enumerate(X):
+                E[i, k, j] = abs(v) % (p - 1)
+                NEG[i, k, j] = v < 0
+                Xp[i, k, j] = v % p
     Z = np.array([[int(z) % p for z in zp] for zp in zpoints], dtype=np.int64)       # (M, d)
     if np.any(Z == 0):
         return None, [("z divisible by p",)]
@@ -123,21 +147,18 @@ def modular_matrix(laws, variant: str, zpoints: Sequence, q: int, p: int):
     G = np.zeros((M, N, d), dtype=np.int64)
     for j in range(d):
         G[:, :, j] = ((P * Xp[None, :, :, j]) % p).sum(axis=2) % p      # gradient: E[X_j]
-    rows = []
     if variant == "gradient":
-        for m in range(M):
-            for j in range(d):
-                rows.append(G[m, :, j])
+        block = G.transpose(0, 2, 1)                                       # (M, d, N): row (m, j)
     elif variant == "hessian":
-        for m in range(M):
-            for a in range(d):
-                PXa = (P[m] * Xp[None, :, :, a][0]) % p                  # (N, K)
-                for b in range(a, d):
-                    second = ((PXa * Xp[:, :, b]) % p).sum(axis=1) % p   # E[X_a X_b]
-                    rows.append((second - (G[m, :, a] * G[m, :, b]) % p) % p)
+        pairs = [(a, b) for a in range(d) for b in range(a, d)]
+        block = np.empty((M, len(pairs), N), dtype=np.int64)
+        for r, (a, b) in enumerate(pairs):
+            PXa = (P * Xp[None, :, :, a]) % p                             # (M, N, K)
+            second = ((PXa * Xp[None, :, :, b]) % p).sum(axis=2) % p      # E[X_a X_b]
+            block[:, r, :] = (second - (G[:, :, a] * G[:, :, b]) % p) % p
     else:
         raise InputError("variant", f"must be 'hessian' or 'gradient', got {variant!r}")
-    return [[int(v) for v in r] for r in rows], []
+    return block.reshape(M * block.shape[1], N).tolist(), []
 
 
 def _zpoints(rng: random.Random, M: int, d: int) -> list:

@@ -51,12 +51,7 @@ def _is_rational_discrete(law) -> bool:
 
 def common_denominator(laws) -> int:
     """lcm of the denominators of every atom coordinate."""
-    q = 1
-    for law in laws:
-        for a in law.atoms:
-            for x in a:
-                q = q * x.denominator // math.gcd(q, x.denominator)
-    return q
+    return math.lcm(*{x.denominator for law in laws for a in law.atoms for x in a})
 
 
 @dataclasses.dataclass(frozen=True)

@@ -90,10 +90,16 @@ def structural_relations(laws, lattice: bool = True) -> list:
     for i, l in enumerate(laws):
         if l.is_dirac():
             out.append(Relation(_unit(n, i), tuple(l.atoms[0]), Fraction(1), "dirac"))
-    first: dict = {}
+    # translates share a cheap signature (family, number of atoms, weights): compare exact classes only then
+    groups: dict = {}
     for i, l in enumerate(laws):
-        if l.is_dirac():
-            continue
+        if not l.is_dirac():
+            sig = (l.family, len(l.atoms), frozenset(l.weights)) if l.family == "discrete" else (l.family,)
+            groups.setdefault(sig, []).append(i)
+    candidates = sorted(i for g in groups.values() if len(g) > 1 for i in g)
+    first: dict = {}
+    for i in candidates:
+        l = laws[i]
         key = l.translation_class()
         if key in first:
             j = first[key]

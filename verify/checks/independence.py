@@ -43,6 +43,8 @@ __all__ = ["independent_mod_affine", "check_relation", "parse_laws", "MAX_LAWS",
 
 MAX_LAWS = 512
 MAX_POINTS = 2048
+MAX_TOTAL_ATOMS = 200_000       # atoms summed over all discrete laws
+MAX_BALL_LAWS = 64              # the ball design certificate (pure-Python arb loops) is used up to this N
 MODULI = ("affine", "constants")
 
 
@@ -67,6 +69,9 @@ def parse_laws(dists, field: str = "dists", *, allow_float: bool = False) -> lis
     for i, l in enumerate(laws):
         if l.dim != dim:
             raise InputError(f"{field}[{i}]", f"has dimension {l.dim}, {field}[0] has dimension {dim}")
+    total = sum(len(l.atoms) for l in laws if l.family == "discrete")
+    if total > MAX_TOTAL_ATOMS:
+        raise SizeLimitError(field, f"{total} atoms in total exceed the limit {MAX_TOTAL_ATOMS}")
     return laws
 
 
@@ -129,6 +134,10 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
     pts = _points(points, laws) if points is not None else None
     if pts is not None:
         method = "design"
+        need = len(laws) + 1 + (laws[0].dim if modulo == "affine" else 0)
+        if len(pts) < need:
+            raise InputError("points", f"{len(pts)} points give fewer rows than the {need} columns of the design "
+                                       "matrix (need at least N + d + 1, modulo constants N + 1)")
     N, d = len(laws), laws[0].dim
     params = {"laws": [l.to_dict() for l in laws], "modulo": modulo, "method": method,
               "ladder": list(ladder), **({"box": box} if box is not None else {}),
@@ -174,9 +183,13 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
     if cert_info is None or not cert_info["certified"]:
         if cert_info is not None:
             evidence["exact_certificate_attempt"] = cert_info
-        if pts is None:
-            pts = design_points(laws, N + d + 11 if modulo == "affine" else N + 11, seed, box)
-        cert_info = ball_design_certificate(laws, modulo, pts, ladder)
+        if N > MAX_BALL_LAWS and method == "auto":
+            cert_info = {"certified": False, "variant": "design-ball",
+                         "reason": f"N = {N} > {MAX_BALL_LAWS}: the ball design certificate is not attempted"}
+        else:
+            if pts is None:
+                pts = design_points(laws, N + d + 11 if modulo == "affine" else N + 11, seed, box)
+            cert_info = ball_design_certificate(laws, modulo, pts, ladder)
         m = Method.CERTIFIED
     if cert_info["certified"]:
         variant = cert_info["variant"]
