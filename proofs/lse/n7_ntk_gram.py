@@ -36,9 +36,9 @@ AUDITS = [
     Audit("N7", "outside-setting-d1-collinear", I, check_outside_setting, {},
           description="d = 1, queries 1 and 2: Gram singular for independent laws (outside 9.3): INCONCLUSIVE"),
     # equivalence with the independence procedure
-    Audit("N7", "equivalence-oracle-and-random", P, check_equivalence, {"random_trials": 8, "seed": 7},
+    Audit("N7", "equivalence-oracle-and-random", P, check_equivalence, {"random_trials": 16, "seed": 7},
           quick=False,
-          description="every oracle family (m = 1, 2) and 8 random families: NTK verdict = independence verdict"),
+          description="every oracle family (m = 1, 2) and 16 random families: NTK verdict = independence verdict"),
     Audit("N7", "equivalence-quick", P, check_equivalence,
           {"families": ["F1", "F2", "F9", "F11", "F12", "F14", "F15", "F19", "F24"], "random_trials": 4, "seed": 3},
           description="a quick subset of the equivalence audit"),
