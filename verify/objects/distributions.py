@@ -40,6 +40,7 @@ True
 from __future__ import annotations
 
 import math
+import numbers
 from fractions import Fraction
 from typing import Any, Optional, Sequence
 
@@ -381,7 +382,7 @@ class Discrete(Distribution):
             raise InputError("atoms", f"{len(atoms)} atoms exceed the limit {MAX_ATOMS}")
         pts = []
         for k, x in enumerate(atoms):
-            if isinstance(x, (int, Fraction, str)) and not isinstance(x, bool) or isinstance(x, float):
+            if isinstance(x, (numbers.Number, str)) and not isinstance(x, bool):
                 x = [x]
             pts.append(_vec(x, f"atoms[{k}]", allow_float=allow_float))
         dim = len(pts[0])
