@@ -63,6 +63,7 @@ def test_gram_is_symmetric_and_float64_agrees():
             assert g.matrix[r, c].mid() == g.matrix[c, r].mid()
     M = ntk_gram_float64(laws, g.queries, g.heads)
     assert np.allclose(M, g.midpoints(), rtol=1e-12, atol=1e-14)
+    assert np.array_equal(M, g.float64())
 
 
 def test_gaussian_heads_are_exact_and_seeded():

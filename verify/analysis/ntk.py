@@ -212,6 +212,11 @@ class NtkGram:
     index: tuple
     reading: str
     head_law: dict
+    laws: tuple = ()
+
+    def float64(self):
+        """The same Gram in plain float64 (:func:`ntk_gram_float64`): evidence only."""
+        return ntk_gram_float64(self.laws, self.queries, self.heads)
 
     @property
     def size(self) -> int:
@@ -316,7 +321,7 @@ def ntk_gram(dists, queries=None, heads: Optional[int] = None, seed: int = 0, la
         for r in range(n):
             for c in range(r + 1, n):
                 K[c, r] = K[r, c]
-    return NtkGram(K, precision, H, qlists, index, reading, info)
+    return NtkGram(K, precision, H, qlists, index, reading, info, tuple(dists))
 
 
 def ntk_gram_float64(dists, query_lists_, heads):
