@@ -123,11 +123,10 @@ def test_markdown_report(t3_report):
     assert "figure unavailable:" in text  # T10/N7/N10 absent from a T3-only run
 
 
-def test_figures_deterministic(t3_report):
-    a = build_report(_synthetic_report(), "html")
-    b = build_report(_synthetic_report(), "html")
-    assert a == b
-    assert build_report(t3_report, "md") == build_report(t3_report, "md")
+def test_figures_deterministic():
+    a = [f.png for f in all_figures(_synthetic_report()["audits"])]
+    b = [f.png for f in all_figures(_synthetic_report()["audits"])]
+    assert a == b and all(a)
 
 
 def test_report_never_crashes_on_odd_data():
@@ -159,17 +158,12 @@ def test_report_format_and_helpers():
     assert "T3" in frag and "PROVED" in frag
 
 
-def test_cli_report_html_and_md(tmp_path):
-    out_html, out_md = tmp_path / "r.html", tmp_path / "r.md"
+def test_cli_report_html(tmp_path):
+    out_html = tmp_path / "r.html"
     r = subprocess.run([sys.executable, "-m", "verify", "audit", "T3", "--report", str(out_html)],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     p = _Images()
     p.feed(out_html.read_text())
     assert p.images and all(_decode(i["src"]).startswith(PNG_MAGIC) for i in p.images)
-    r = subprocess.run([sys.executable, "-m", "verify", "audit", "T3", "--report", str(out_md)],
-                       capture_output=True, text=True, timeout=120)
-    assert r.returncode == 0 and out_md.read_text().startswith("# verify audit report")
-    r = subprocess.run([sys.executable, "-m", "verify", "audit", "T3", "--report", str(tmp_path / "r.pdf")],
-                       capture_output=True, text=True, timeout=120)
-    assert r.returncode == 2 and r.stderr.startswith("error: --report:") and r.stderr.count("\n") == 1
+    # (.md output: test_markdown_report; a bad suffix: tests/test_bad_input.py)
