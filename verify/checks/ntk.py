@@ -365,8 +365,19 @@ def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed
                                     "(m >= 2) or = 0 (m = 1, alpha = 0) for every head A => k v = 0.",
                         "dependence_certificate": dict(dep.certificate),
                         "ball_check": "k v encloses 0 at every entry (consistency, not the proof)"}
-                return Result(claim, STATEMENT, Verdict.REFUTED, Method.EXACT, certificate=cert,
-                              parameters=params, conventions=conventions, seeds=seeds, evidence=evidence)
+                refuted = Result(claim, STATEMENT, Verdict.REFUTED, Method.EXACT, certificate=cert,
+                                 parameters=params, conventions=conventions, seeds=seeds, evidence=evidence)
+                # the exact identity once more, by the independent re-checker (engines only)
+                import json
+
+                from ..recheck import RecheckFailure
+                from ..recheck.ntk import recheck as recheck_ntk
+
+                try:
+                    recheck_ntk(json.loads(refuted.to_json()))
+                    return refuted
+                except RecheckFailure as exc:
+                    evidence["recheck_failure"] = f"the null-vector certificate did not re-check: {exc}"
     reason = ("no exact dependence relation: the head set may be too small, or the precision too low"
               if reading == "shared" else "per-token reading: only PD can be certified")
     cert = {"summary": f"Gram not certified PD up to {ladder[-1]} bits and {reason}", **gram_cert}
