@@ -1,7 +1,8 @@
 """Audits of N4 (cubes, Laplace, mixtures, Gaussians, dilations; spec lse.md 6.2-6.6)."""
 
 from verify.audit.spec import Audit
-from verify.checks.n4_continuous_families import check_continuous_family, check_random_families, check_series_vandermonde
+from verify.checks.n4_continuous_families import (check_continuous_family, check_dilation_lemma, check_random_families,
+                                                  check_series_vandermonde)
 from verify.results import Verdict
 
 P, R = Verdict.PROVED, Verdict.REFUTED
@@ -32,6 +33,12 @@ AUDITS = [
     Audit("N4", "d-gaussians-6-in-3d-F18g6", P, check_continuous_family, {"case": "F18g6"}),
     Audit("N4", "e-dilations-beta-F24", P, check_continuous_family, {"case": "F24"}),
     Audit("N4", "e-dilations-gaussian-F24g", R, check_continuous_family, {"case": "F24g"}),
+    Audit("N4", "e-dilations-cube", P, check_dilation_lemma, {"kind": "cube"}),
+    Audit("N4", "e-dilations-laplace", P, check_dilation_lemma, {"kind": "laplace", "lams": ("1", "3/2", "2")},
+          description="Sigma_i = lam_i^2 Sigma"),
+    Audit("N4", "e-dilations-two-point", P, check_dilation_lemma, {"kind": "two-point"}),
+    Audit("N4", "e-dilations-mixture", P, check_dilation_lemma, {"kind": "mixture"}),
+    Audit("N4", "e-dilations-gaussian-three", R, check_dilation_lemma, {"kind": "gaussian", "lams": ("1", "3/2", "2")}),
     Audit("N4", "series-bernoulli-vandermonde", P, check_series_vandermonde, {"K": 6}),
     Audit("N4", "n1-gaussians-distinct-covariances-F14", R, check_continuous_family, {"case": "F14"},
           description="S1, S2, S3 pairwise distinct, yet Lambda1 + Lambda2 - 2 Lambda3 = 0"),

@@ -27,7 +27,8 @@ from ..results import Method, Result, Verdict
 from .independence import independent_mod_affine
 from .n3_decision_procedure import check_oracle_family
 
-__all__ = ["check_continuous_family", "check_random_families", "check_series_vandermonde", "KINDS"]
+__all__ = ["check_continuous_family", "check_random_families", "check_series_vandermonde", "check_dilation_lemma",
+           "KINDS", "DILATION_KINDS"]
 
 KINDS = ("cubes", "laplace", "mixtures")
 
@@ -116,6 +117,30 @@ def check_random_families(kind: str = "cubes", trials: int = 20, distinct: bool 
                                "counts": counts, "examples": examples},
                   parameters={"kind": kind, "trials": trials, "distinct": distinct, "ladder": list(ladder)},
                   seeds={"families": seed})
+
+
+DILATION_KINDS = ("cube", "laplace", "two-point", "mixture", "gaussian")
+
+
+def check_dilation_lemma(kind: str = "cube", lams=("1", "3/2", "2", "5/2"), claim: str = "N4") -> Result:
+    """N4(e): dilations Lambda(lam_i theta) of one law with pairwise distinct lam_i > 0 are independent unless
+    the law is Gaussian (or a Dirac); Gaussian dilations are dependent (c = (lam2^2, -lam1^2) for two)."""
+    from ..engines.exact import parse_exact
+
+    if kind not in DILATION_KINDS:
+        raise InputError("kind", f"must be one of {', '.join(DILATION_KINDS)}, got {kind!r}")
+    lam = [parse_exact(x, f"lams[{i}]") for i, x in enumerate(lams)]
+    if any(x <= 0 for x in lam) or len(set(lam)) != len(lam) or not 1 <= len(lam) <= 8:
+        raise InputError("lams", "must be 1..8 pairwise distinct positive numbers")
+    from ..objects.distributions import Discrete, Gaussian
+
+    base = {"cube": UniformCube(1, [Fraction(1, 3), 0]),
+            "laplace": SymmetricLaplace([[Fraction(1, 4), Fraction(1, 10)], [Fraction(1, 10), Fraction(1, 5)]]),
+            "two-point": Discrete([[-1], [1]]),
+            "mixture": GaussianMixture(1, [1, 2], [[1, 0], [0, 1]]),
+            "gaussian": Gaussian([[2, 1], [1, 1]], [1, 0])}[kind]
+    laws = [base.dilated(x) for x in lam]
+    return independent_mod_affine(laws, "affine", claim=claim)
 
 
 def check_series_vandermonde(K: int = 6, claim: str = "N4") -> Result:
