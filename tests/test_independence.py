@@ -296,3 +296,14 @@ def test_too_few_points_refused():
     with pytest.raises(InputError) as exc:
         independent_mod_affine(oracle_case("F2").laws, points=[[0], ["1/2"]])
     assert str(exc.value).startswith("points")
+
+
+def test_near_dependent_gaussians_and_mixtures_never_refuted():
+    eps = F(1, 10 ** 30)
+    S1, S2 = [[1, 0], [0, 1]], [[F(1, 2), F(1, 5)], [F(1, 5), F(4, 5)]]
+    S3 = [[(a + b) / 2 + (eps if i == j == 0 else 0) for j, (a, b) in enumerate(zip(r1, r2))]
+          for i, (r1, r2) in enumerate(zip(S1, S2))]
+    r = independent_mod_affine([Gaussian(S1), Gaussian(S2), Gaussian(S3)])
+    assert r.verdict.value == "proved" and r.method.value == "exact"
+    mix = [GaussianMixture(1, [1, 1], S1), GaussianMixture(1 + eps, [1, 1], S1), GaussianMixture(2, [1, 1], S1)]
+    assert independent_mod_affine(mix).verdict.value != "refuted"
