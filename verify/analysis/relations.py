@@ -48,11 +48,21 @@ class Relation:
         return "0" if self.C == 1 else f"log({fraction_str(self.C)})"
 
     def text(self) -> str:
-        terms = " ".join(f"{'+' if x > 0 else '-'} {abs(x) if abs(x) != 1 else ''}L{i + 1}"
-                         for i, x in enumerate(self.c) if x)
-        terms = terms[2:] if terms.startswith("+ ") else terms
-        aff = " + ".join(f"{fraction_str(x)} theta_{j + 1}" for j, x in enumerate(self.a) if x) or "0"
-        return f"{terms} = {aff}" + ("" if self.C == 1 else f" + {self.b_text}")
+        """``L1 + L2 - L3 = -10 theta_1`` (L_i = Lambda_i)."""
+        def lin(pairs):
+            out = ""
+            for coef, name in pairs:
+                if not coef:
+                    continue
+                mag = abs(coef)
+                term = name if mag == 1 else f"{fraction_str(mag)} {name}"
+                out += (" - " if coef < 0 else " + ") + term if out else ("-" if coef < 0 else "") + term
+            return out or "0"
+        lhs = lin([(x, f"L{i + 1}") for i, x in enumerate(self.c)])
+        rhs = lin([(x, f"theta_{j + 1}") for j, x in enumerate(self.a)])
+        if self.C != 1:
+            rhs = (self.b_text if rhs == "0" else f"{rhs} + {self.b_text}")
+        return f"{lhs} = {rhs}"
 
     def to_dict(self) -> dict:
         return {"c": list(self.c), "a": [fraction_str(x) for x in self.a], "C": fraction_str(self.C),

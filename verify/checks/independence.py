@@ -37,7 +37,7 @@ from ..engines.ball import LADDER, decide_with_ladder, sign, to_ball
 from ..engines.exact import fraction_str, parse_exact, parse_vector
 from ..errors import InputError, InputTypeError, SizeLimitError
 from ..objects.distributions import Distribution, distribution_from_dict
-from ..results import Method, Result, Verdict
+from ..results import CLAIM_ID_PATTERN, Method, Result, Verdict
 
 __all__ = ["independent_mod_affine", "check_relation", "parse_laws", "MAX_LAWS", "MAX_POINTS", "MODULI"]
 
@@ -117,6 +117,8 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
     ``search``: run the numerical kernel search when no certificate succeeds.
     """
     t0 = time.perf_counter()
+    if not isinstance(claim, str) or not CLAIM_ID_PATTERN.match(claim):
+        raise InputError("claim", f"must be a catalogue ID such as 'N3' or 'N5.n', got {claim!r}")
     if modulo not in MODULI:
         raise InputError("modulo", f"must be one of {', '.join(MODULI)}, got {modulo!r}")
     if method not in ("auto", "design"):

@@ -67,6 +67,10 @@ def parse_spec(spec, allow_float: bool = False) -> dict:
     if "box" in spec:
         kwargs["box"] = parse_exact(spec["box"], "SPEC.box", allow_float=allow_float)
     if "claim" in spec:
+        from ..results import CLAIM_ID_PATTERN
+
+        if not isinstance(spec["claim"], str) or not CLAIM_ID_PATTERN.match(spec["claim"]):
+            raise InputError("SPEC.claim", f"must be a catalogue ID such as 'N3', got {spec['claim']!r}")
         kwargs["claim"] = spec["claim"]
     return kwargs
 
