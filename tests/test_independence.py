@@ -220,6 +220,8 @@ def test_independence_tamper(cid):
                       lambda c: c.__setitem__("q", 0)]
     else:
         mutations += [lambda c: c.__setitem__("points", [[0] * len(c["points"][0])] * len(c["points"]))]
+    if "entries" in cert:
+        mutations += [lambda c: c["entries"][0].__setitem__(0, {"lower": "100", "upper": "101"})]
     for mutate in mutations:
         bad = copy.deepcopy(good)
         mutate(bad["certificate"])

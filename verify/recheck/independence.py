@@ -135,6 +135,31 @@ def _mid(x) -> Fraction:
     return Fraction(m * 2 ** e) if e >= 0 else Fraction(m, 2 ** (-e))
 
 
+def _check_entries(entries, Phi) -> None:
+    """Recorded enclosures (optional) must overlap the recomputed ones: a tampered matrix is rejected."""
+    if not isinstance(entries, list) or len(entries) != len(Phi):
+        raise RecheckFailure("entries: shape differs from the design matrix")
+    for i, (rec_row, row) in enumerate(zip(entries, Phi)):
+        if not isinstance(rec_row, list) or len(rec_row) != len(row):
+            raise RecheckFailure(f"entries[{i}]: length differs from the design matrix")
+        for j, (rec, ball) in enumerate(zip(rec_row, row)):
+            if not isinstance(rec, dict):
+                raise RecheckFailure(f"entries[{i}][{j}]: not an enclosure")
+            lo, hi = q(rec.get("lower"), f"entries[{i}][{j}].lower"), q(rec.get("upper"), f"entries[{i}][{j}].upper")
+            blo, bhi = _bounds(ball)
+            if hi < blo or bhi < lo:
+                raise RecheckFailure(f"entries[{i}][{j}]: recorded enclosure does not contain the recomputed value")
+
+
+def _bounds(x):
+    m, r = x.mid(), x.rad()
+    mm, me = m.man_exp()
+    rm, re_ = r.man_exp()
+    mid = Fraction(int(mm)) * Fraction(2) ** int(me)
+    rad = Fraction(int(rm)) * Fraction(2) ** int(re_)
+    return mid - rad, mid + rad
+
+
 def _design(laws, modulo, cert) -> str:
     import mpmath
 
@@ -153,6 +178,7 @@ def _design(laws, modulo, cert) -> str:
     nc = N + 1 + (d if modulo == "affine" else 0)
     if len(T) < nc:
         raise RecheckFailure("points: fewer rows than columns")
+    entries = cert.get("entries")
     for bits in (prec, 2 * prec, 4 * prec):
         with workprec(bits):
             Phi = []
@@ -161,6 +187,8 @@ def _design(laws, modulo, cert) -> str:
                 if modulo == "affine":
                     row += [to_ball(x) for x in t]
                 Phi.append(row)
+            if entries is not None and bits == prec:
+                _check_entries(entries, Phi)
             with mpmath.workprec(bits + 32):
                 A = mpmath.matrix([[mpmath.mpf(_mid(v).numerator) / _mid(v).denominator for v in r] for r in Phi])
                 try:
