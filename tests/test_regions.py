@@ -149,3 +149,13 @@ def test_2d_pieces_never_exceed_activation(seed):
             val = net.evaluate([cx, cy])[0]
             c0, c1, c2 = reg["map"][0]
             assert val == c0 + c1 * cx + c2 * cy
+
+
+def test_2d_sweep_equals_generic_tracer():
+    for s in range(12):
+        net = random_maxout(s, 2, 2 + s % 3, 1 + s % 3, 3)
+        for kind in ("pieces", "activation"):
+            a = count_regions(net, [(-1, 1), (-1, 1)], kind=kind)
+            b = count_regions(net, [(-1, 1), (-1, 1)], kind=kind, method="trace")
+            assert (a.count, a.pieces, a.activation_regions) == (b.count, b.pieces, b.activation_regions)
+            assert sorted(map(str, a.regions)) == sorted(map(str, b.regions))

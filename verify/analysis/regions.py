@@ -73,7 +73,7 @@ class RegionCount:
 
 # -- 1-D exact breakpoint sweep for maxout networks ------------------------------------------------
 
-def maxout_values_1d(net, lo, hi, *, max_regions: int = MAX_REGIONS, after_layer=None):
+def maxout_values_1d(net, lo, hi, *, max_regions: int = MAX_REGIONS, after_layer=None, conv=None):
     """Exact breakpoints ``xs`` (lo = xs[0] < ... < xs[-1] = hi) of the activation cells of a 1-D maxout
     network and its output values ``Y[i]`` (a tuple per breakpoint), all ``mpq``.
 
@@ -81,19 +81,22 @@ def maxout_values_1d(net, lo, hi, *, max_regions: int = MAX_REGIONS, after_layer
     breakpoint is inserted where some unit's argmax set changes inside an interval (for rank 2: a strict
     sign change of the difference of the two pieces; rank k: the envelope is resolved between all pairwise
     crossings).  Consecutive intervals therefore differ in the activation pattern.
-    ``after_layer(l, xs, V)`` (optional) is called after every layer with the hidden values (prefix counts)."""
+    ``after_layer(l, xs, V)`` (optional) is called after every layer with the hidden values (prefix counts).
+    ``conv`` converts exact numbers to the working type (default ``mpq``; the benchmark's float64 baseline
+    passes ``float``, which is NOT exact)."""
     import gc
 
     if net.input_dim != 1:
         raise InputError("network", f"the 1-D sweep needs input dimension 1, got {net.input_dim}")
-    xs = [to_q(Fraction(lo)), to_q(Fraction(hi))]
+    conv = conv or (lambda v: to_q(Fraction(v)))
+    xs = [conv(lo), conv(hi)]
     V = [(xs[0],), (xs[1],)]                      # unit values at the breakpoints
     enabled = gc.isenabled()
     gc.disable()
     try:
         for W, b in net.layers:
             k = len(b[0])
-            units = [[(tuple((m, to_q(c)) for m, c in enumerate(w) if c), to_q(bij)) for w, bij in zip(Wi, bi)]
+            units = [[(tuple((m, conv(c)) for m, c in enumerate(w) if c), conv(bij)) for w, bij in zip(Wi, bi)]
                      for Wi, bi in zip(W, b)]
             if k == 2:
                 xs, V = _layer_rank2(units, xs, V, max_regions)
@@ -105,8 +108,8 @@ def maxout_values_1d(net, lo, hi, *, max_regions: int = MAX_REGIONS, after_layer
         if enabled:
             gc.enable()
     if net.readout is not None:
-        Wo = [tuple((m, to_q(c)) for m, c in enumerate(row) if c) for row in net.readout[0]]
-        bo = [to_q(c) for c in net.readout[1]]
+        Wo = [tuple((m, conv(c)) for m, c in enumerate(row) if c) for row in net.readout[0]]
+        bo = [conv(c) for c in net.readout[1]]
         Y = []
         for h in V:
             ys = []
@@ -216,7 +219,8 @@ def _layer_rank_k(units, xs, V, max_regions):
                         cand.add(da / (da - db))
             if not cand:
                 continue
-            grid = [mpq(0)] + sorted(cand) + [mpq(1)]
+            z = xs[0] * 0
+            grid = [z] + sorted(cand) + [z + 1]
             prev = None
             for g0, g1 in zip(grid, grid[1:]):
                 tm = (g0 + g1) / 2
@@ -324,6 +328,13 @@ def _split_poly(vs, a, b, c):
     return tuple(pos), tuple(neg)
 
 
+def _area2(vs):
+    n = len(vs)
+    if n < 3:
+        return 0
+    return sum(vs[i][0] * vs[(i + 1) % n][1] - vs[(i + 1) % n][0] * vs[i][1] for i in range(n))
+
+
 class _ExactBackend:
     """fmpq numbers and python-flint fmpq_mat products (exact, C speed)."""
 
@@ -372,6 +383,7 @@ def maxout_cells_2d(net, box, *, max_regions: int = MAX_REGIONS, backend: str = 
     import gc
 
     be = _ExactBackend() if backend == "exact" else _FloatBackend()
+    inexact = backend != "exact"
     conv, zero, one = be.num, be.zero, be.one
     (x0, x1), (y0, y1) = [(conv(lo), conv(hi)) for lo, hi in box]
     H0 = be.mat(2, 3, [one, zero, zero, zero, one, zero])
@@ -433,6 +445,11 @@ def maxout_cells_2d(net, box, *, max_regions: int = MAX_REGIONS, backend: str = 
                             best.append(j)
                     if split is not None:
                         p_part, n_part = _split_poly(cv, *split)
+                        if inexact and (_area2(p_part) <= 0 or _area2(n_part) <= 0):
+                            # float64 baseline only: a rounded cut that does not shrink the cell; keep the
+                            # cell whole (the float count is not a proof, see bench/regions.py)
+                            stack.append((cv, chosen + ((0,),), box2))
+                            continue
                         stack.append((n_part, chosen, None))
                         stack.append((p_part, chosen, None))
                         continue
