@@ -329,10 +329,13 @@ def prove_emulation(net_or_compiled, box=None, tie: str = "both", *, reference=N
     if "hypothesis_S_ge_bound" in lemma:
         summary += f"; lemma: S = {fraction_str(lemma['S'])} >= certified bound " \
                    f"{fraction_str(lemma['S_bound_interval_propagation'])}: {lemma['hypothesis_S_ge_bound']}"
-    cert = {"kind": "emulation-regions", "summary": summary, "box": [list(iv) for iv in bx], "input_dim": d,
+    cert = {"summary": summary, "box": [list(iv) for iv in bx], "input_dim": d,
             "tie_rules": rules, "cells": len(cells), "open_cells": n_open, "lemma": lemma}
     if _is_maxout(ref):
+        # re-checkable from the data alone: the re-checker evaluates the recorded network independently
         cert["network"] = ref.to_dict()
+        if record_regions:
+            cert["kind"] = "emulation-regions"
     if record_regions:
         cert["regions"] = regions
     return Result(claim, STATEMENT, Verdict.PROVED, Method.EXACT, certificate=cert, parameters=params,
