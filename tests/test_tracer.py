@@ -81,3 +81,27 @@ def test_staged_trace_equals_single_stage():
     key = lambda c: c.cell.vertices[0][0]
     assert [(c.cell.vertices, c.value) for c in sorted(a, key=key)] == \
            [(c.cell.vertices, c.value) for c in sorted(b, key=key)]
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=10)
+@given(st.integers(0, 10**6), st.integers(1, 2))
+def test_traced_maps_equal_exact_evaluation_on_every_cell(seed, d):
+    """Closed cover of a random network: every cell's traced map equals exact evaluation at its
+    vertex average and at its vertices (also on edges and corners)."""
+    from verify.checks.t6_maxout_emulation import random_maxout
+
+    net = random_maxout(seed, d, 2 + seed % 2, 2, 2)
+    box = [(-1, 1)] * d
+    cells = trace([_eval_stage(net)], box_faces(box), closed=True)
+    area = 0
+    for c in cells:
+        pts = [c.cell.interior_point()] + list(c.cell.vertices)
+        for p in pts:
+            xp = [F(int(v.numerator), int(v.denominator)) for v in p]
+            assert tuple(f.at(p) for f in c.value) == net.evaluate(xp)
+        if c.cell.dim == d:
+            area += c.cell.measure()
+    assert area == 2 ** d
