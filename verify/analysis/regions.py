@@ -43,7 +43,7 @@ __all__ = ["RegionCount", "count_regions", "maxout_breakpoints_1d", "maxout_stag
            "merge_pieces_1d", "maxout_cells_2d", "maxout_values_1d", "pieces_from_values", "prefix_counts_1d", "merge_pieces_2d", "KINDS", "MAX_REGIONS"]
 
 KINDS = ("pieces", "activation")
-MAX_REGIONS = 4_000_000
+MAX_REGIONS = 2_100_000        # 1-D tent L = 21; a larger request is refused (SizeLimitError)
 
 
 @dataclasses.dataclass
