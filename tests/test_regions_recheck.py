@@ -74,3 +74,21 @@ def test_regions_count_certificates():
     bad["certificate"]["count"] -= 1
     with pytest.raises(RecheckFailure):
         recheck(bad)
+
+
+def test_refutation_witness_is_rechecked_independently():
+    from verify.checks.t6_maxout_emulation import check_altered_emulation
+
+    for r in (check_maxout_emulation("O2", S="3/2"),
+              check_altered_emulation("random", seed=1, d=2, sublayer=3, name="W_O", index=(0, 0), delta="1/4")):
+        d = _load(r)
+        assert d["certificate"]["kind"] == "emulation-witness"
+        assert "!=" in recheck(d)
+        bad = copy.deepcopy(d)
+        bad["certificate"]["witness"]["network"][0] = "0"
+        with pytest.raises(RecheckFailure):
+            recheck(bad)
+        bad = copy.deepcopy(d)
+        bad["certificate"]["transformer_sublayers"][-1]["heads"][0]["W_O"][0][0] = "0"
+        with pytest.raises(RecheckFailure):
+            recheck(bad)

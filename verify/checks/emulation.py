@@ -367,8 +367,35 @@ def _refuted(claim, ref, target, tc, wit, rule, o, params, conventions, lemma, n
     cert = {"summary": summary,
             "witness": {"x": x, "tie": rule, "network": list(a), "transformer": list(b), "output_index": idx},
             "cell": {"dim": tc.cell.dim, "vertices": tc.cell.vertices_fraction()}, "lemma": lemma}
+    cert.update(_witness_record(ref, target, x, rule, b))
     return Result(claim, STATEMENT, Verdict.REFUTED, Method.EXACT, certificate=cert, parameters=params,
                   conventions=conventions)
+
+
+def _sublayer_record(sub) -> dict:
+    if getattr(sub, "kind", "") == "ffn":
+        return {"kind": "ffn", "W1": sub.W1, "b1": sub.b1, "W2": sub.W2, "b2": sub.b2}
+    return {"kind": "attention", "heads": [{"W_Q": h.W_Q, "W_K": h.W_K, "W_V": h.W_V, "W_O": h.W_O}
+                                           for h in sub.heads]}
+
+
+def _witness_record(ref, target, x, rule, out) -> dict:
+    """Data for the independent re-check of a witness (kind ``emulation-witness``): the network, every
+    sublayer's weights, the embedded token matrix at x and the read-out rule (h-block of token 0, then the
+    network's read-out).  Recorded only when that rule reproduces the target's own read-out exactly."""
+    if not (_is_maxout(ref) and _is_compiled(target) and hasattr(target.transformer, "sublayers")):
+        return {}
+    try:
+        X0 = target.embed(list(x))
+        Xf = target.transformer.evaluate(X0, tie=rule, ops=EXACT)
+        rows = list(range(ref.widths[-1]))
+        if tuple(ref.apply_readout(tuple(Xf[i][0] for i in rows))) != tuple(out):
+            return {}
+        subs = [_sublayer_record(s) for s in target.transformer.sublayers]
+    except (AttributeError, TypeError, IndexError):
+        return {}
+    return {"kind": "emulation-witness", "network": ref.to_dict(), "transformer_sublayers": subs,
+            "embedded_X": [list(r) for r in X0], "read": {"rows": rows, "token": 0, "then": "network readout"}}
 
 
 def _sampled(claim, ref, target, bx, rules, samples, seed, params, conventions, lemma):

@@ -23,6 +23,7 @@ KINDS = {
     "dependence-relation": "verify.recheck.dependence",       # N3-N6: exact relation sum c_i Lambda_i = affine
     "independence-design": "verify.recheck.independence",     # N3-N6: certified full-rank design matrix
     "emulation-regions": "verify.recheck.emulation",          # T6/T8/T9: regions + exact affine maps
+    "emulation-witness": "verify.recheck.emulation",          # T6: exact witness, Transformer re-evaluated
     "ntk-cholesky": "verify.recheck.ntk",                      # N7: certified PD Gram
     "ntk-null-vector": "verify.recheck.ntk",                   # N7: exact null vector
     "regions-count": "verify.recheck.regions",                 # T10: exact regions

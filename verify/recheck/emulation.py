@@ -12,6 +12,11 @@ From the certificate alone it verifies that
   network's map at every vertex (so on the whole region);
 * the network's map equals the independently evaluated network at every vertex and at the vertex average.
 
+Kind ``"emulation-witness"`` (REFUTED): the recorded Transformer weights are evaluated independently (exact
+hardmax, the recorded tie rule) on the recorded embedded token matrix, read out (h-block of token 0, then the
+network's read-out) and compared with the independently evaluated network at the witness x.  The embedding
+itself is taken from the certificate.
+
 >>> recheck({"verdict": "proved", "certificate": {"kind": "emulation-regions"}})
 Traceback (most recent call last):
 ...
@@ -24,7 +29,7 @@ from fractions import Fraction
 
 from . import RecheckFailure
 
-__all__ = ["recheck", "num", "read_box", "read_network", "evaluate_network", "map_at", "check_tiling",
+__all__ = ["recheck", "recheck_witness", "evaluate_transformer", "num", "read_box", "read_network", "evaluate_network", "map_at", "check_tiling",
            "point_in_box"]
 
 MAX_REGIONS = 2_000_000
@@ -240,8 +245,96 @@ def recheck_certificate(cert: dict) -> str:
             f"every vertex and centre")
 
 
+def _matrix(m, field) -> list:
+    if not isinstance(m, list) or not m:
+        raise RecheckFailure(f"{field}: expected a non-empty matrix")
+    if isinstance(m[0], list):
+        return [[num(c, field) for c in row] for row in m]
+    return [num(c, field) for c in m]
+
+
+def _matvec(M, v):
+    return [sum((a * b for a, b in zip(row, v)), Fraction(0)) for row in M]
+
+
+def evaluate_transformer(subs: list, X: list, tie: str) -> list:
+    """Independent exact hardmax Transformer: X is E rows x n tokens (tokens are columns)."""
+    cols = [list(c) for c in zip(*X)]
+    for s in subs:
+        if s["kind"] == "ffn":
+            W1, b1, W2, b2 = s["W1"], s["b1"], s["W2"], s["b2"]
+            new = []
+            for x in cols:
+                act = [max(p + b, Fraction(0)) for p, b in zip(_matvec(W1, x), b1)]
+                new.append([xe + u + b for xe, u, b in zip(x, _matvec(W2, act), b2)])
+            cols = new
+        else:
+            new = [list(x) for x in cols]
+            for h in s["heads"]:
+                qs = [_matvec(h["W_Q"], x) for x in cols]
+                ks = [_matvec(h["W_K"], x) for x in cols]
+                vs = [_matvec(h["W_V"], x) for x in cols]
+                for j in range(len(cols)):
+                    sc = [sum((a * b for a, b in zip(ks[l], qs[j])), Fraction(0)) for l in range(len(cols))]
+                    top = max(sc)
+                    win = [l for l, v in enumerate(sc) if v == top]
+                    if tie == "first":
+                        win = win[:1]
+                    c = [sum((vs[l][m] for l in win), Fraction(0)) / len(win) for m in range(len(vs[0]))]
+                    new[j] = [a + b for a, b in zip(new[j], _matvec(h["W_O"], c))]
+            cols = new
+    return [list(r) for r in zip(*cols)]
+
+
+def recheck_witness(cert: dict) -> str:
+    net = read_network(cert.get("network"))
+    w = cert.get("witness")
+    if not isinstance(w, dict):
+        raise RecheckFailure("certificate.witness: missing")
+    x = [num(c, "witness.x") for c in w.get("x", [])]
+    tie = w.get("tie")
+    if tie not in ("average", "first"):
+        raise RecheckFailure("witness.tie: expected average or first")
+    subs = []
+    for i, s in enumerate(cert.get("transformer_sublayers") or []):
+        if not isinstance(s, dict) or s.get("kind") not in ("ffn", "attention"):
+            raise RecheckFailure(f"transformer_sublayers[{i}]: malformed")
+        if s["kind"] == "ffn":
+            subs.append({"kind": "ffn", **{k: _matrix(s.get(k), f"sublayer {i}.{k}") for k in ("W1", "b1", "W2", "b2")}})
+        else:
+            subs.append({"kind": "attention", "heads": [{k: _matrix(h.get(k), f"sublayer {i}.{k}")
+                                                         for k in ("W_Q", "W_K", "W_V", "W_O")}
+                                                        for h in s.get("heads") or []]})
+    if not subs:
+        raise RecheckFailure("certificate.transformer_sublayers: missing")
+    X = _matrix(cert.get("embedded_X"), "embedded_X")
+    read = cert.get("read") or {}
+    try:
+        Xf = evaluate_transformer(subs, X, tie)
+        h = [Xf[r][read.get("token", 0)] for r in read["rows"]]
+    except (KeyError, IndexError, TypeError, ZeroDivisionError):
+        raise RecheckFailure("certificate: the Transformer data do not evaluate") from None
+    if net["readout"] is not None:
+        W, b = net["readout"]
+        h = [sum((c * v for c, v in zip(row, h)), Fraction(0)) + bb for row, bb in zip(W, b)]
+    y_net = evaluate_network(net, x)
+    rec_t = [num(c, "witness.transformer") for c in w.get("transformer", [])]
+    rec_n = [num(c, "witness.network") for c in w.get("network", [])]
+    if h != rec_t:
+        raise RecheckFailure(f"witness: the recorded Transformer output {rec_t} is not the re-evaluated {h}")
+    if y_net != rec_n:
+        raise RecheckFailure(f"witness: the recorded network output {rec_n} is not the re-evaluated {y_net}")
+    if h == y_net:
+        raise RecheckFailure("witness: the outputs agree; nothing is refuted")
+    return f"at x = {[str(c) for c in x]} ({tie}): Transformer {[str(c) for c in h]} != network {[str(c) for c in y_net]}"
+
+
 def recheck(result: dict) -> str:
     cert = result.get("certificate") if isinstance(result, dict) else None
+    if isinstance(cert, dict) and cert.get("kind") == "emulation-witness":
+        if result.get("verdict") != "refuted":
+            raise RecheckFailure("verdict: an emulation-witness certificate supports 'refuted' only")
+        return recheck_witness(cert)
     if not isinstance(cert, dict) or cert.get("kind") != "emulation-regions":
         raise RecheckFailure("certificate.kind: expected 'emulation-regions'")
     if result.get("verdict") != "proved":
