@@ -54,9 +54,24 @@ class UntraceableCode(TypeError):
     """The evaluation code used a value outside the Ops contract (a comparison, float(), bool())."""
 
 
+_MPQ = type(_ZERO)
+_QCACHE: dict = {}
+
+
 def _num(c):
-    if isinstance(c, mpq):
+    """An exact constant as mpq (cached for the Fraction weights that evaluation code multiplies by)."""
+    t = type(c)
+    if t is _MPQ:
         return c
+    if t is Fraction:
+        q = _QCACHE.get(c)
+        if q is None:
+            if len(_QCACHE) > 100_000:
+                _QCACHE.clear()
+            q = _QCACHE[c] = mpq(c.numerator, c.denominator)
+        return q
+    if t is int:
+        return mpq(c)
     if isinstance(c, (int, Fraction)) and not isinstance(c, bool):
         return to_q(c)
     return None
@@ -123,6 +138,8 @@ class AffineForm:
                 return NotImplemented
         if not c:
             return AffineForm._raw(tuple(_ZERO for _ in self.lin), _ZERO)
+        if c == 1:
+            return self
         return AffineForm._raw(tuple(a * c for a in self.lin), self.const * c)
 
     __rmul__ = __mul__
