@@ -24,7 +24,7 @@ def test_o2_json_and_plot(tmp_path):
     out, png = tmp_path / "out.json", tmp_path / "o2.png"
     p = run(str(spec), "--json", str(out), "--plot", str(png))
     assert p.returncode == 0, p.stderr
-    assert p.stdout.startswith("4 pieces regions")
+    assert p.stdout.startswith("4 regions (pieces)")
     data = json.loads(out.read_text())
     assert data["kind"] == "pieces" and data["count"] == 4
     assert data["regions"][1]["interval"] == ["5/18", "9/26"]

@@ -7,7 +7,8 @@ maximal connected open sets on which the network is affine; ``--kind activation`
 every argmax set is constant.  ``--json OUT`` writes ``{"kind", "count", "regions": [...], ...}`` with exact
 numbers as strings; ``--plot`` draws the pieces (1-D graph, 2-D coloured polygons).
 Limits: depth <= 32, at most 256 units (1-D) / 96 units (2-D), rank <= 8, at most 10^6 regions (1-D) /
-10^5 cells (2-D), at most 20000 regions in a plot.  Exit 0 on success, 2 on bad input.
+10^5 cells (2-D), at most 20000 regions in a plot and
+200000 in a JSON listing.  Exit 0 on success, 2 on bad input.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ MAX_RANK = 8
 MAX_REGIONS_1D = 1_000_000
 MAX_CELLS_2D = 100_000
 MAX_PLOT_REGIONS = 20_000
+MAX_JSON_REGIONS = 200_000
 
 
 def add_arguments(p):
@@ -106,8 +108,10 @@ def run(args) -> int:
     need_regions = bool(args.json or args.plot)
     rc = count_regions(net, box, kind=args.kind, include_regions=need_regions,
                        max_regions=MAX_REGIONS_1D if net.input_dim == 1 else MAX_CELLS_2D)
-    print(f"{rc.count} {args.kind} regions on the box (exact; {rc.method}); activation regions "
+    print(f"{rc.count} regions ({args.kind}) on the box, exact ({rc.method}); activation regions "
           f"{rc.activation_regions}, pieces {rc.pieces}")
+    if args.json and rc.count > MAX_JSON_REGIONS:
+        raise InputError("--json", f"{rc.count} regions exceed the limit {MAX_JSON_REGIONS} for the JSON listing")
     if args.plot:
         if rc.count > MAX_PLOT_REGIONS:
             raise InputError("--plot", f"{rc.count} regions exceed the plotting limit {MAX_PLOT_REGIONS}")
