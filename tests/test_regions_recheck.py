@@ -48,6 +48,15 @@ def test_tampering_is_rejected(which, o2_cert, d2_cert):
     del regs[i]
     with pytest.raises(RecheckFailure):
         recheck(dropped)
+    for dim in (0, 1):                  # the lower-dimensional regions of the closed cover are needed too
+        if dim >= len(cert["certificate"]["box"]) and dim == 1:
+            continue
+        lower = copy.deepcopy(cert)
+        regs = lower["certificate"]["regions"]
+        i = next(k for k, r in enumerate(regs) if r["dim"] == dim)
+        del regs[i]
+        with pytest.raises(RecheckFailure):
+            recheck(lower)
     moved = copy.deepcopy(cert)
     moved["certificate"]["network"]["layers"][0]["b"][0][0] = "7"
     with pytest.raises(RecheckFailure):

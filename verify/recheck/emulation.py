@@ -7,7 +7,8 @@ From the certificate alone it verifies that
 * every region lies in the box; the full-dimensional regions tile it: 1-D, contiguous intervals from lo to
   hi, and every interval end is itself a recorded point region (so the closed box is covered); 2-D,
   convex counter-clockwise polygons with pairwise disjoint interiors (a separating edge line for every pair
-  whose bounding boxes overlap) whose areas sum exactly to the box's area;
+  whose bounding boxes overlap) whose areas sum exactly to the box's area, and every polygon edge (relative
+  interior and end points) is covered by recorded segments and points, so the closed box is covered;
 * on every region (of any dimension) the Transformer's map under every recorded tie rule equals the
   network's map at every vertex (so on the whole region);
 * the network's map equals the independently evaluated network at every vertex and at the vertex average.
@@ -189,6 +190,50 @@ def check_tiling(cells: list, box: list) -> None:
         active.append(bb)
 
 
+def _line_key(p, q):
+    a = q[1] - p[1]
+    b = p[0] - q[0]
+    c = a * p[0] + b * p[1]
+    n = a if a != 0 else b
+    return (a / n, b / n, c / n)
+
+
+def check_closed_cover_2d(polys: list, segments: list, points: set) -> None:
+    """Every point of the closed box lies in a recorded region: the open polygons tile it (checked
+    separately), so it remains that every polygon edge -- its relative interior and its end points -- is
+    covered by relative interiors of recorded segments and by recorded points."""
+    by_line = {}
+    for p, q in segments:
+        key = _line_key(p, q)
+        k = 0 if key[1] != 0 else 1
+        lo, hi = sorted((p[k], q[k]))
+        by_line.setdefault(key, []).append((lo, hi))
+    for i, P in enumerate(polys):
+        n = len(P)
+        for e in range(n):
+            p, q = P[e], P[(e + 1) % n]
+            key = _line_key(p, q)
+            k = 0 if key[1] != 0 else 1
+            tp, tq = sorted((p[k], q[k]))
+            ivs = [(a, b) for a, b in by_line.get(key, ()) if a < tq and b > tp]
+            marks = sorted({tp, tq} | {t for a, b in ivs for t in (a, b) if tp < t < tq})
+
+            def at(t):
+                # the point of the edge with coordinate k equal to t
+                if p[k] == q[k]:
+                    return p
+                u = (t - p[k]) / (q[k] - p[k])
+                return (p[0] + u * (q[0] - p[0]), p[1] + u * (q[1] - p[1]))
+
+            for t in marks:
+                if at(t) not in points and not any(a < t < b for a, b in ivs):
+                    raise RecheckFailure(f"regions: the point {at(t)} on an edge of polygon {i} is in no recorded region")
+            for t0, t1 in zip(marks, marks[1:]):
+                m = (t0 + t1) / 2
+                if not any(a < m < b for a, b in ivs):
+                    raise RecheckFailure(f"regions: part of an edge of polygon {i} near {at(m)} is in no recorded region")
+
+
 def recheck_certificate(cert: dict) -> str:
     box = read_box(cert)
     d = len(box)
@@ -201,7 +246,7 @@ def recheck_certificate(cert: dict) -> str:
     rules = cert.get("tie_rules")
     if not isinstance(rules, list) or not rules or any(r not in ("average", "first") for r in rules):
         raise RecheckFailure("certificate.tie_rules: expected a non-empty list of average / first")
-    full, points, ends = [], set(), set()
+    full, points, ends, segments = [], set(), set(), []
     for i, reg in enumerate(regions):
         if not isinstance(reg, dict):
             raise RecheckFailure(f"regions[{i}]: not an object")
@@ -235,12 +280,19 @@ def recheck_certificate(cert: dict) -> str:
                 ends.update(v[0] for v in vs)
         elif dim == 0:
             points.add(vs[0])
+        elif d == 2:
+            if vs[0] == vs[1]:
+                raise RecheckFailure(f"regions[{i}]: a degenerate segment")
+            segments.append((vs[0], vs[1]))
     check_tiling(full, box)
+    if d == 2:
+        check_closed_cover_2d(full, segments, points)
     if d == 1:
         missing = [e for e in ends if (e,) not in points]
         if missing:
             raise RecheckFailure(f"regions: interval end {min(missing)} is not covered by a point region")
-    return (f"{len(full)} full-dimensional regions tile the box{' (ends covered)' if d == 1 else ''}; "
+    return (f"{len(full)} full-dimensional regions tile the box"
+            f"{' (ends covered)' if d == 1 else ' (edges and corners covered)'}; "
             f"{len(regions)} regions with equal maps under {', '.join(rules)}; network re-evaluated at "
             f"every vertex and centre")
 
