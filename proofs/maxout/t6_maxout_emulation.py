@@ -39,7 +39,7 @@ AUDITS += [
     Audit("T6", "n-altered-O2-WO", R, check_altered_emulation,
           {"network": "O2", "sublayer": 3, "name": "W_O", "index": (0, 0), "delta": "1/2"},
           description="the last head writes 3/2 of the max: exact witness"),
-    Audit("T6", "n-altered-random-d2-b1", R, check_altered_emulation,
+    Audit("T6", "n-altered-random-d2-WO", R, check_altered_emulation,
           {"network": "random", "seed": 1, "d": 2, "sublayer": 3, "name": "W_O", "index": (0, 0), "delta": "1/4"},
           description="a 2-D random network, the output weight of a layer-2 head changed by 1/4"),
     Audit("T6", "inactive-alteration-still-equal", P, check_altered_emulation,
