@@ -11,6 +11,10 @@ P, R = Verdict.PROVED, Verdict.REFUTED
 O2_SPEC = {"layers": [{"W": [[["2"], ["-1"]], [["-3"], ["1"]]], "b": [["-1/2", "1/3"], ["1", "-2"]]},
                       {"W": [[["1", "-2"], ["-1", "1"]]], "b": [["0", "1/2"]]}]}
 
+THREE_LINES = {"layers": [{"W": [[["1", "0"], ["0", "0"]], [["0", "1"], ["0", "0"]], [["1", "1"], ["0", "0"]]],
+                           "b": [["0", "0"], ["0", "0"], ["-1/2", "0"]]}],
+               "readout": {"W": [["1", "-1", "2"]], "b": ["0"]}}
+
 AUDITS = [
     Audit("T10", "tent-L1-14-compiled-L1-5", P, check_tent_counts, {"L_max": 14, "compiled_L_max": 5},
           description="2^L pieces for L = 1..14 (network), compiled Transformer counted and T6-proved for L <= 5"),
@@ -27,6 +31,12 @@ AUDITS = [
     Audit("T10", "O2-exact-4-pieces", P, check_region_count,
           {"spec": O2_SPEC, "box": [["0", "1"]], "kind": "pieces", "expected": 4},
           description="O2 has exactly 4 pieces (breaks 5/18, 9/26, 3/4); re-checkable certificate"),
+    Audit("T10", "2d-three-lines-7-activation", P, check_region_count,
+          {"spec": THREE_LINES, "box": [["-1", "1"], ["-1", "1"]], "kind": "activation", "expected": 7},
+          description="2-D: ReLUs on x1, x2, x1 + x2 - 1/2 cut the square into 7 convex cells (exact polygons)"),
+    Audit("T10", "n-2d-three-lines-not-8", R, check_region_count,
+          {"spec": THREE_LINES, "box": [["-1", "1"], ["-1", "1"]], "kind": "activation", "expected": 8},
+          description="a wrong expected count is refuted by the exact count"),
     Audit("T10", "n1-universal-reading", R, check_universal_reading, {"L": 4, "q": 2},
           description="T10.n1: compiled max(2h, 2h), L = 4, D = 8 has 1 piece < 2"),
     Audit("T10", "n1-identical-pieces-table", R, check_depth_bound_table,
