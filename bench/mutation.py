@@ -34,9 +34,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # module -> tests that exercise it (globs relative to the repository; missing ones are ignored)
 TARGETS = {
-    "verify/engines/ball.py": ["tests/test_engines.py", "proofs/lse/n7_ntk_gram.py", "tests/test_t2*.py"],
-    "verify/engines/exact.py": ["tests/test_engines.py", "proofs/maxout/t3_onehot_gate.py", "tests/test_objects*.py"],
-    "verify/results.py": ["tests/test_results.py", "tests/test_audit_registry.py"],
+    "verify/engines/ball.py": ["tests/test_engines.py", "tests/test_bad_input_decisions.py",
+                               "proofs/lse/n7_ntk_gram.py", "tests/test_t2*.py"],
+    "verify/engines/exact.py": ["tests/test_engines.py", "tests/test_bad_input_decisions.py",
+                                "proofs/maxout/t3_onehot_gate.py", "tests/test_objects*.py"],
+    "verify/results.py": ["tests/test_results.py", "tests/test_bad_input_decisions.py", "tests/test_audit_registry.py"],
     "verify/objects/ops.py": ["tests/test_objects*.py", "tests/test_tracer*.py", "proofs/maxout/t6_maxout_emulation.py"],
     "verify/checks/t3_onehot_gate.py": ["proofs/maxout/t3_onehot_gate.py"],
     "verify/checks/emulation.py": ["tests/test_t6*.py", "proofs/maxout/t6_maxout_emulation.py"],
