@@ -17,6 +17,7 @@ import argparse
 import contextlib
 import importlib.util
 import inspect
+import io
 import json
 import math
 import os
@@ -48,53 +49,92 @@ def _load(path: str, name: str):
     return module
 
 
-def _call(fn, quick: bool):
-    kwargs = {}
+def _call(fn, quick: bool, source: str):
+    """Call ``run(quick=...)`` or ``main(argv)``; never let a benchmark parse bench/run.py's own argv."""
     try:
         params = inspect.signature(fn).parameters
     except (TypeError, ValueError):
         params = {}
-    if "quick" in params:
-        kwargs["quick"] = quick
-    return fn(**kwargs)
+    if fn.__name__ == "run":
+        return fn(quick=quick) if "quick" in params else fn()
+    if params:
+        argv = ["--quick"] if quick and "--quick" in source else []
+        return fn(argv)
+    saved = sys.argv
+    sys.argv = [saved[0]] + (["--quick"] if quick and "--quick" in source else [])
+    try:
+        return fn()
+    finally:
+        sys.argv = saved
+
+
+def run_isolated(name: str, filename: str, quick: bool, timeout_s: float) -> dict:
+    """:func:`run_component` in a child process, so a benchmark that crashes, is killed (memory) or
+    hangs is reported as failed instead of taking the whole table down."""
+    argv = [sys.executable, os.path.abspath(__file__), "--_component", name] + (["--quick"] if quick else [])
+    start = time.perf_counter()
+    try:
+        r = subprocess.run(argv, capture_output=True, text=True, timeout=timeout_s, cwd=ROOT)
+    except subprocess.TimeoutExpired:
+        return {"status": "failed", "figures": {}, "printed": "", "seconds": timeout_s,
+                "note": f"timed out after {timeout_s:.0f} s"}
+    sys.stderr.write(r.stderr)
+    try:
+        return json.loads(r.stdout.strip().splitlines()[-1])
+    except (IndexError, ValueError):
+        return {"status": "failed", "figures": {}, "printed": r.stdout[-2000:],
+                "seconds": time.perf_counter() - start,
+                "note": f"benchmark process ended with status {r.returncode} (killed or crashed)"}
 
 
 def run_component(name: str, filename: str, quick: bool) -> dict:
-    """``{"status": "ok"|"missing"|"failed", "figures": {...}, "seconds": t, "note": ...}``."""
+    """``{"status": "ok"|"missing"|"failed", "figures": {...}, "printed": text, "seconds": t, "note": ...}``.
+
+    A script without ``run()`` whose ``main()`` only prints is still run: its printed table is kept."""
     path = os.path.join(HERE, filename)
+    out = {"status": "ok", "figures": {}, "printed": "", "seconds": 0.0, "note": ""}
     if not os.path.exists(path):
-        return {"status": "missing", "figures": {}, "seconds": 0.0, "note": f"bench/{filename} not written yet"}
+        return dict(out, status="missing", note=f"bench/{filename} not written yet")
     start = time.perf_counter()
+    buf = io.StringIO()
     try:
         module = _load(path, name)
         fn = getattr(module, "run", None) or getattr(module, "main", None)
         if fn is None:
-            return {"status": "failed", "figures": {}, "seconds": 0.0,
-                    "note": f"bench/{filename} has no run() or main()"}
-        with contextlib.redirect_stdout(sys.stderr):
-            figures = _call(fn, quick)
+            return dict(out, status="failed", note=f"bench/{filename} has no run() or main()")
+        with open(path, encoding="utf-8") as fh:
+            source = fh.read()
+        with contextlib.redirect_stdout(buf):
+            figures = _call(fn, quick, source)
     except SystemExit as exc:
-        return {"status": "failed", "figures": {}, "seconds": time.perf_counter() - start,
-                "note": f"bench/{filename} exited ({exc.code}) instead of returning figures"}
+        return dict(out, status="failed", printed=buf.getvalue(), seconds=time.perf_counter() - start,
+                    note=f"bench/{filename} exited ({exc.code}) instead of returning figures")
     except Exception as exc:  # a benchmark failing must not hide the others
-        return {"status": "failed", "figures": {}, "seconds": time.perf_counter() - start,
-                "note": f"{type(exc).__name__}: {exc}"}
-    if not isinstance(figures, dict):
-        return {"status": "failed", "figures": {}, "seconds": time.perf_counter() - start,
-                "note": f"run() returned {type(figures).__name__}, not a dict of figures"}
-    return {"status": "ok", "figures": figures, "seconds": time.perf_counter() - start, "note": ""}
+        return dict(out, status="failed", printed=buf.getvalue(), seconds=time.perf_counter() - start,
+                    note=f"{type(exc).__name__}: {exc}")
+    out.update(seconds=time.perf_counter() - start, printed=buf.getvalue())
+    if isinstance(figures, dict):
+        out["figures"] = figures
+    else:
+        out["note"] = "main() printed its figures (no run() returning a dict)"
+    return out
 
 
 def flatten(figures, prefix="") -> list:
-    """``[(name, value)]`` with nested dicts joined by '.', lists of numbers reduced to their median."""
+    """``[(name, value)]``: nested dicts joined by '.', lists of dicts one row per entry, lists of
+    timings (keys naming seconds/time) reduced to their median, other lists shown as they are."""
     rows = []
     for key in figures:
         value = figures[key]
         name = f"{prefix}{key}"
         if isinstance(value, dict):
             rows += flatten(value, name + ".")
+        elif isinstance(value, (list, tuple)) and value and all(isinstance(v, dict) for v in value):
+            for i, v in enumerate(value):
+                rows += flatten(v, f"{name}[{i}].")
         elif isinstance(value, (list, tuple)) and value and all(
-                isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+                isinstance(v, (int, float)) and not isinstance(v, bool) for v in value) and \
+                any(w in name.lower() for w in ("second", "time", "_s")):
             rows.append((name + " (median)", statistics.median(value)))
         else:
             rows.append((name, value))
@@ -134,8 +174,15 @@ def main(argv=None) -> int:
     p.add_argument("--only", nargs="*", metavar="NAME", help="run only these components "
                    f"({', '.join(n for n, _, _ in SCRIPTS)})")
     p.add_argument("--json", metavar="FILE", help="write all figures to FILE")
-    p.add_argument("--timeout", type=float, default=1800, help="seconds allowed for each full run (default 1800)")
+    p.add_argument("--timeout", type=float, default=1800, help="seconds allowed for each component / full run "
+                   "(default 1800)")
+    p.add_argument("--_component", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    if args._component:  # child process: run one component, print its result as the last JSON line
+        filename = {n: f for n, f, _ in SCRIPTS}[args._component]
+        res = run_component(args._component, filename, args.quick)
+        print(json.dumps(res, default=str, sort_keys=True))
+        return 0
 
     machine = f"{platform.node() or 'machine'} / {platform.processor() or platform.machine()} / " \
               f"{os.cpu_count()} cores / Python {platform.python_version()}"
@@ -145,13 +192,13 @@ def main(argv=None) -> int:
         if args.only and name not in args.only:
             continue
         print(f"... {name}: {what}", file=sys.stderr, flush=True)
-        results[name] = run_component(name, filename, args.quick)
+        results[name] = run_isolated(name, filename, args.quick, args.timeout)
     if args.full:
         print("... full audit (verify audit)", file=sys.stderr, flush=True)
-        results["full_audit"] = {"status": "ok", "seconds": 0.0, "note": "",
+        results["full_audit"] = {"status": "ok", "seconds": 0.0, "note": "", "printed": "",
                                  "figures": time_command([sys.executable, "-m", "verify", "audit"], args.timeout)}
         print("... full test suite (pytest)", file=sys.stderr, flush=True)
-        results["full_tests"] = {"status": "ok", "seconds": 0.0, "note": "",
+        results["full_tests"] = {"status": "ok", "seconds": 0.0, "note": "", "printed": "",
                                  "figures": time_command([sys.executable, "-m", "pytest", "-q", "-p",
                                                           "no:cacheprovider"], args.timeout)}
 
@@ -162,6 +209,10 @@ def main(argv=None) -> int:
         if res["status"] != "ok":
             print(f"{name:<14} {'(' + res['status'] + ': ' + res['note'] + ')':<{width}}")
             continue
+        if not res["figures"] and res.get("printed"):
+            print(f"{name:<14} (as printed by bench/{name}.py)")
+            for line in res["printed"].rstrip().splitlines():
+                print(f"{'':<14} | {line}")
         for fig, value in flatten(res["figures"]):
             flag = "  <- ratio" if any(w in fig.lower() for w in RATIO_WORDS) else ""
             print(f"{name:<14} {fig:<{width}} {_fmt(value):>14}{flag}")
