@@ -80,8 +80,9 @@ def _synthetic_report():
                                                         "lambda_max": {"lower": "1", "upper": "2"}}}}),
         _fake_audit("N7", {"certificate": {"kind": "ntk-cholesky", "summary": "PD", "spectrum": {
             "ratio": {"lower": "1/10", "upper": "1/5"}}}, "evidence": {"float64": {"ratio": -1e-17}}}, "b"),
-        _fake_audit("N10", {"evidence": {"t": [0, 1, 2, 3], "loss": [1.0, 0.5, 0.2, 0.1],
-                                         "envelope": [1.0, 0.6, 0.4, 0.3]}}),
+        _fake_audit("N10", {"evidence": {"times": [0, 1, 2, 3], "loss": [1.0, 0.5, 0.2, 0.1],
+                                         "bound_integral": [1.0, 0.6, 0.4, 0.3], "envelope_pl": [1, 0.8, 0.6, 0.5],
+                                         "final_loss_ratio": 0.1}}),
     ]
     return {"audits": audits, "summary": {"audits": 5, "met": 5, "missed": [], "claims_with_audits":
             ["T7", "T10", "N7", "N10"], "claims_without_audits": []}, "versions": {"python": "x"}}

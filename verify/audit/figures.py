@@ -586,28 +586,31 @@ def gram_spectrum_figure(audits) -> FigureOut:
 # -- N10: gradient-flow loss vs envelope -----------------------------------------------------------------
 
 def gradient_flow_figure(audits) -> FigureOut:
-    title = "Gradient flow: loss L(t) vs the envelope L(0) exp(-2 int lambda_min)"
+    title = "Gradient flow: loss L(t) vs its envelopes (N10)"
     for audit_id, r in _results(audits, "N10"):
-        found = {}
+        times, loss, bounds = None, None, []
         for _, key, v in _walk(r.get("evidence", {})):
             xs = _numeric_list(v, 3)
             if xs is None:
                 continue
             k = key.lower()
-            if "t" not in found and (k in ("t", "times", "time", "ts") or k.endswith("_t") or k.startswith("t_")):
-                found["t"] = xs
-            elif "loss" not in found and "loss" in k and "envelope" not in k and "bound" not in k:
-                found["loss"] = (key, xs)
-            elif "env" not in found and ("envelope" in k or "bound" in k):
-                found["env"] = (key, xs)
-        if "loss" in found:
-            lk, loss = found["loss"]
-            ts = found.get("t") if found.get("t") and len(found["t"]) == len(loss) else list(range(len(loss)))
-            series = [(lk, ts, loss, {"linestyle": "-"})]
-            if "env" in found and len(found["env"][1]) == len(loss):
-                series.append((found["env"][0], ts, found["env"][1], {"linestyle": "--"}))
-            png = render_xy(title + f" ({audit_id})", series, "t", "loss", logy=all(x > 0 for x in loss))
-            return FigureOut("flow", title, png, f"data: {audit_id}", audit_id)
+            if times is None and (k in ("t", "times", "time", "ts") or k.endswith("_t") or k.startswith("t_")):
+                times = xs
+            elif "envelope" in k or "bound" in k:
+                bounds.append((key, xs))
+            elif loss is None and "loss" in k:
+                loss = (key, xs)
+        if loss is None:
+            continue
+        lk, ys = loss
+        ts = times if times and len(times) == len(ys) else list(range(len(ys)))
+        series = [(f"{lk} (evidence)", ts, ys, {"linestyle": "-", "linewidth": 2})]
+        for bk, bv in bounds[:3]:
+            if len(bv) == len(ys):
+                series.append((bk, ts, bv, {"linestyle": "--"}))
+        positive = all(y > 0 for _, _, yy, _ in series for y in yy)
+        png = render_xy(title + f" ({audit_id})", series, "t", "loss", logy=positive)
+        return FigureOut("flow", title, png, f"data: {audit_id}", audit_id)
     raise FigureUnavailable("no N10 Result in this run carries a loss curve in its evidence")
 
 
