@@ -91,93 +91,102 @@ def _tilted(theta: sympy.Matrix, atoms, weights):
     return p, m, H
 
 
-def _poly_vector(expr, gens):
-    """Coefficients of a polynomial as {monomial: coefficient}, or None if not a polynomial in ``gens``."""
-    try:
-        poly = sympy.Poly(expr, *gens) if gens else None
-    except sympy.PolynomialError:
-        return None
-    if poly is None:
-        return {(): expr} if expr.is_Rational else None
-    if not all(c.is_Rational for c in poly.coeffs()):
-        return None
-    return dict(poly.terms())
-
-
-class _ExpBasis:
-    """Writes each exponent as (integer combination of basis exponents) + rational constant.
-
-    New exponents that are not integer combinations become new basis elements (fresh symbols E_i).
-    """
-
-    def __init__(self):
-        self.keys = []      # basis polynomials (expanded, no constant term)
-        self.vecs = []      # their coefficient dicts
-        self.symbols = []
-
-    def replace(self, arg):
-        arg = sympy.expand(arg)
-        const = arg.as_coeff_Add()[0] if arg.is_Add else (arg if arg.is_Rational else sympy.Integer(0))
-        rest = sympy.expand(arg - const)
-        if rest == 0:
-            return sympy.exp(const)
-        gens = sorted(rest.free_symbols, key=sympy.default_sort_key)
-        combo = self._combination(rest, gens)
-        if combo is None:
-            self.keys.append(rest)
-            self.symbols.append(sympy.Symbol(f"_E{len(self.symbols)}", positive=True))
-            combo = {len(self.keys) - 1: 1}
-        out = sympy.exp(const) if const != 0 else sympy.Integer(1)
-        for i, c in combo.items():
-            out *= self.symbols[i] ** c
-        return out
-
-    def _combination(self, rest, gens):
-        for i, key in enumerate(self.keys):          # fast path: +-k times one basis element
-            ratio = sympy.cancel(rest / key)
-            if ratio.is_Integer:
-                return {i: int(ratio)}
-        if not self.keys:
+def _exponent_terms(arg):
+    """expand(arg) as (rational constant, {monomial: rational coefficient}) or None if not of that form."""
+    arg = sympy.expand(arg)
+    terms = arg.as_coefficients_dict()
+    const = sympy.Integer(0)
+    out = {}
+    for mono, coef in terms.items():
+        if not coef.is_Rational:
             return None
-        allgens = sorted(set(gens).union(*(k.free_symbols for k in self.keys)), key=sympy.default_sort_key)
-        target = _poly_vector(rest, allgens)
-        basis = [_poly_vector(k, allgens) for k in self.keys]
-        if target is None or any(b is None for b in basis):
+        if mono == 1:
+            const += coef
+        elif mono.free_symbols and all(f.is_Symbol for f in mono.free_symbols) and mono.is_polynomial():
+            out[mono] = out.get(mono, 0) + coef
+        else:
             return None
-        monos = sorted(set(target).union(*basis))
-        M = sympy.Matrix([[b.get(mo, 0) for b in basis] for mo in monos])
-        rhs = sympy.Matrix([target.get(mo, 0) for mo in monos])
-        try:
-            sol, params = M.gauss_jordan_solve(rhs)
-        except ValueError:
-            return None
-        if params.shape[0]:
-            sol = sol.subs({p: 0 for p in params})
-        if not all(v.is_Integer for v in sol):
-            return None
-        return {i: int(v) for i, v in enumerate(sol) if v != 0}
+    return const, out
 
 
-def exp_free_zero(expr) -> bool:
-    """True if ``expr`` is identically 0 once every exp(a) is written as a monomial in fresh symbols.
+def _coarse_zero(exprs) -> bool:
+    """One symbol E per distinct expanded exponent; integer multiples (e.g. exp(-a) = 1/E) share it."""
+    keys, syms = [], []
+    for e in exprs:
+        repl = {}
+        for ex in sorted(e.atoms(sympy.exp), key=sympy.default_sort_key):
+            arg = sympy.expand(ex.args[0])
+            val = None
+            for key, sym in zip(keys, syms):
+                ratio = sympy.cancel(arg / key)
+                if ratio.is_Integer:
+                    val = sym ** int(ratio)
+                    break
+            if val is None:
+                if arg.is_Rational:
+                    val = ex
+                else:
+                    keys.append(arg)
+                    syms.append(sympy.Symbol(f"_E{len(syms)}", positive=True))
+                    val = syms[-1]
+            repl[ex] = val
+        if sympy.cancel(sympy.together(e.xreplace(repl))) != 0:
+            return False
+    return True
 
-    Each exponent is expanded and written as an integer combination of basis exponents (new ones become
-    basis elements), exp(Σ c_i b_i + r) -> e^r Π E_i^{c_i}.  Sound for proving an identity: a rational
-    function of free symbols that cancels to 0 vanishes under every substitution with non-zero
-    denominators.  False means "not shown", never "non-zero".
+
+def exp_free_zero(expr, fine: bool = False) -> bool:
+    """True if ``expr`` is identically 0 once every exponential is written in fresh symbols.
+
+    First pass (fast): one symbol per distinct exponent (integer multiples share it).  Second pass (finer,
+    only with ``fine=True``; can be slow for large expressions):
+
+    every exponent is expanded into a rational constant plus rational multiples of monomials t; with D_t
+    the common denominator of the coefficients of t, exp(c0 + Σ c_t t) -> e^{c0} Π Z_t^{c_t D_t}, where
+    Z_t = exp(t / D_t) is a fresh positive symbol (exponents that are not of this form get a symbol of
+    their own).  Sound for proving an identity: a rational function of free symbols that cancels to 0
+    vanishes under every substitution with non-zero denominators.  False means "not shown", never
+    "non-zero".
 
     >>> a, b = sympy.symbols("a b")
     >>> exp_free_zero(sympy.exp(a * (a + b)) - sympy.exp(a**2 + a * b))
     True
-    >>> exp_free_zero(sympy.exp(a) * sympy.exp(b) - sympy.exp(a + b))
+    >>> exp_free_zero(sympy.exp(a) * sympy.exp(b / 3) - sympy.exp(a + b / 3), fine=True)
     True
+    >>> exp_free_zero(sympy.exp(a) - sympy.exp(b))
+    False
     """
-    exprs = list(expr) if isinstance(expr, sympy.MatrixBase) else [expr]
-    basis = _ExpBasis()
+    exprs = [sympy.sympify(e) for e in (list(expr) if isinstance(expr, sympy.MatrixBase) else [expr])]
+    if _coarse_zero(exprs):
+        return True
+    if not fine:
+        return False
+    atoms = set()
     for e in exprs:
-        e = sympy.sympify(e)
-        repl = {ex: basis.replace(ex.args[0])
-                for ex in sorted(e.atoms(sympy.exp), key=sympy.default_sort_key)}
+        atoms |= e.atoms(sympy.exp)
+    atoms = sorted(atoms, key=sympy.default_sort_key)
+    parsed = {ex: _exponent_terms(ex.args[0]) for ex in atoms}
+    denom = {}
+    for p in parsed.values():
+        if p is not None:
+            for mono, coef in p[1].items():
+                denom[mono] = sympy.ilcm(denom.get(mono, 1), sympy.Rational(coef).q)
+    zsym = {mono: sympy.Symbol(f"_Z{i}", positive=True)
+            for i, mono in enumerate(sorted(denom, key=sympy.default_sort_key))}
+    other = {}
+    repl = {}
+    for ex, p in parsed.items():
+        if p is None:
+            key = sympy.expand(ex.args[0])
+            other.setdefault(key, sympy.Symbol(f"_W{len(other)}", positive=True))
+            repl[ex] = other[key]
+            continue
+        const, terms = p
+        val = sympy.exp(const) if const != 0 else sympy.Integer(1)
+        for mono, coef in terms.items():
+            val *= zsym[mono] ** int(coef * denom[mono])
+        repl[ex] = val
+    for e in exprs:
         if sympy.cancel(sympy.together(e.xreplace(repl))) != 0:
             return False
     return True

@@ -31,7 +31,7 @@ from fractions import Fraction
 import numpy as np
 import sympy
 
-from ..analysis.mean_field import HPModel, backend, mean_field_flow, particle_forward
+from ..analysis.mean_field import memoise, HPModel, backend, mean_field_flow, particle_forward
 from ..engines.ball import LADDER, ball_bounds, decide_with_ladder, sign, to_ball
 from ..engines.exact import fraction_str, parse_exact
 from ..errors import InputError
@@ -102,6 +102,7 @@ def _parse_sizes(values, field, limit):
     return out
 
 
+@memoise
 def check_depth_convergence(layers=(8, 16, 32, 64, 128), seed: int = 0, dps: int = 30,
                             ratio_band=("1.8", "2.2")) -> Result:
     """Euler rate in depth (evidence; always INCONCLUSIVE, ``criterion_met`` in the certificate)."""
@@ -127,6 +128,7 @@ def check_depth_convergence(layers=(8, 16, 32, 64, 128), seed: int = 0, dps: int
                   seeds={"heads": seed}, evidence=ev)
 
 
+@memoise
 def check_width_convergence(heads=(16, 32, 64, 128, 256, 512, 1024), layers: int = 8, seeds: int = 20,
                             seed: int = 0, slope_band=("-0.6", "-0.4")) -> Result:
     """Monte Carlo rate in width (evidence; always INCONCLUSIVE, ``criterion_met`` in the certificate)."""
@@ -207,6 +209,7 @@ def _frozen_certified(v, layers, heads_count, ladder):
     return m0, ode_ok and init_ok, frozen, coupled, out
 
 
+@memoise
 def check_frozen_context(mode: str = "certified", v=("1/2", "-1/3"), layers=(8, 16, 32, 64, 128),
                          heads=(1, 16), seed: int = 0, dps: int = 30, ladder=LADDER) -> Result:
     """N8.n: "the frozen-context particle model converges to the mean-field flow" — REFUTED (certified) in

@@ -29,7 +29,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from ..analysis.mean_field import HPModel, backend
+from ..analysis.mean_field import memoise, HPModel, backend
 from ..engines.exact import fraction_str, parse_exact
 from ..errors import InputError
 from ..results import Method, Result, Verdict
@@ -87,6 +87,7 @@ def _direction_perturbed(layers, direction, delta):
     return new
 
 
+@memoise
 def check_adjoint_gradient(configuration: str = "constant-heads", variant: str = "full", dps: int = 50,
                            fd_step="1e-12", tolerance="1e-20", ode_tolerance="1e-30", max_coordinates: int = 16,
                            directions: int = 0, seed: int = 0, backend_name: str = "gmpy2") -> Result:
