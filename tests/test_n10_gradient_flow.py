@@ -1,0 +1,19 @@
+"""N10: PL decay evidence (criterion fields) and the exact negative control."""
+
+from verify.checks.n10_gradient_flow import check_kernel_residual, check_pl_decay
+from verify.results import Verdict
+
+
+def test_pl_decay_criteria():   # same arguments as the audits (memoised)
+    for eps in ("1e-2", "1e-1"):
+        r = check_pl_decay(eps=eps)
+        assert r.verdict is Verdict.INCONCLUSIVE and r.certificate["criterion_met"] is True
+        assert r.evidence["inequality_integral_holds"] and r.evidence["inequality_pl_holds"]
+    assert check_pl_decay(eps="1e-2").evidence["lambda_min_stays_above_half_lambda0"] is True
+
+
+def test_kernel_residual_refuted_exactly():
+    r = check_kernel_residual(eps="1e-2")
+    assert r.verdict is Verdict.REFUTED and r.method.value == "exact"
+    assert r.certificate["symbolic_sum_c_grad_zero"] is True
+    assert r.evidence["float_grad_norm_at_theta0"] < 1e-12

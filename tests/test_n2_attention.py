@@ -1,0 +1,55 @@
+"""N2: attention = V grad Lambda(K^T Q x); wrong variants are never PROVED."""
+
+import pytest
+import sympy
+
+from verify.checks.n2_attention_gradient import (_matrix_symbols, _tilted, _vector_symbols, attention_sympy,
+                                                 check_attention_identity, check_continuous_attention,
+                                                 exp_free_zero)
+from verify.errors import InputError
+from verify.results import Verdict
+
+
+def test_identity_and_transposed():
+    assert check_attention_identity(key_dim=2).verdict is Verdict.PROVED
+    r = check_attention_identity(key_dim=2, transpose=True)
+    assert r.verdict is Verdict.REFUTED
+    assert r.certificate["witness"]["Q"] != r.certificate["witness"]["K"]
+
+
+def test_symmetric_A_does_not_refute():
+    """With Q = K (A = Q^T Q symmetric) the transposed form is correct: no refutation at that witness."""
+    from verify.checks import n2_attention_gradient as n2
+    saved = n2._WITNESSES[2]
+    try:
+        n2._WITNESSES[2] = (((1, 1), (0, 1)), ((1, 1), (0, 1)), ((1, 0), (0, 1)), (1, 0))
+        r = check_attention_identity(key_dim=2, transpose=True, ladder=(64, 128))
+        assert r.verdict is Verdict.INCONCLUSIVE
+    finally:
+        n2._WITNESSES[2] = saved
+
+
+def test_wrong_context_jacobian_not_shown_equal():
+    d, n = 2, 3
+    ws = [sympy.Rational(1, 3)] * 3
+    X = [_vector_symbols(f"y{j}_", d) for j in range(n)]
+    A = _matrix_symbols("A", d, d)
+    z = _vector_symbols("z", d)
+    theta = A * z
+    pk, m, H = _tilted(theta, X, ws)
+    wrong = pk[0] * (X[0] - m) * theta.T          # missing the identity term
+    assert not exp_free_zero((m).jacobian(X[0]) - wrong)
+
+
+def test_bad_input():
+    with pytest.raises(InputError, match="^key_dim"):
+        check_attention_identity(key_dim=4)
+    with pytest.raises(InputError, match="^weights"):
+        check_attention_identity(weights=["1/2", "1/2", "1/2"])
+    with pytest.raises(InputError, match=r"^atoms\[0\]"):
+        check_attention_identity(atoms=[(1, 2, 3)])
+
+
+def test_continuous_quadrature_criterion():
+    r = check_continuous_attention(dps=50)
+    assert r.verdict is Verdict.INCONCLUSIVE and r.certificate["criterion_met"] is True
