@@ -27,3 +27,13 @@ def test_bad_input():
         check_adjoint_gradient(configuration="layers-9")
     with pytest.raises(InputError, match="^dps"):
         check_adjoint_gradient(dps=5)
+
+
+def test_exact_instance():
+    from verify.checks.n9_adjoint_gradient import check_adjoint_exact_instance
+    r = check_adjoint_exact_instance("full")
+    assert r.verdict is Verdict.PROVED and r.certificate["zero_for_all_v"] is True
+    for variant in ("drop-context", "drop-query"):
+        assert check_adjoint_exact_instance(variant).verdict is Verdict.REFUTED
+    with pytest.raises(InputError, match="^v"):
+        check_adjoint_exact_instance("full", v=0)

@@ -1,8 +1,9 @@
-"""Audits of N9 (adjoint gradient = central finite differences, spec lse.md 8). Evidence: every verdict is
-INCONCLUSIVE; tests/test_n9_adjoint.py asserts certificate["criterion_met"] on the same checks."""
+"""Audits of N9 (adjoint gradient = central finite differences, spec lse.md 8). The 50-digit comparisons are
+evidence (INCONCLUSIVE; tests/test_n9_adjoint.py asserts certificate["criterion_met"]); an explicit A = 0
+instance gives an exact proof of the full adjoint and certified refutations of the dropped-term variants."""
 
 from verify.audit.spec import Audit
-from verify.checks.n9_adjoint_gradient import check_adjoint_gradient
+from verify.checks.n9_adjoint_gradient import check_adjoint_exact_instance, check_adjoint_gradient
 from verify.results import Verdict
 
 AUDITS = [
@@ -19,4 +20,10 @@ AUDITS = [
     Audit("N9", "n-drop-query-term", Verdict.INCONCLUSIVE, check_adjoint_gradient,
           {"configuration": "constant-heads", "variant": "drop-query", "max_coordinates": 2},
           description="N9.n: without the query term the mismatch is ~1e-1 (evidence; not certified)"),
+    Audit("N9", "exact-instance-A0", Verdict.PROVED, check_adjoint_exact_instance, {"variant": "full"},
+          description="d = 1, A = 0, V = 1/2: closed-form adjoint integral = d loss / dv exactly (for all v)"),
+    Audit("N9", "n-drop-context-certified", Verdict.REFUTED, check_adjoint_exact_instance,
+          {"variant": "drop-context"}, description="N9.n: difference 4e/25 - 2e^(1/2)/5 + 7/30, certified non-zero"),
+    Audit("N9", "n-drop-query-certified", Verdict.REFUTED, check_adjoint_exact_instance,
+          {"variant": "drop-query"}, description="N9.n: difference e/25 - 13e^(1/2)/150 + 1/75, certified non-zero"),
 ]
