@@ -17,3 +17,9 @@ def test_kernel_residual_refuted_exactly():
     assert r.verdict is Verdict.REFUTED and r.method.value == "exact"
     assert r.certificate["symbolic_sum_c_grad_zero"] is True
     assert r.evidence["float_grad_norm_at_theta0"] < 1e-12
+
+
+def test_lambda0_is_certified_positive():
+    r = check_pl_decay(eps="1e-2")
+    cert = r.evidence["lambda0_certified"]
+    assert cert["certified"] is True and 0 < cert["lower_bound"] <= r.evidence["lambda0"]
