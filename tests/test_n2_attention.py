@@ -53,3 +53,23 @@ def test_bad_input():
 def test_continuous_quadrature_criterion():
     r = check_continuous_attention(dps=50)
     assert r.verdict is Verdict.INCONCLUSIVE and r.certificate["criterion_met"] is True
+
+
+from fractions import Fraction as _F
+
+from hypothesis import given, settings, strategies as st
+
+_q = st.fractions(min_value=-2, max_value=2, max_denominator=5)
+
+
+@settings(max_examples=8)
+@given(st.lists(st.tuples(_q, _q), min_size=2, max_size=3, unique=True))
+def test_identity_for_random_rational_atoms(atoms):
+    assert check_attention_identity(key_dim=1, atoms=[list(a) for a in atoms]).verdict is Verdict.PROVED
+
+
+@settings(max_examples=8)
+@given(st.lists(st.tuples(_q, _q), min_size=2, max_size=3, unique=True))
+def test_transposed_never_proved(atoms):
+    r = check_attention_identity(key_dim=2, atoms=[list(a) for a in atoms], transpose=True, ladder=(64, 128))
+    assert r.verdict is not Verdict.PROVED
