@@ -23,3 +23,14 @@ def test_lambda0_is_certified_positive():
     r = check_pl_decay(eps="1e-2")
     cert = r.evidence["lambda0_certified"]
     assert cert["certified"] is True and 0 < cert["lower_bound"] <= r.evidence["lambda0"]
+
+
+def test_bad_input():
+    import pytest
+    from verify.errors import InputError
+    with pytest.raises(InputError, match="^eps"):
+        check_pl_decay(eps=0)
+    with pytest.raises(InputError, match="^heads"):
+        check_pl_decay(heads=1000)
+    with pytest.raises(InputError, match="^e"):
+        check_kernel_residual(e=(0, 0))

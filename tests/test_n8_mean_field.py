@@ -25,3 +25,14 @@ def test_frozen_context_v_zero_is_not_refuted():
     """With V = 0 nothing moves and both models agree: the check must not refute."""
     r = check_frozen_context(mode="certified", v=(0, 0), layers=(8, 16), heads=(1, 2), ladder=(64,))
     assert r.verdict is not Verdict.REFUTED
+
+
+def test_bad_input():
+    import pytest
+    from verify.errors import InputError
+    with pytest.raises(InputError, match=r"^layers\[1\]"):
+        check_depth_convergence(layers=(8, 0))
+    with pytest.raises(InputError, match="^seeds"):
+        check_width_convergence(seeds=1)
+    with pytest.raises(InputError, match="^mode"):
+        check_frozen_context(mode="guess")
