@@ -24,18 +24,32 @@ from functools import lru_cache
 from typing import Any
 
 __all__ = ["jsonable", "canonical_dumps", "atomic_write_text", "atomic_write_json", "library_versions",
-           "fraction_str"]
+           "fraction_str", "int_str"]
+
+
+def int_str(n: int) -> str:
+    """Decimal text of an integer of any size (Python's ``str`` refuses more than 4300 digits)."""
+    try:
+        return str(n)
+    except ValueError:
+        import gmpy2
+
+        return gmpy2.mpz(n).digits(10)
 
 
 def fraction_str(q) -> str:
-    """``Fraction(3, 7) -> "3/7"``, ``Fraction(4) -> "4"``."""
+    """``Fraction(3, 7) -> "3/7"``, ``Fraction(4) -> "4"`` (any size)."""
     q = Fraction(q)
-    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+    if q.denominator == 1:
+        return int_str(q.numerator)
+    return f"{int_str(q.numerator)}/{int_str(q.denominator)}"
 
 
 def _arb_to_json(x) -> dict:
     from fractions import Fraction as F
 
+    if not x.is_finite():
+        return {"lower": "-inf", "upper": "inf", "approx": x.str(12, radius=True)}
     mid = x.mid()
     rad = x.rad()
     m, e = mid.man_exp()
@@ -53,7 +67,8 @@ def jsonable(obj: Any) -> Any:
     if isinstance(obj, enum.Enum):
         return jsonable(obj.value)
     if isinstance(obj, int):
-        return int(obj)
+        n = int(obj)
+        return n if abs(n) < 10**4000 else int_str(n)
     if isinstance(obj, Fraction):
         return fraction_str(obj)
     if isinstance(obj, float):

@@ -25,6 +25,7 @@ import re
 from fractions import Fraction
 from typing import Any, Iterable, Sequence
 
+from ..canonical import fraction_str
 from ..errors import InputError, InputTypeError
 
 __all__ = [
@@ -43,10 +44,15 @@ class JsonFloat(str):
     """A float literal read from JSON, kept as its text so it can be refused (or taken exactly)."""
 
 
-def fraction_str(q) -> str:
-    """``Fraction(3, 7) -> "3/7"``; integers without a denominator."""
-    q = Fraction(q)
-    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+def _int(text: str) -> int:
+    """``int(text)`` for decimal digit strings of any length up to MAX_NUMBER_LENGTH
+    (Python refuses more than 4300 digits; gmpy2 does not)."""
+    try:
+        return int(text)
+    except ValueError:
+        import gmpy2
+
+        return int(gmpy2.mpz(text))
 
 
 def _float_refusal(field: str, text: str) -> InputTypeError:
@@ -76,16 +82,23 @@ def _parse_string(value: str, field: str) -> Fraction:
         raise InputError(field, f"{s!r} is not a finite number")
     if _RATIONAL.match(s):
         num, _, den = s.partition("/")
-        if den and int(den) == 0:
+        if den and _int(den) == 0:
             raise InputError(field, f"{s!r} has a zero denominator")
-        return Fraction(int(num), int(den) if den else 1)
+        return Fraction(_int(num), _int(den) if den else 1)
     m = _DECIMAL.match(s)
     if m:
+        exp = 0
         if m.group(2):
             exp = int(m.group(2)[1:])
             if abs(exp) > MAX_EXPONENT:
                 raise InputError(field, f"exponent {exp} outside [-{MAX_EXPONENT}, {MAX_EXPONENT}]")
-        return Fraction(s)
+        mantissa = m.group(1)
+        sign = -1 if s.startswith("-") else 1
+        whole, _, frac = mantissa.partition(".")
+        digits = (whole + frac).lstrip("0") or "0"
+        exp -= len(frac)
+        value = Fraction(_int(digits)) * (Fraction(10) ** exp)
+        return sign * value
     raise InputError(field, f"{value!r} is not an exact number (use an integer, 'p/q' or a decimal string)")
 
 

@@ -60,6 +60,16 @@ __all__ = [
 
 MAX_DIM = 16          # dimension d of a law
 MAX_ATOMS = 10_000    # atoms of a discrete law
+MAX_MAGNITUDE = 10**9  # |parameter| (atoms, radius, separation, means, covariance entries); larger is refused up front
+
+
+def _bounded(values, field):
+    """Refuse parameters beyond MAX_MAGNITUDE (they make every enclosure overflow)."""
+    for i, v in enumerate(values):
+        if abs(v) > MAX_MAGNITUDE:
+            name = field if len(values) == 1 else f"{field}[{i}]"
+            raise InputError(name, f"|value| exceeds the limit {MAX_MAGNITUDE} (10^9)")
+    return values
 
 FAMILIES = ("discrete", "uniform_cube", "laplace", "gaussian_mixture", "gaussian")
 
@@ -101,6 +111,8 @@ def check_spd(cov, field: str = "cov", *, allow_float: bool = False) -> tuple:
     verify.errors.InputError: cov: not positive definite (LDL pivot 2 is -3, must be > 0)
     """
     S = parse_matrix(cov, field, allow_float=allow_float, max_size=MAX_DIM)
+    for i, row in enumerate(S):
+        _bounded(row, f"{field}[{i}]")
     n = len(S)
     if len(S[0]) != n:
         raise InputError(field, f"must be square, got {n}x{len(S[0])}")
@@ -124,8 +136,8 @@ def check_spd(cov, field: str = "cov", *, allow_float: bool = False) -> tuple:
 
 def _vec(values, field, dim=None, allow_float=False) -> tuple:
     if dim is not None:
-        return parse_vector(values, field, dim=dim, allow_float=allow_float)
-    v = parse_vector(values, field, allow_float=allow_float, max_len=MAX_DIM)
+        return _bounded(parse_vector(values, field, dim=dim, allow_float=allow_float), field)
+    v = _bounded(parse_vector(values, field, allow_float=allow_float, max_len=MAX_DIM), field)
     if not v:
         raise InputError(field, "must not be empty")
     return v
@@ -558,7 +570,7 @@ class UniformCube(Distribution):
     family = "uniform_cube"
 
     def __init__(self, radius, center=None, dim=None, *, allow_float: bool = False):
-        r = parse_exact(radius, "radius", allow_float=allow_float)
+        r = _bounded([parse_exact(radius, "radius", allow_float=allow_float)], "radius")[0]
         if r <= 0:
             raise InputError("radius", f"must be > 0, got {fraction_str(r)}")
         if center is not None:
@@ -651,7 +663,7 @@ class _CovLaw(Distribution):
         if mean is None:
             self.mean = tuple(Fraction(0) for _ in range(self.dim))
         else:
-            self.mean = parse_vector(mean, mean_field, dim=self.dim, allow_float=allow_float)
+            self.mean = _bounded(parse_vector(mean, mean_field, dim=self.dim, allow_float=allow_float), mean_field)
 
 
 class SymmetricLaplace(_CovLaw):
@@ -878,11 +890,11 @@ class GaussianMixture(_CovLaw):
     family = "gaussian_mixture"
 
     def __init__(self, separation, direction, cov, center=None, *, allow_float: bool = False):
-        a = parse_exact(separation, "separation", allow_float=allow_float)
+        a = _bounded([parse_exact(separation, "separation", allow_float=allow_float)], "separation")[0]
         if a < 0:
             raise InputError("separation", f"must be >= 0, got {fraction_str(a)}")
         self._init_cov(cov, center, "center", allow_float)
-        u = parse_vector(direction, "direction", dim=self.dim, allow_float=allow_float)
+        u = _bounded(parse_vector(direction, "direction", dim=self.dim, allow_float=allow_float), "direction")
         n2 = _dot(u, u)
         if n2 == 0:
             raise InputError("direction", "must be a nonzero vector")
