@@ -28,7 +28,10 @@ KIND_CLAIMS = {
 # top-level certificate fields that a re-checker recomputes everything from: changing them may give
 # another *valid* certificate (e.g. other design points of full rank), so acceptance is no failure
 # there; the semantic tamper (two laws made identical) must still be rejected
-FREE_FIELDS = {"independence-design": {"z_points", "points", "laws", "seed", "prime", "q", "attempt"}}
+FREE_FIELDS = {"independence-design": {"z_points", "points", "laws", "seed", "prime", "q", "attempt"},
+               # a refutation rests on the witness, the pinned Transformer and the network; the size table
+               # and the lemma record beside it are informational
+               "emulation-witness": {"sizes", "size_problems", "lemma"}}
 AUDIT_TIME_BUDGET_S = 20.0   # total time spent running audits to collect certificates
 SKIP_KEYS = {"summary", "kind", "approx", "statement", "note", "notes", "explanation", "why", "reading"}
 

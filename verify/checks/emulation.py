@@ -368,6 +368,14 @@ def _refuted(claim, ref, target, tc, wit, rule, o, params, conventions, lemma, n
             "witness": {"x": x, "tie": rule, "network": list(a), "transformer": list(b), "output_index": idx},
             "cell": {"dim": tc.cell.dim, "vertices": tc.cell.vertices_fraction()}, "lemma": lemma}
     cert.update(_witness_record(ref, target, x, rule, b))
+    if "transformer_sublayers" in cert:
+        # pin the refuted Transformer in the statement's parameters: a re-checker compares the digest
+        import hashlib
+
+        from ..canonical import canonical_dumps
+
+        digest = hashlib.sha256(canonical_dumps(cert["transformer_sublayers"]).encode("utf-8")).hexdigest()
+        params = dict(params, transformer_sha256=digest)
     return Result(claim, STATEMENT, Verdict.REFUTED, Method.EXACT, certificate=cert, parameters=params,
                   conventions=conventions)
 

@@ -338,6 +338,44 @@ def evaluate_transformer(subs: list, X: list, tie: str) -> list:
     return [list(r) for r in zip(*cols)]
 
 
+def _witness_consistent(x: list, X: list, cell) -> None:
+    """The embedded input must carry the witness x (rows 0..d-1 at every token, as in every embedding of
+    verify's constructions) and the recorded cell must contain x."""
+    d = len(x)
+    if d == 0:
+        raise RecheckFailure("witness.x: empty")
+    if len(X) < d or not X[0] or any(X[r][j] != x[r] for r in range(d) for j in range(len(X[0]))):
+        raise RecheckFailure("embedded_X: rows 0..d-1 are not the witness x at every token")
+    if cell is None:
+        return
+    if not isinstance(cell, dict) or not isinstance(cell.get("vertices"), list) or not cell["vertices"]:
+        raise RecheckFailure("cell: malformed")
+    V = [[num(c, "cell.vertices") for c in v] for v in cell["vertices"]]
+    if any(len(v) != d for v in V):
+        raise RecheckFailure("cell.vertices: wrong dimension")
+    dim = cell.get("dim")
+    if dim == 0:
+        inside = V == [x]
+    elif d == 1:
+        inside = min(v[0] for v in V) <= x[0] <= max(v[0] for v in V)
+    elif d == 2 and dim == 1:
+        (a, b), (c, e) = V[0], V[-1]
+        cross = (c - a) * (x[1] - b) - (e - b) * (x[0] - a)
+        inside = cross == 0 and min(a, c) <= x[0] <= max(a, c) and min(b, e) <= x[1] <= max(b, e)
+    elif d == 2:
+        signs = set()
+        for i in range(len(V)):
+            (a, b), (c, e) = V[i], V[(i + 1) % len(V)]
+            cross = (c - a) * (x[1] - b) - (e - b) * (x[0] - a)
+            if cross:
+                signs.add(cross > 0)
+        inside = len(signs) <= 1
+    else:
+        inside = True  # d >= 3: sampled witnesses carry no cell geometry
+    if not inside:
+        raise RecheckFailure("cell: the witness x does not lie in the recorded cell")
+
+
 def recheck_witness(cert: dict) -> str:
     net = read_network(cert.get("network"))
     w = cert.get("witness")
@@ -360,6 +398,7 @@ def recheck_witness(cert: dict) -> str:
     if not subs:
         raise RecheckFailure("certificate.transformer_sublayers: missing")
     X = _matrix(cert.get("embedded_X"), "embedded_X")
+    _witness_consistent(x, X, cert.get("cell"))
     read = cert.get("read") or {}
     try:
         Xf = evaluate_transformer(subs, X, tie)
@@ -381,11 +420,27 @@ def recheck_witness(cert: dict) -> str:
     return f"at x = {[str(c) for c in x]} ({tie}): Transformer {[str(c) for c in h]} != network {[str(c) for c in y_net]}"
 
 
+def _check_transformer_digest(cert: dict, params) -> None:
+    """The refuted Transformer is the one named in the Result's parameters (sha256 of its canonical weights)."""
+    import hashlib
+
+    from ..canonical import canonical_dumps
+
+    want = params.get("transformer_sha256") if isinstance(params, dict) else None
+    if not isinstance(want, str):
+        raise RecheckFailure("parameters.transformer_sha256: missing (which Transformer is refuted?)")
+    got = hashlib.sha256(canonical_dumps(cert.get("transformer_sublayers")).encode("utf-8")).hexdigest()
+    if got != want:
+        raise RecheckFailure("certificate.transformer_sublayers: weights differ from the refuted Transformer "
+                             "named in parameters.transformer_sha256")
+
+
 def recheck(result: dict) -> str:
     cert = result.get("certificate") if isinstance(result, dict) else None
     if isinstance(cert, dict) and cert.get("kind") == "emulation-witness":
         if result.get("verdict") != "refuted":
             raise RecheckFailure("verdict: an emulation-witness certificate supports 'refuted' only")
+        _check_transformer_digest(cert, result.get("parameters"))
         return recheck_witness(cert)
     if not isinstance(cert, dict) or cert.get("kind") != "emulation-regions":
         raise RecheckFailure("certificate.kind: expected 'emulation-regions'")
