@@ -285,8 +285,6 @@ def test_public_constructors(module, name, args, kwargs):
     assert "\n" not in msg.strip() and re.match(r"^[^:\s][^:]{0,80}: \S", msg), f"{name}{args}: {msg!r}"
 
 
-@pytest.mark.xfail(strict=False, reason="verify/engines/exact.py lets 4301..5000-digit integers reach int(), whose "
-                   "int_max_str_digits ValueError becomes 'internal error', exit 3 (reported to the integrator)")
 def test_long_integer_string_is_a_field_error(tmp_path):
     _need("independence")
     spec = _dist({"family": "uniform_cube", "radius": "1" * 4500, "center": [0, 0]}, CUBE)
