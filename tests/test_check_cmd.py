@@ -314,3 +314,14 @@ def test_cli_checks_audit_json_of_certificate_claims(tmp_path, audit_certificate
         f.write_text(json.dumps(doc))
         r = run_cli("check", str(f))
         assert r.returncode == 1 and "FAIL" in r.stdout
+
+
+@pytest.mark.skipif(not __import__("os").environ.get("VERIFY_FULL_CHECK"),
+                    reason="set VERIFY_FULL_CHECK=1: runs every quick audit (minutes) and re-checks all certificates")
+def test_every_quick_audit_certificate_accepted(tmp_path):
+    out = tmp_path / "quick.json"
+    r = run_cli("audit", "--quick", "--json", str(out), timeout=3600)
+    assert out.exists(), r.stderr
+    r = run_cli("check", str(out), timeout=3600)
+    assert r.returncode == 0, r.stdout[-3000:]
+    assert " 0 rejected" in r.stdout
