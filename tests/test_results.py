@@ -60,3 +60,9 @@ def test_repr_and_markdown():
     r = Result("T1", "max identity", Verdict.PROVED, Method.EXACT, certificate={"summary": "ok"})
     assert "T1 PROVED (exact): ok" in repr(r)
     assert "**PROVED**" in r._repr_markdown_()
+
+
+def test_html_repr_escapes():
+    r = Result("T1", "a<b", Verdict.REFUTED, Method.EXACT, certificate={"summary": "<x>"})
+    html = r._repr_html_()
+    assert "a&lt;b" in html and "&lt;x&gt;" in html and "REFUTED" in html

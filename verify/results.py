@@ -185,6 +185,20 @@ class Result:
     def __repr__(self) -> str:
         return f"<Result {self.summary(120)}>"
 
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        colour = {"proved": "#1a7f37", "refuted": "#cf222e", "inconclusive": "#9a6700"}[self.verdict.value]
+        rows = [f"<p><b>{escape(self.claim)}</b> &mdash; {escape(self.statement)}</p>",
+                f"<p><b style='color:{colour}'>{self.verdict.value.upper()}</b> ({escape(self.method.value)})</p>"]
+        summary = self.certificate.get("summary") if isinstance(self.certificate, Mapping) else None
+        if summary:
+            rows.append(f"<p>Certificate: {escape(str(summary))}</p>")
+        if self.conventions:
+            items = ", ".join(f"<code>{escape(str(k))}={escape(str(v))}</code>" for k, v in sorted(self.conventions.items()))
+            rows.append(f"<p>Conventions: {items}</p>")
+        return "\n".join(rows)
+
     def _repr_markdown_(self) -> str:
         rows = [
             f"**{self.claim}** — {self.statement}",
