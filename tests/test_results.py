@@ -66,3 +66,17 @@ def test_html_repr_escapes():
     r = Result("T1", "a<b", Verdict.REFUTED, Method.EXACT, certificate={"summary": "<x>"})
     html = r._repr_html_()
     assert "a&lt;b" in html and "&lt;x&gt;" in html and "REFUTED" in html
+
+
+def test_atomic_write_permissions_and_content(tmp_path):
+    import os
+    import stat
+
+    from verify.canonical import atomic_write_json
+    p = tmp_path / "r.json"
+    atomic_write_json(p, {"a": Fraction(1, 3)})
+    assert p.read_text() == '{\n "a": "1/3"\n}\n'
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(p.stat().st_mode) == 0o666 & ~umask
+    assert [f.name for f in tmp_path.iterdir()] == ["r.json"]   # no temp file left behind
