@@ -412,7 +412,8 @@ def ball_design_certificate(laws, modulo: str, points: Sequence, ladder: Sequenc
     info["sigma_ratio_evidence"] = sigma_ratio_mp(mids)
     try:
         Af = np.array([[float(v) for v in r] for r in mids])
-        Af = Af / np.linalg.norm(Af, axis=0)
+        norms = np.linalg.norm(Af, axis=0)
+        Af = Af / np.where(norms > 0, norms, 1.0)     # a zero column stays zero (no 0/0 warning)
         info["float64_rank"] = int(np.linalg.matrix_rank(Af))
     except Exception:  # pragma: no cover
         pass
