@@ -15,18 +15,7 @@ from verify.errors import InputError
 from verify.results import Method, Result, Verdict
 
 
-# a cheap, broad sample: every claim that has audits, REFUTED and PROVED cases, arb certificates, seeds
-SAMPLE = ["T3/symbolic-S10", "T3/n1-u-exceeds-S", "T3/n2-non-binary-code", "T1/value-eq-score-control",
-          "T2/n-w0-n-minus-2-n2", "T4/n-Delta1-L2", "T5/control-M-201-100", "T6/random-d1-k2-L2-seed1",
-          "T6/O2-S40", "T7/n-sharpness-lam10", "T8/zigzag-q2-L1", "T9/O8-dc-S8", "T10/n2-shallow-family-L3",
-          "T11/n1-first-rule-random", "N3/oracle-F12", "N3/oracle-F4", "N4/d-gaussians-F12", "N5/b-dirac-F4",
-          "N6/F25-one-trial", "N7/F11-m1-d1", "N7/F1-m1", "N8/n-frozen-context-certified"]
-
-
-def sample_audits():
-    """The SAMPLE audits that exist (IDs renamed by their owners are dropped; T3 always exists)."""
-    registry = {a.id: a for a in load_audits()}
-    return [registry[i] for i in SAMPLE if i in registry]
+from test_determinism import SAMPLE, sample_audits  # noqa: E402  (one sample for both files)
 
 
 def _canon(outcomes):

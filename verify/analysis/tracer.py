@@ -230,7 +230,7 @@ class TracingOps(Ops):
         self.cell = cell
         self.pattern = []
 
-    def _sign(self, a) -> int:
+    def _decide(self, a) -> int:
         if isinstance(a, AffineForm):
             s = self.cell.sign(a.lin, a.const)
             if s is None:
@@ -241,8 +241,9 @@ class TracingOps(Ops):
             raise UntraceableCode(f"decision on a value of type {type(a).__name__}")
         return (c > 0) - (c < 0)
 
+
     def sign(self, a) -> int:
-        s = self._sign(a)
+        s = self._decide(a)
         self.pattern.append(("s", s))
         return s
 
@@ -250,21 +251,12 @@ class TracingOps(Ops):
         return a * 0
 
     def relu(self, a):
-        s = self._sign(a)
+        s = self._decide(a)
         self.pattern.append(("r", s > 0))
         return a if s > 0 else a * 0
 
     def argmax_set(self, values) -> list:
-        values = list(values)
-        if not values:
-            raise ValueError("values: argmax of an empty sequence")
-        best = [0]
-        for i in range(1, len(values)):
-            s = self._sign(values[i] - values[best[0]])
-            if s > 0:
-                best = [i]
-            elif s == 0:
-                best.append(i)
+        best = super().argmax_set(values)       # pairwise comparisons through _decide (no pattern entries)
         self.pattern.append(("a", tuple(best)))
         return best
 

@@ -37,8 +37,12 @@ class Ops:
         """Product of two values (scores in attention)."""
         return a * b
 
+    def _decide(self, a) -> int:
+        """The sign used inside compound decisions (relu, argmax); a tracer records the compound decision."""
+        return self.sign(a)
+
     def relu(self, a):
-        return a if self.sign(a) > 0 else self.zero_like(a)
+        return a if self._decide(a) > 0 else self.zero_like(a)
 
     def argmax_set(self, values) -> list:
         """Indices attaining the maximum (all of them), in increasing order."""
@@ -47,7 +51,7 @@ class Ops:
             raise ValueError("values: argmax of an empty sequence")
         best = [0]
         for i in range(1, len(values)):
-            s = self.sign(values[i] - values[best[0]])
+            s = self._decide(values[i] - values[best[0]])
             if s > 0:
                 best = [i]
             elif s == 0:
