@@ -40,10 +40,10 @@ TARGETS = {
                                 "proofs/maxout/t3_onehot_gate.py", "tests/test_objects*.py"],
     "verify/results.py": ["tests/test_results.py", "tests/test_bad_input_decisions.py", "tests/test_audit_registry.py"],
     "verify/objects/ops.py": ["tests/test_objects*.py", "tests/test_tracer*.py", "proofs/maxout/t6_maxout_emulation.py"],
-    "verify/checks/t3_onehot_gate.py": ["proofs/maxout/t3_onehot_gate.py"],
+    "verify/checks/t3_onehot_gate.py": ["proofs/maxout/t3_onehot_gate.py", "tests/test_t3*.py"],
     "verify/checks/emulation.py": ["tests/test_t6*.py", "proofs/maxout/t6_maxout_emulation.py"],
     "verify/checks/ntk.py": ["tests/test_ntk*.py", "tests/test_n7*.py", "proofs/lse/n7_ntk_gram.py"],
-    "verify/checks/independence.py": ["tests/test_independence*.py", "proofs/lse/n3_*.py"],
+    "verify/checks/independence.py": ["tests/test_independence*.py", "tests/test_n3_n6_checks.py", "proofs/lse/n3_*.py"],
     "verify/checks/t2_softmax_bound.py": ["tests/test_t2*.py"],
 }
 

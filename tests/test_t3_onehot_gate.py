@@ -30,3 +30,38 @@ def test_bad_input_names_field():
         t3.check_gate_identity(S=0)
     with pytest.raises(InputError, match="^grid_denominator"):
         t3.check_gate_identity(S=1, grid_denominator=0)
+
+
+def test_case_split_regions_are_pinned_and_partition_the_domain():
+    cases = t3._symbolic_case_split(Fraction(10))
+    assert [pc["region"] for pc in cases["p=0"]["pieces"]] == ["[-10, 10]"]
+    assert [pc["region"] for pc in cases["p=1"]["pieces"]] == ["(0, 10]", "[-10, 0)", "[0, 0]"]
+    assert all(c["covers_domain"] and c["identity"] for c in cases.values())
+    S = Fraction(10)
+    assert t3._partitions([(-S, 0, False, True), (0, 0, False, False), (0, S, True, False)], S)
+    assert not t3._partitions([(-S, 0, False, True), (0, S, True, False)], S)        # the point 0 is missing
+    assert not t3._partitions([(-S, 0, False, False), (0, S, False, False)], S)      # 0 counted twice
+    assert not t3._partitions([(-S, 5, False, False)], S)                           # stops short of S
+
+
+def test_half_lines_from_the_expression():
+    import sympy
+    u = sympy.Symbol("u", real=True)
+    assert t3._half_line(u - 3, u, True) == (3, sympy.oo, True, True)
+    assert t3._half_line(u - 3, u, False) == (-sympy.oo, 3, True, False)
+    assert t3._half_line(-u - 3, u, True) == (-sympy.oo, -3, True, True)
+    assert t3._half_line(-u - 3, u, False) == (-3, sympy.oo, False, True)
+    assert t3._half_line(0 * u + 1, u, True) == (-sympy.oo, sympy.oo, True, True)
+    assert t3._half_line(0 * u + 1, u, False) is None
+
+
+def test_boundary_cases_of_the_helpers():
+    import sympy
+    u = sympy.Symbol("u", real=True)
+    assert t3._half_line(0 * u, u, False) == (-sympy.oo, sympy.oo, True, True)    # 0 <= 0 everywhere
+    assert t3._half_line(0 * u, u, True) is None                                  # 0 > 0 nowhere
+    # equal lower ends: the open one wins; equal upper ends: the open one wins
+    assert t3._intersect((0, 5, True, False), (0, 5, False, True)) == (0, 5, True, True)
+    assert t3._intersect((0, 5, False, True), (0, 5, True, False)) == (0, 5, True, True)
+    assert t3._intersect((0, 1, False, True), (1, 2, False, False)) is None
+    assert t3.check_gate_identity(S=1, grid_denominator=64).verdict is Verdict.PROVED

@@ -34,41 +34,76 @@ def gate(u, p, S) -> Fraction:
     return relu(u - S * (1 - p)) - relu(-u - S * (1 - p))
 
 
+def _half_line(expr, u, positive: bool):
+    """{u : expr > 0} (positive) or {u : expr <= 0} as (lo, hi, lo_open, hi_open) for an affine expr in u
+    (±oo for unbounded ends); computed from the coefficients of expr itself."""
+    poly = sympy.Poly(expr, u)
+    alpha, beta = poly.coeff_monomial(u), poly.coeff_monomial(1)
+    oo = sympy.oo
+    if alpha == 0:
+        holds = (beta > 0) if positive else (beta <= 0)
+        return (-oo, oo, True, True) if holds else None
+    root = -beta / alpha
+    if (alpha > 0) == positive:      # expr > 0 <=> u > root (alpha > 0);  expr <= 0 <=> u >= root (alpha < 0)
+        return (root, oo, positive, True)
+    return (-oo, root, True, positive)
+
+
+def _intersect(a, b):
+    lo, lo_open = (a[0], a[2]) if (a[0] > b[0] or (a[0] == b[0] and a[2])) else (b[0], b[2])
+    hi, hi_open = (a[1], a[3]) if (a[1] < b[1] or (a[1] == b[1] and a[3])) else (b[1], b[3])
+    if lo > hi or (lo == hi and (lo_open or hi_open)):
+        return None
+    return (lo, hi, lo_open, hi_open)
+
+
+def _partitions(regions: list, S) -> bool:
+    """True iff the intervals partition [-S, S] exactly: sorted, each starting where the previous
+    one ended with complementary openness, from -S (closed) to S (closed)."""
+    regions = sorted(regions, key=lambda r: (r[0], r[2], r[1]))
+    at, at_open = -S, False            # the next interval must start at `at`, closed iff at_open is False
+    for lo, hi, lo_open, hi_open in regions:
+        if lo != at or lo_open != at_open:
+            return False
+        at, at_open = hi, not hi_open
+    return at == S and at_open is True
+
+
 def _symbolic_case_split(S: Fraction) -> dict:
     """Prove the identity on the whole interval |u| <= S for p = 0 and p = 1.
 
     For each sign pattern of the two ReLU arguments A = u - S(1-p), B = -u - S(1-p) the feasible
-    set inside [-S, S] is an interval (computed exactly); there the gate minus p*u is an affine
-    polynomial in u (SymPy), which must be identically 0 (or vanish at the single feasible point).
+    set inside [-S, S] is an interval, computed exactly from A and B themselves; there the gate minus
+    p*u is an affine polynomial in u (SymPy), which must be identically 0 (or vanish at the single
+    feasible point).  The feasible intervals must also partition [-S, S] exactly (checked end to end,
+    isolated points included), so no part of the domain escapes the case split.
     """
     u = sympy.Symbol("u", real=True)
     Ss = sympy.Rational(S.numerator, S.denominator)
+    domain = (-Ss, Ss, False, False)
     cases = {}
     for p in (0, 1):
         A = u - Ss * (1 - p)
         B = -u - Ss * (1 - p)
-        pieces, ok = [], True
+        pieces, ok, regions = [], True, []
         for a_on in (True, False):
             for b_on in (True, False):
-                # A > 0 <=> u > S(1-p);  B > 0 <=> u < -S(1-p)
-                lo, hi, lo_open, hi_open = -Ss, Ss, False, False
-                t = Ss * (1 - p)
-                if a_on:
-                    lo, lo_open = (t, True) if t >= lo else (lo, lo_open)
-                else:
-                    hi, hi_open = (t, False) if t <= hi else (hi, hi_open)
-                if b_on:
-                    hi, hi_open = (-t, True) if -t <= hi else (hi, hi_open)
-                else:
-                    lo, lo_open = (-t, False) if -t >= lo else (lo, lo_open)
-                if lo > hi or (lo == hi and (lo_open or hi_open)):
+                ra, rb = _half_line(A, u, a_on), _half_line(B, u, b_on)
+                if ra is None or rb is None:
                     continue
+                both = _intersect(ra, rb)
+                region = _intersect(both, domain) if both else None
+                if region is None:
+                    continue
+                regions.append(region)
+                lo, hi, lo_open, hi_open = region
                 diff = sympy.expand((A if a_on else 0) - (B if b_on else 0) - p * u)
                 zero = diff == 0 if lo < hi else diff.subs(u, lo) == 0
                 pieces.append({"region": f"{'(' if lo_open else '['}{lo}, {hi}{')' if hi_open else ']'}",
                                "relu_active": [a_on, b_on], "difference": str(diff), "zero": bool(zero)})
                 ok = ok and bool(zero)
-        cases[f"p={p}"] = {"pieces": pieces, "identity": ok}
+        covered = _partitions(regions, Ss)
+        cases[f"p={p}"] = {"pieces": pieces, "covers_domain": bool(covered), "identity": ok and bool(covered)}
     return cases
 
 
