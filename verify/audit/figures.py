@@ -236,8 +236,10 @@ def _lambda_error_rows(result: dict):
                     break
                 out.append((lam, err, bnd))
             if len(out) >= 2:
-                return key, out
-    return None
+                rank = (all(x[2] is not None for x in out), len(out))
+                if best is None or rank > best[0]:
+                    best = (rank, key, out)
+    return None if best is None else (best[1], best[2])
 
 
 def _t2_panel(audits):
@@ -338,6 +340,8 @@ def softmax_error_figure(audits) -> FigureOut:
 # -- T10: region counts vs depth -------------------------------------------------------------------
 
 def _count_rows(result: dict):
+    """The richest count-vs-depth table of a Result: tables with a bound column first, then the longest."""
+    best = None
     for part in ("certificate", "evidence"):
         for _, key, v in _walk(result.get(part, {})):
             rows = _rows(v)
@@ -354,8 +358,10 @@ def _count_rows(result: dict):
                     break
                 out.append((d, cnt, bnd))
             if len(out) >= 2:
-                return key, out
-    return None
+                rank = (all(x[2] is not None for x in out), len(out))
+                if best is None or rank > best[0]:
+                    best = (rank, key, out)
+    return None if best is None else (best[1], best[2])
 
 
 def region_counts_figure(audits) -> FigureOut:
