@@ -236,10 +236,8 @@ def _lambda_error_rows(result: dict):
                     break
                 out.append((lam, err, bnd))
             if len(out) >= 2:
-                rank = (all(x[2] is not None for x in out), len(out))
-                if best is None or rank > best[0]:
-                    best = (rank, key, out)
-    return None if best is None else (best[1], best[2])
+                return key, out
+    return None
 
 
 def _t2_panel(audits):
