@@ -24,7 +24,7 @@ from functools import lru_cache
 from typing import Any
 
 __all__ = ["jsonable", "canonical_dumps", "atomic_write_text", "atomic_write_json", "library_versions",
-           "fraction_str", "int_str"]
+           "fraction_str", "int_str", "arf_to_fraction"]
 
 
 def int_str(n: int) -> str:
@@ -45,17 +45,18 @@ def fraction_str(q) -> str:
     return f"{int_str(q.numerator)}/{int_str(q.denominator)}"
 
 
-def _arb_to_json(x) -> dict:
-    from fractions import Fraction as F
+def arf_to_fraction(x) -> Fraction:
+    """The exact value of a finite python-flint ``arf`` (a ball's midpoint or radius), m * 2^e."""
+    m, e = x.man_exp()
+    m, e = int(m), int(e)
+    return Fraction(m * 2**e) if e >= 0 else Fraction(m, 2 ** (-e))
 
+
+def _arb_to_json(x) -> dict:
     if not x.is_finite():
         return {"lower": "-inf", "upper": "inf", "approx": x.str(12, radius=True)}
-    mid = x.mid()
-    rad = x.rad()
-    m, e = mid.man_exp()
-    rm, re_ = rad.man_exp()
-    midq = F(int(m)) * (F(2) ** int(e))
-    radq = F(int(rm)) * (F(2) ** int(re_))
+    midq = arf_to_fraction(x.mid())
+    radq = arf_to_fraction(x.rad())
     return {"lower": fraction_str(midq - radq), "upper": fraction_str(midq + radq),
             "approx": x.str(12, radius=True)}
 

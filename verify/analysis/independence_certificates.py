@@ -37,7 +37,7 @@ from flint import fmpq, fmpq_mat, nmod_mat
 
 from flint import arb
 
-from ..engines.ball import LADDER, ball_cholesky, decide_with_ladder, to_ball
+from ..engines.ball import LADDER, ball_cholesky, ball_midpoint, decide_with_ladder, to_ball
 from ..results import Verdict
 from ..engines.exact import fraction_str
 from ..errors import InputError
@@ -318,12 +318,6 @@ def sigma_ratio_mp(rows_mid, dps: int = 60) -> Optional[str]:
         return mpmath.nstr(min(vals) / max(vals), 6)
 
 
-def _mid_fraction(x) -> Fraction:
-    m, e = x.mid().man_exp()
-    m, e = int(m), int(e)
-    return Fraction(m * 2 ** e) if e >= 0 else Fraction(m, 2 ** (-e))
-
-
 def _mp_inverse_r(rows_mid, prec: int):
     """R^{-1} from a QR factorisation of the midpoint matrix (mpmath at ``prec`` bits): a preconditioner."""
     import mpmath
@@ -361,7 +355,7 @@ def certify_rank_preconditioned(build, ladder: Sequence[int] = LADDER):
         nr, nc = len(Phi), len(Phi[0])
         if nr < nc:
             return None, {"reason": f"{nr} rows < {nc} columns"}
-        mids = [[_mid_fraction(v) for v in r] for r in Phi]
+        mids = [[ball_midpoint(v) for v in r] for r in Phi]
         try:
             X = _mp_inverse_r(mids, prec)
         except Exception as exc:   # singular midpoint matrix: mpmath raises various errors; undecided
@@ -408,7 +402,7 @@ def ball_design_certificate(laws, modulo: str, points: Sequence, ladder: Sequenc
             info["min_pivot_lower"] = low
     if record_entries and rows and len(rows) * len(rows[0]) <= 600:
         info["entries"] = [[v for v in r] for r in rows]
-    mids = [[_mid_fraction(v) for v in r] for r in rows]
+    mids = [[ball_midpoint(v) for v in r] for r in rows]
     info["sigma_ratio_evidence"] = sigma_ratio_mp(mids)
     try:
         Af = np.array([[float(v) for v in r] for r in mids])

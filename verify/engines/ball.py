@@ -28,10 +28,11 @@ from typing import Any, Callable, Optional, Sequence
 
 from flint import arb, ctx, fmpq
 
+from ..canonical import arf_to_fraction
 from ..results import Verdict
 
 __all__ = [
-    "LADDER", "workprec", "to_ball", "ball_bounds", "sign", "certainly_positive", "certainly_negative",
+    "LADDER", "workprec", "to_ball", "ball_bounds", "ball_midpoint", "sign", "certainly_positive", "certainly_negative",
     "certainly_nonzero", "certainly_less", "certainly_contains", "LadderOutcome", "decide_with_ladder",
     "ball_cholesky", "CholeskyOutcome", "certify_positive_definite", "certify_full_column_rank",
     "ball_str",
@@ -55,18 +56,17 @@ def to_ball(q) -> arb:
     return arb(fmpq(q.numerator, q.denominator))
 
 
-def _arf_to_fraction(x) -> Fraction:
-    m, e = x.man_exp()
-    m, e = int(m), int(e)
-    return Fraction(m * 2**e) if e >= 0 else Fraction(m, 2 ** (-e))
+def ball_midpoint(x: arb) -> Fraction:
+    """The exact midpoint of the ball ``x`` (a dyadic rational)."""
+    return arf_to_fraction(x.mid())
 
 
 def ball_bounds(x: arb) -> tuple:
     """Exact rational endpoints (lower, upper) of the ball ``x``."""
     if not x.is_finite():
         raise ValueError("ball: not finite (infinite radius or NaN midpoint)")
-    mid = _arf_to_fraction(x.mid())
-    rad = _arf_to_fraction(x.rad())
+    mid = arf_to_fraction(x.mid())
+    rad = arf_to_fraction(x.rad())
     return mid - rad, mid + rad
 
 
