@@ -20,7 +20,7 @@ from fractions import Fraction
 
 from flint import arb, fmpq, fmpq_mat, fmpz, nmod_mat
 
-from ..engines.ball import ball_cholesky, to_ball, workprec
+from ..engines.ball import ball_bounds, ball_cholesky, ball_midpoint, to_ball, workprec
 from . import RecheckFailure
 from ._laws import cgf_ball, in_domain, q, read_laws, vec
 
@@ -129,12 +129,6 @@ def _exact(laws, modulo, cert, variant) -> str:
     return f"rank {N} over Q of the exact {len(rows)}x{N} matrix"
 
 
-def _mid(x) -> Fraction:
-    m, e = x.mid().man_exp()
-    m, e = int(m), int(e)
-    return Fraction(m * 2 ** e) if e >= 0 else Fraction(m, 2 ** (-e))
-
-
 def _check_entries(entries, Phi) -> None:
     """Recorded enclosures (optional) must overlap the recomputed ones: a tampered matrix is rejected."""
     if not isinstance(entries, list) or len(entries) != len(Phi):
@@ -146,18 +140,9 @@ def _check_entries(entries, Phi) -> None:
             if not isinstance(rec, dict):
                 raise RecheckFailure(f"entries[{i}][{j}]: not an enclosure")
             lo, hi = q(rec.get("lower"), f"entries[{i}][{j}].lower"), q(rec.get("upper"), f"entries[{i}][{j}].upper")
-            blo, bhi = _bounds(ball)
+            blo, bhi = ball_bounds(ball)
             if hi < blo or bhi < lo:
                 raise RecheckFailure(f"entries[{i}][{j}]: recorded enclosure does not contain the recomputed value")
-
-
-def _bounds(x):
-    m, r = x.mid(), x.rad()
-    mm, me = m.man_exp()
-    rm, re_ = r.man_exp()
-    mid = Fraction(int(mm)) * Fraction(2) ** int(me)
-    rad = Fraction(int(rm)) * Fraction(2) ** int(re_)
-    return mid - rad, mid + rad
 
 
 def _design(laws, modulo, cert) -> str:
@@ -190,7 +175,7 @@ def _design(laws, modulo, cert) -> str:
             if entries is not None and bits == prec:
                 _check_entries(entries, Phi)
             with mpmath.workprec(bits + 32):
-                A = mpmath.matrix([[mpmath.mpf(_mid(v).numerator) / _mid(v).denominator for v in r] for r in Phi])
+                A = mpmath.matrix([[mpmath.mpf(ball_midpoint(v).numerator) / ball_midpoint(v).denominator for v in r] for r in Phi])
                 try:
                     _, R = mpmath.qr(A)
                     Rn = mpmath.matrix(nc, nc)
