@@ -26,47 +26,12 @@ from flint import arb, arb_mat
 from ..engines.ball import ball_bounds, ball_cholesky, to_ball, workprec
 from ..errors import InputError
 from . import RecheckFailure
+from ._laws import mat as _mat, q as _q, spd as _spd, vec as _vec   # shared exact readers
 
 __all__ = ["recheck", "gradient_ball"]
 
 MAX_SIZE = 400
 MAX_HEADS = 4096
-
-
-def _q(x, field) -> Fraction:
-    if isinstance(x, bool) or not isinstance(x, (int, str)):
-        raise RecheckFailure(f"{field}: not an exact number ({x!r})")
-    try:
-        return Fraction(x)
-    except (ValueError, ZeroDivisionError):
-        raise RecheckFailure(f"{field}: not an exact number ({x!r})") from None
-
-
-def _vec(v, field, dim=None) -> list:
-    if not isinstance(v, list) or (dim is not None and len(v) != dim):
-        raise RecheckFailure(f"{field}: expected a list of length {dim}")
-    return [_q(x, f"{field}[{k}]") for k, x in enumerate(v)]
-
-
-def _mat(M, field, dim) -> list:
-    if not isinstance(M, list) or len(M) != dim:
-        raise RecheckFailure(f"{field}: expected a {dim} x {dim} matrix")
-    return [_vec(r, f"{field}[{k}]", dim) for k, r in enumerate(M)]
-
-
-def _spd(S, field) -> None:
-    """Exact symmetric positive definiteness (leading principal minors by exact elimination)."""
-    n = len(S)
-    if any(S[i][j] != S[j][i] for i in range(n) for j in range(n)):
-        raise RecheckFailure(f"{field}: not symmetric")
-    A = [row[:] for row in S]
-    for k in range(n):
-        if A[k][k] <= 0:
-            raise RecheckFailure(f"{field}: not positive definite")
-        for i in range(k + 1, n):
-            f = A[i][k] / A[k][k]
-            for j in range(k, n):
-                A[i][j] -= f * A[k][j]
 
 
 class _Law:
@@ -320,7 +285,7 @@ def _verify_relation_exactly(laws: list, c: list, alpha: list):
             for k in range(d):
                 if sum((ci * law.cov[r][k] for ci, law in zip(c, laws)), Fraction(0)) != 0:
                     raise RecheckFailure("relation: sum c_i Sigma_i != 0")
-        if [sum((ci * law.mean[k] for ci, law in zip(c, laws)), Fraction(0)) for k in range(d)] != alpha:
+        if [sum((ci * law.mean[k] for ci, law in zip(c, laws)), Fraction(0)) for k in range(d)] != list(alpha):
             raise RecheckFailure("relation: alpha != sum c_i m_i")
         return "sum c_i Sigma_i = 0 and alpha = sum c_i m_i (exact)"
 
@@ -346,7 +311,7 @@ def _verify_relation_exactly(laws: list, c: list, alpha: list):
             return None
         sums[key] = sums.get(key, Fraction(0)) + ci
         loc = [x + ci * y for x, y in zip(loc, location)]
-    if any(v != 0 for v in sums.values()) or loc != alpha:
+    if any(v != 0 for v in sums.values()) or loc != list(alpha):
         return None
     return "coefficients sum to 0 within every translation class and alpha = sum c_i location_i (exact)"
 
@@ -407,7 +372,7 @@ def _recheck_null_vector(result: dict, cert: dict) -> str:
     ver = dep.get("verification")
     if isinstance(ver, dict) and ver.get("a_from_identity") is not None:
         a_id = _vec(ver["a_from_identity"], "dependence_certificate.verification.a_from_identity", d)
-        if dep_a is None or a_id != dep_a:
+        if dep_a is None or list(a_id) != dep_a:
             raise RecheckFailure("dependence_certificate.verification.a_from_identity: differs from the relation's a")
     own = _verify_relation_exactly(laws, c, alpha)
     try:
