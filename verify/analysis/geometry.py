@@ -89,6 +89,35 @@ def parse_box_exact(box, field: str = "box", max_dim: int = 2) -> tuple:
     return tuple(out)
 
 
+def split_polygon(vs: Sequence, vals: Sequence) -> tuple:
+    """Split a convex polygon (vertices ``vs`` in order) by the line where an affine function with
+    vertex values ``vals`` vanishes: the vertex tuples of the parts f >= 0, f <= 0 and f = 0.
+
+    Works for any ordered field (exact rationals, or floats in a benchmark's float twin).
+
+    >>> split_polygon([(0, 0), (2, 0), (2, 2), (0, 2)], [-1, 1, 1, -1])
+    (((1.0, 0.0), (2, 0), (2, 2), (1.0, 2.0)), ((0, 0), (1.0, 0.0), (1.0, 2.0), (0, 2)), ((1.0, 0.0), (1.0, 2.0)))
+    """
+    pos, neg, cut = [], [], []
+    n = len(vs)
+    for i in range(n):
+        p, fp = vs[i], vals[i]
+        q, fq = vs[(i + 1) % n], vals[(i + 1) % n]
+        if fp >= 0:
+            pos.append(p)
+        if fp <= 0:
+            neg.append(p)
+        if fp == 0:
+            cut.append(p)
+        if (fp > 0 and fq < 0) or (fp < 0 and fq > 0):
+            t = fp / (fp - fq)
+            r = (p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1]))
+            pos.append(r)
+            neg.append(r)
+            cut.append(r)
+    return tuple(pos), tuple(neg), tuple(cut)
+
+
 class Cell:
     """Relative interior of the convex hull of ``vertices`` (tuples of ``mpq``), in R^1 or R^2."""
 
@@ -180,24 +209,8 @@ class Cell:
             if fp > 0:
                 return Cell._raw((p, r)), Cell._raw((r, q)), Cell._raw((r,))
             return Cell._raw((r, q)), Cell._raw((p, r)), Cell._raw((r,))
-        pos, neg, cut = [], [], []
-        n = len(vs)
-        for i in range(n):
-            p, fp = vs[i], vals[i]
-            q, fq = vs[(i + 1) % n], vals[(i + 1) % n]
-            if fp >= 0:
-                pos.append(p)
-            if fp <= 0:
-                neg.append(p)
-            if fp == 0:
-                cut.append(p)
-            if (fp > 0 and fq < 0) or (fp < 0 and fq > 0):
-                t = fp / (fp - fq)
-                r = (p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1]))
-                pos.append(r)
-                neg.append(r)
-                cut.append(r)
-        return Cell._raw(tuple(pos)), Cell._raw(tuple(neg)), Cell._raw(tuple(cut))
+        pos, neg, cut = split_polygon(vs, vals)
+        return Cell._raw(pos), Cell._raw(neg), Cell._raw(cut)
 
     def edges(self) -> list:
         """Closed edges of a polygon as vertex pairs (counter-clockwise)."""

@@ -36,7 +36,7 @@ from typing import Any
 from gmpy2 import mpq
 
 from ..errors import InputError, SizeLimitError
-from .geometry import Cell, box_cell, parse_box_exact, to_fraction, to_q
+from .geometry import Cell, box_cell, parse_box_exact, split_polygon, to_fraction, to_q
 from .tracer import DEFAULT_MAX_CELLS, AffineForm, as_form, identity_forms, trace
 
 __all__ = ["RegionCount", "count_regions", "maxout_breakpoints_1d", "maxout_stages", "target_stages",
@@ -110,16 +110,7 @@ def maxout_values_1d(net, lo, hi, *, max_regions: int = MAX_REGIONS, after_layer
     if net.readout is not None:
         Wo = [tuple((m, conv(c)) for m, c in enumerate(row) if c) for row in net.readout[0]]
         bo = [conv(c) for c in net.readout[1]]
-        Y = []
-        for h in V:
-            ys = []
-            for row, bb in zip(Wo, bo):
-                v = bb
-                for m, c in row:
-                    v += c * h[m]
-                ys.append(v)
-            Y.append(tuple(ys))
-        V = Y
+        V = _apply_readout(Wo, bo, V)
     return xs, V
 
 
@@ -264,18 +255,7 @@ def prefix_counts_1d(net, lo, hi, readout=None, *, max_regions: int = MAX_REGION
         bo = [to_q(Fraction(c)) for c in readout[1]]
 
     def record(_, xs, V):
-        if readout is not None:
-            Y = []
-            for h in V:
-                ys = []
-                for row, bb in zip(Wo, bo):
-                    v = bb
-                    for m, c in row:
-                        v += c * h[m]
-                    ys.append(v)
-                Y.append(ys)
-        else:
-            Y = V
+        Y = _apply_readout(Wo, bo, V) if readout is not None else V
         out.append((len(xs) - 1, len(pieces_from_values(xs, Y))))
 
     maxout_values_1d(net, lo, hi, max_regions=max_regions, after_layer=record)
@@ -297,6 +277,20 @@ def maxout_breakpoints_1d(net, lo, hi, *, max_regions: int = MAX_REGIONS):
     return xs, maps
 
 
+def _apply_readout(Wo, bo, V) -> list:
+    """Sparse affine read-out (rows of (index, coefficient) pairs, biases) applied to every value vector."""
+    Y = []
+    for h in V:
+        ys = []
+        for row, bb in zip(Wo, bo):
+            v = bb
+            for m, c in row:
+                v += c * h[m]
+            ys.append(v)
+        Y.append(tuple(ys))
+    return Y
+
+
 def merge_pieces_1d(xs, maps) -> list:
     """Indices of the first interval of every maximal run with the same affine map."""
     starts = [0]
@@ -310,22 +304,8 @@ def merge_pieces_1d(xs, maps) -> list:
 
 def _split_poly(vs, a, b, c):
     """Open parts (a x + b y + c > 0, < 0) of a convex CCW polygon on which the form changes sign."""
-    vals = [a * x + b * y + c for x, y in vs]
-    pos, neg = [], []
-    n = len(vs)
-    for i in range(n):
-        p, fp = vs[i], vals[i]
-        q, fq = vs[(i + 1) % n], vals[(i + 1) % n]
-        if fp >= 0:
-            pos.append(p)
-        if fp <= 0:
-            neg.append(p)
-        if (fp > 0 and fq < 0) or (fp < 0 and fq > 0):
-            t = fp / (fp - fq)
-            r = (p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1]))
-            pos.append(r)
-            neg.append(r)
-    return tuple(pos), tuple(neg)
+    pos, neg, _ = split_polygon(vs, [a * x + b * y + c for x, y in vs])
+    return pos, neg
 
 
 def _area2(vs):
