@@ -28,7 +28,7 @@ from ..constructions.maxout_compiler import compile_maxout
 from ..engines.exact import fraction_str, parse_exact
 from ..errors import InputError, InputTypeError
 from ..objects.maxout import MaxoutNetwork, coerce_input, parse_box
-from ..objects.ops import EXACT, Ops
+from ..objects.ops import EXACT, Ops, linear_combination
 from ..objects.transformer import Attention, Head, Transformer
 from ..results import Method, Result, Verdict
 from .t1_hardmax_max import LinearForm, UnsupportedDecision, explore_decisions
@@ -70,14 +70,7 @@ class ReLUNetwork:
         return d
 
 
-def _lin(h, w, b):
-    acc = None
-    for v, c in zip(h, w):
-        if c != 0:
-            acc = v * c if acc is None else acc + v * c
-    if acc is None:
-        acc = h[0] * 0
-    return acc + b if b != 0 else acc
+_lin = linear_combination
 
 
 def zigzag_relu(q: int, L: int = 1) -> ReLUNetwork:

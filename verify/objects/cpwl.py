@@ -22,7 +22,7 @@ from fractions import Fraction
 from ..engines.exact import fraction_str, parse_exact
 from ..errors import InputError, InputTypeError, SizeLimitError
 from .maxout import MAX_INPUT_DIM, MaxoutNetwork, coerce_input
-from .ops import EXACT, Ops
+from .ops import EXACT, Ops, linear_combination
 
 __all__ = ["CPWL1D", "DCFunction", "PiecewiseAffine1D", "network_pieces_1d", "MAX_BREAKPOINTS", "MAX_PIECES"]
 
@@ -196,15 +196,7 @@ class DCFunction:
             raise InputError("x", f"expected {self.input_dim} coordinates, got {len(x)}")
         return tuple(coerce_input(v, f"x[{m}]") for m, v in enumerate(x))
 
-    @staticmethod
-    def _affine(x, w, b):
-        acc = None
-        for v, c in zip(x, w):
-            if c != 0:
-                acc = v * c if acc is None else acc + v * c
-        if acc is None:
-            acc = x[0] * 0
-        return acc + b if b != 0 else acc
+    _affine = staticmethod(linear_combination)
 
     def evaluate(self, x, ops: Ops = EXACT) -> tuple:
         x = self._x(x)

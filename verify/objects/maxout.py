@@ -29,7 +29,7 @@ from typing import Any, Sequence
 
 from ..engines.exact import fraction_str, parse_exact
 from ..errors import InputError, InputTypeError, SizeLimitError
-from .ops import EXACT, Ops
+from .ops import EXACT, Ops, linear_combination
 
 __all__ = ["MaxoutNetwork", "parse_box", "coerce_input", "MAX_DEPTH", "MAX_WIDTH", "MAX_RANK", "MAX_INPUT_DIM",
            "MAX_OUTPUT_DIM"]
@@ -63,17 +63,7 @@ def coerce_input(v, field: str, *, allow_float: bool = False):
     return v
 
 
-def _linear(values, coeffs, const):
-    """sum_m values[m] * coeffs[m] + const, value-first so foreign values handle the product."""
-    acc = None
-    for v, c in zip(values, coeffs):
-        if c == 0:
-            continue
-        term = v * c
-        acc = term if acc is None else acc + term
-    if acc is None:
-        acc = values[0] * 0
-    return acc + const if const != 0 else acc
+_linear = linear_combination   # the traceable affine combination (verify.objects.ops)
 
 
 def _parse_layer(l: int, W, b, n_in: int, allow_float: bool):

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-__all__ = ["Ops", "ExactOps", "EXACT", "hardmax_weights", "TIE_RULES"]
+__all__ = ["Ops", "ExactOps", "EXACT", "hardmax_weights", "TIE_RULES", "linear_combination"]
 
 TIE_RULES = ("average", "first")
 
@@ -89,3 +89,21 @@ def hardmax_weights(scores, tie: str, ops: Ops = EXACT) -> list:
         winners = winners[:1]
     w = Fraction(1, len(winners))
     return [w if i in winners else Fraction(0) for i in range(n)]
+
+
+def linear_combination(values, coeffs, const):
+    """sum_m values[m] * coeffs[m] + const with only value-first products and sums, so foreign values
+    (affine forms, balls) handle the arithmetic; zero coefficients are skipped.
+
+    >>> linear_combination([Fraction(1, 2), Fraction(3)], [2, 0], 1)
+    Fraction(2, 1)
+    """
+    acc = None
+    for v, c in zip(values, coeffs):
+        if c == 0:
+            continue
+        term = v * c
+        acc = term if acc is None else acc + term
+    if acc is None:
+        acc = values[0] * 0
+    return acc + const if const != 0 else acc
