@@ -219,21 +219,8 @@ def _points(net, box, lam, grid, near_ties, offsets, extra, ties):
 
 
 def _read_balls(compiled, X) -> list:
-    """``compiled.read`` for ball values: the h-block of token 0, then the read-out with ball constants
-    (python-flint's arb does not multiply by a Fraction, so the read-out is applied here)."""
-    net = compiled.source
-    h = [X[i][0] for i in range(net.widths[-1])]
-    if net.readout is None:
-        return h
-    W, b = net.readout
-    out = []
-    for row, bias in zip(W, b):
-        t = to_ball(bias)
-        for c, v in zip(row, h):
-            if c:
-                t += to_ball(c) * v
-        out.append(t)
-    return out
+    """``compiled.read`` for ball values (the read-out's exact constants lifted to balls)."""
+    return list(compiled.read(X, lift=to_ball))
 
 
 def _error_ball(compiled, x, lam, prec, cross_check=True):

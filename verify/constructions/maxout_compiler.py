@@ -110,10 +110,11 @@ class CompiledMaxout:
         rows.append(tuple(one for _ in range(k)))
         return tuple(rows)
 
-    def read(self, X) -> tuple:
-        """h-block of token 0 (the last layer's N_L units), then the network's read-out."""
+    def read(self, X, lift=None) -> tuple:
+        """h-block of token 0 (the last layer's N_L units), then the network's read-out (``lift``: convert
+        its exact constants to the values' type, e.g. ``to_ball`` for softmax balls)."""
         h = tuple(X[i][0] for i in range(self.source.widths[-1]))
-        return self.source.apply_readout(h)
+        return self.source.apply_readout(h, lift=lift)
 
     def __call__(self, x, tie: str = "average", ops: Ops = EXACT) -> tuple:
         return self.read(self.transformer.evaluate(self.embed(x), attention="hardmax", tie=tie, ops=ops))

@@ -239,11 +239,12 @@ class MaxoutNetwork:
         """h^(l+1) from h^(l): the max over pieces of every unit of layer l (0-based)."""
         return tuple(ops.max(pieces) for pieces in self.layer_pieces(l, h, ops))
 
-    def apply_readout(self, h, ops: Ops = EXACT) -> tuple:
+    def apply_readout(self, h, ops: Ops = EXACT, lift=None) -> tuple:
+        """The affine read-out (identity if none); ``lift`` converts its exact constants to the values' type."""
         if self.readout is None:
             return tuple(h)
         W, b = self.readout
-        return tuple(_linear(h, row, bias) for row, bias in zip(W, b))
+        return tuple(_linear(h, row, bias, lift) for row, bias in zip(W, b))
 
     def hidden(self, x, ops: Ops = EXACT, *, allow_float: bool = False) -> list:
         """[h^(0) = x, h^(1), ..., h^(L)] (before the read-out)."""

@@ -91,9 +91,11 @@ def hardmax_weights(scores, tie: str, ops: Ops = EXACT) -> list:
     return [w if i in winners else Fraction(0) for i in range(n)]
 
 
-def linear_combination(values, coeffs, const):
+def linear_combination(values, coeffs, const, lift=None):
     """sum_m values[m] * coeffs[m] + const with only value-first products and sums, so foreign values
-    (affine forms, balls) handle the arithmetic; zero coefficients are skipped.
+    (affine forms, balls) handle the arithmetic; zero coefficients are skipped.  ``lift`` converts the
+    exact constants into the values' own type first (e.g. ``to_ball`` for arb, which does not multiply
+    by a Fraction).
 
     >>> linear_combination([Fraction(1, 2), Fraction(3)], [2, 0], 1)
     Fraction(2, 1)
@@ -102,8 +104,10 @@ def linear_combination(values, coeffs, const):
     for v, c in zip(values, coeffs):
         if c == 0:
             continue
-        term = v * c
+        term = v * (lift(c) if lift else c)
         acc = term if acc is None else acc + term
     if acc is None:
         acc = values[0] * 0
-    return acc + const if const != 0 else acc
+    if const == 0:
+        return acc
+    return acc + (lift(const) if lift else const)
