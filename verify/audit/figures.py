@@ -160,21 +160,25 @@ def render_xy(title: str, series, xlabel: str = "", ylabel: str = "", logx=False
               size=FIG_SIZE) -> bytes:
     """PNG of line/marker series ``(label, xs, ys, style-dict)``."""
     fig = _new_figure(size)
-    ax = fig.add_subplot(1, 1, 1)
+    _draw_axes(fig.add_subplot(1, 1, 1), series, title, xlabel, ylabel, logx, logy, title_size=10, legend_size=8)
+    fig.tight_layout()
+    return _png(fig)
+
+
+def _draw_axes(ax, series, title, xlabel, ylabel, logx, logy, title_size, legend_size) -> None:
+    """Line/marker series on one axes, with scales, labels, grid and legend."""
     for label, xs, ys, style in series:
         ax.plot(xs, ys, label=label, **dict(style))
     if logx:
         ax.set_xscale("log")
     if logy:
         ax.set_yscale("log")
-    ax.set_title(title, fontsize=10)
+    ax.set_title(title, fontsize=title_size)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.grid(True, which="both", alpha=0.3)
     if series:
-        ax.legend(fontsize=8)
-    fig.tight_layout()
-    return _png(fig)
+        ax.legend(fontsize=legend_size)
 
 
 def render_panels(title: str, panels, xlabel: str = "", logx=False, logy=False) -> bytes:
@@ -182,19 +186,8 @@ def render_panels(title: str, panels, xlabel: str = "", logx=False, logy=False) 
     k = len(panels)
     fig = _new_figure((FIG_SIZE[0] * (1 if k == 1 else 0.85 * k), FIG_SIZE[1]))
     for i, (subtitle, series, ylabel) in enumerate(panels):
-        ax = fig.add_subplot(1, k, i + 1)
-        for label, xs, ys, style in series:
-            ax.plot(xs, ys, label=label, **dict(style))
-        if logx:
-            ax.set_xscale("log")
-        if logy:
-            ax.set_yscale("log")
-        ax.set_title(subtitle, fontsize=9)
-        ax.set_xlabel(xlabel)
-        ax.set_ylabel(ylabel)
-        ax.grid(True, which="both", alpha=0.3)
-        if series:
-            ax.legend(fontsize=6)
+        _draw_axes(fig.add_subplot(1, k, i + 1), series, subtitle, xlabel, ylabel, logx, logy,
+                   title_size=9, legend_size=6)
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     return _png(fig)
