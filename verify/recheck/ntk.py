@@ -26,7 +26,7 @@ from flint import arb, arb_mat
 from ..engines.ball import ball_bounds, ball_cholesky, to_ball, workprec
 from ..errors import InputError
 from . import RecheckFailure
-from ._laws import mat as _mat, q as _q, spd as _spd, vec as _vec   # shared exact readers
+from ._laws import mat as _mat, q as _q, read_laws, vec as _vec   # shared exact readers
 
 __all__ = ["recheck", "gradient_ball"]
 
@@ -40,54 +40,23 @@ class _Law:
     def __init__(self, d: dict, field: str):
         if not isinstance(d, dict) or not isinstance(d.get("family"), str):
             raise RecheckFailure(f"{field}: not a law (needs 'family')")
-        self.family = fam = d["family"]
+        if d["family"] == "uniform_cube" and not isinstance(d.get("center"), list):
+            raise RecheckFailure(f"{field}.center: missing")
+        law = read_laws([d])[0]                      # the shared exact reader (validates every field)
+        self.family = fam = law["family"]
         self.field = field
+        self.dim = law["dim"]
         if fam == "discrete":
-            atoms = d.get("atoms")
-            if not isinstance(atoms, list) or not atoms or not isinstance(atoms[0], list):
-                raise RecheckFailure(f"{field}.atoms: expected a non-empty list of points")
-            self.dim = len(atoms[0])
-            self.atoms = [_vec(a, f"{field}.atoms[{k}]", self.dim) for k, a in enumerate(atoms)]
-            w = d.get("weights")
-            self.weights = ([Fraction(1, len(atoms))] * len(atoms) if w is None else
-                            _vec(w, f"{field}.weights", len(atoms)))
-            if any(x <= 0 for x in self.weights) or sum(self.weights) != 1:
-                raise RecheckFailure(f"{field}.weights: must be positive and sum to 1")
-            if len(set(tuple(a) for a in self.atoms)) != len(self.atoms):
+            self.atoms, self.weights = [list(a) for a in law["atoms"]], list(law["weights"])
+            if len(set(law["atoms"])) != len(self.atoms):
                 raise RecheckFailure(f"{field}.atoms: repeated atom")
         elif fam in ("gaussian", "laplace"):
-            cov = d.get("cov")
-            if not isinstance(cov, list):
-                raise RecheckFailure(f"{field}.cov: missing")
-            self.dim = len(cov)
-            self.cov = _mat(cov, f"{field}.cov", self.dim)
-            _spd(self.cov, f"{field}.cov")
-            self.mean = _vec(d.get("mean", [0] * self.dim), f"{field}.mean", self.dim)
+            self.cov, self.mean = law["cov"], list(law["mean"])
         elif fam == "uniform_cube":
-            self.radius = _q(d.get("radius"), f"{field}.radius")
-            if self.radius <= 0:
-                raise RecheckFailure(f"{field}.radius: must be > 0")
-            c = d.get("center")
-            if not isinstance(c, list):
-                raise RecheckFailure(f"{field}.center: missing")
-            self.dim = len(c)
-            self.center = _vec(c, f"{field}.center", self.dim)
-        elif fam == "gaussian_mixture":
-            cov = d.get("cov")
-            if not isinstance(cov, list):
-                raise RecheckFailure(f"{field}.cov: missing")
-            self.dim = len(cov)
-            self.cov = _mat(cov, f"{field}.cov", self.dim)
-            _spd(self.cov, f"{field}.cov")
-            self.sep = _q(d.get("separation"), f"{field}.separation")
-            if self.sep < 0:
-                raise RecheckFailure(f"{field}.separation: must be >= 0")
-            self.direction = _vec(d.get("direction"), f"{field}.direction", self.dim)
-            if not any(self.direction):
-                raise RecheckFailure(f"{field}.direction: must be non-zero")
-            self.center = _vec(d.get("center", [0] * self.dim), f"{field}.center", self.dim)
-        else:
-            raise RecheckFailure(f"{field}.family: unknown family {fam!r}")
+            self.radius, self.center = law["radius"], list(law["center"])
+        else:  # gaussian_mixture
+            self.cov, self.center = law["cov"], list(law["mean"])
+            self.sep, self.direction = law["separation"], list(law["direction"])
 
     def gradient(self, theta: list) -> list:
         """∇Λ(θ) as balls at the current precision (θ exact)."""
