@@ -45,6 +45,21 @@ TARGETS = {
     "verify/checks/ntk.py": ["tests/test_ntk*.py", "tests/test_n7*.py", "proofs/lse/n7_ntk_gram.py"],
     "verify/checks/independence.py": ["tests/test_independence*.py", "tests/test_n3_n6_checks.py", "proofs/lse/n3_*.py"],
     "verify/checks/t2_softmax_bound.py": ["tests/test_t2*.py"],
+    # the kernel (issue 11): each module's own tests plus the generic whole-Result mutation test
+    "verify/kernel/__init__.py": ["tests/test_kernel*.py"],
+    "verify/kernel/_read.py": ["tests/test_kernel*.py"],
+    "verify/kernel/_ball.py": ["tests/test_kernel*.py"],
+    "verify/kernel/_cells.py": ["tests/test_kernel_emulation*.py", "tests/test_kernel_regions*.py",
+                                "tests/test_kernel_mutations.py"],
+    "verify/kernel/emulation.py": ["tests/test_kernel_emulation*.py", "tests/test_kernel_mutations.py"],
+    "verify/kernel/regions.py": ["tests/test_kernel_regions*.py", "tests/test_kernel_mutations.py"],
+    "verify/kernel/casesplit.py": ["tests/test_kernel_casesplit*.py", "tests/test_kernel_mutations.py"],
+    "verify/kernel/softmax.py": ["tests/test_kernel_softmax*.py", "tests/test_kernel_mutations.py"],
+    "verify/kernel/symbolic.py": ["tests/test_kernel_symbolic*.py", "tests/test_kernel_mutations.py"],
+    "verify/kernel/_laws.py": ["tests/test_kernel_lse*.py", "tests/test_kernel_ntk*.py",
+                               "tests/test_kernel_mutations.py"],
+    "verify/kernel/lse.py": ["tests/test_kernel_lse*.py", "tests/test_kernel_mutations.py"],
+    "verify/kernel/ntk.py": ["tests/test_kernel_ntk*.py", "tests/test_kernel_mutations.py"],
 }
 
 _CMP_SWAP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq,
