@@ -1,0 +1,215 @@
+"""Laws of N3-N7 for the kernel: a strict reader of their SPEC entries and their CGFs (SymPy and arb).
+
+A law is given as its SPEC entry (issue 4 format, as ``Distribution.to_dict()`` writes it); every
+number is an exact number read by :func:`verify.kernel._read.num`.  :func:`read_laws` returns plain
+dicts of Fractions and guarantees:
+
+* ``discrete``: ``atoms`` (points, or numbers for d = 1) pairwise distinct, of one dimension; ``weights``
+  (default uniform) all > 0 and summing to exactly 1;
+* ``uniform_cube``: ``radius`` > 0, ``center`` (default 0 of dimension ``dim``, default 1);
+* ``gaussian`` / ``laplace``: ``cov`` symmetric positive definite (exact LDL^T), ``mean`` (default 0);
+* ``gaussian_mixture``: ``cov`` SPD, ``separation`` >= 0, ``direction`` != 0, ``center`` (default 0)
+  (the law 1/2 N(c + a u/|u|, S) + 1/2 N(c - a u/|u|, S));
+* every law has the same dimension 1..:data:`MAX_DIM`; at most :data:`MAX_LAWS` laws, :data:`MAX_ATOMS`
+  atoms in all; every parameter has |value| <= :data:`MAX_MAGNITUDE`; unknown keys are rejected.
+
+The CGF Lambda(theta) = log E exp(<theta, X>) of each family is written out here, independently of
+:mod:`verify.objects.distributions`:
+
+* discrete: log sum_k w_k exp(<x_k, theta>);  uniform cube: <c, theta> + sum_i log(sinh(r theta_i) / (r theta_i));
+* gaussian: <m, theta> + theta^T S theta / 2;  laplace: <m, theta> - log(1 - theta^T S theta / 2)
+  (domain theta^T S theta < 2);  mixture: <c, theta> + theta^T S theta / 2 + log cosh(a <u, theta> / |u|).
+
+>>> law = read_laws([{"family": "discrete", "atoms": [[0], [1]]}])[0]
+>>> law["weights"]
+(Fraction(1, 2), Fraction(1, 2))
+>>> read_laws([{"family": "gaussian", "cov": [[1]], "sigma": 1}])
+Traceback (most recent call last):
+...
+verify.kernel._read.Rejected: parameters.laws[0]: unknown key(s) sigma
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import sympy
+from flint import arb, ctx
+
+from . import _read
+from ._ball import ball, workprec
+from ._read import Rejected
+
+__all__ = ["MAX_LAWS", "MAX_DIM", "MAX_ATOMS", "MAX_MAGNITUDE", "FAMILIES", "read_laws", "read_law", "spd",
+           "cgf_sympy", "cgf_ball", "in_domain"]
+
+MAX_LAWS = 512
+MAX_DIM = 16
+MAX_ATOMS = 20_000          # atoms over all laws of one Result
+MAX_MAGNITUDE = 10 ** 9     # |parameter|, as in verify.objects.distributions
+
+_KEYS = {  # family: (required, optional)
+    "discrete": (("family", "atoms"), ("weights",)),
+    "uniform_cube": (("family", "radius"), ("center", "dim")),
+    "laplace": (("family", "cov"), ("mean",)),
+    "gaussian": (("family", "cov"), ("mean",)),
+    "gaussian_mixture": (("family", "separation", "direction", "cov"), ("center",)),
+}
+FAMILIES = tuple(_KEYS)
+
+
+def _num(v, field) -> Fraction:
+    x = _read.num(v, field)
+    if abs(x) > MAX_MAGNITUDE:
+        raise Rejected(f"{field}: |value| exceeds {MAX_MAGNITUDE}")
+    return x
+
+
+def _vec(v, field, n=None) -> tuple:
+    xs = _read.lst(v, field, 1 if n is None else n, MAX_DIM if n is None else n)
+    return tuple(_num(x, f"{field}[{i}]") for i, x in enumerate(xs))
+
+
+def spd(S, field) -> None:
+    """Reject unless the square matrix ``S`` (Fractions) is symmetric positive definite (exact LDL^T)."""
+    n = len(S)
+    if any(S[i][j] != S[j][i] for i in range(n) for j in range(i)):
+        raise Rejected(f"{field}: not symmetric")
+    A = [list(r) for r in S]
+    for k in range(n):
+        if A[k][k] <= 0:
+            raise Rejected(f"{field}: not positive definite")
+        for i in range(k + 1, n):
+            f = A[i][k] / A[k][k]
+            for j in range(k + 1, n):
+                A[i][j] -= f * A[k][j]
+
+
+def _cov(v, field) -> tuple:
+    rows = _read.lst(v, field, 1, MAX_DIM)
+    S = tuple(_vec(r, f"{field}[{i}]", len(rows)) for i, r in enumerate(rows))
+    spd(S, field)
+    return S
+
+
+def read_law(d, field: str) -> dict:
+    """One SPEC entry -> ``{"family", "dim", ...}`` with exact fields (see the module docstring)."""
+    fam = _read.string(_read.obj(d, field, ("family",), tuple(d) if isinstance(d, dict) else ())["family"],
+                       f"{field}.family", FAMILIES)
+    _read.obj(d, field, *_KEYS[fam])
+    if fam == "discrete":
+        A = []
+        for k, a in enumerate(_read.lst(d["atoms"], f"{field}.atoms", 1, MAX_ATOMS)):
+            A.append(_vec(a if isinstance(a, list) else [a], f"{field}.atoms[{k}]", len(A[0]) if A else None))
+        A = tuple(A)
+        if len(set(A)) != len(A):
+            raise Rejected(f"{field}.atoms: repeated atom")
+        W = tuple(Fraction(1, len(A)) for _ in A) if "weights" not in d else \
+            tuple(_read.num(w, f"{field}.weights[{k}]")
+                  for k, w in enumerate(_read.lst(d["weights"], f"{field}.weights", len(A), len(A))))
+        if any(w <= 0 for w in W) or sum(W) != 1:
+            raise Rejected(f"{field}.weights: not all > 0 or not summing to 1")
+        return {"family": fam, "dim": len(A[0]), "atoms": A, "weights": W}
+    if fam == "uniform_cube":
+        r = _num(d["radius"], f"{field}.radius")
+        if r <= 0:
+            raise Rejected(f"{field}.radius: must be > 0")
+        n = _read.integer(d.get("dim", len(d["center"]) if isinstance(d.get("center"), list) else 1),
+                          f"{field}.dim", 1, MAX_DIM)
+        c = _vec(d["center"], f"{field}.center", n) if "center" in d else (Fraction(0),) * n
+        return {"family": fam, "dim": n, "radius": r, "center": c}
+    S = _cov(d["cov"], f"{field}.cov")
+    n = len(S)
+    loc = "center" if fam == "gaussian_mixture" else "mean"
+    m = _vec(d[loc], f"{field}.{loc}", n) if loc in d else (Fraction(0),) * n
+    law = {"family": fam, "dim": n, "cov": S, "mean": m}
+    if fam == "gaussian_mixture":
+        a, u = _num(d["separation"], f"{field}.separation"), _vec(d["direction"], f"{field}.direction", n)
+        if a < 0 or not any(u):
+            raise Rejected(f"{field}: separation < 0 or zero direction")
+        law.update(separation=a, direction=u)
+    return law
+
+
+def read_laws(laws, field: str = "parameters.laws") -> list:
+    """A non-empty list of SPEC entries of one dimension -> list of law dicts (see :func:`read_law`)."""
+    out = []
+    atoms = 0
+    for i, d in enumerate(_read.lst(laws, field, 1, MAX_LAWS)):
+        _read.tick()
+        law = read_law(d, f"{field}[{i}]")
+        atoms += len(law.get("atoms", ()))
+        if atoms > MAX_ATOMS:
+            raise Rejected(f"{field}: more than {MAX_ATOMS} atoms in all")
+        if out and law["dim"] != out[0]["dim"]:
+            raise Rejected(f"{field}[{i}]: dimension {law['dim']} differs from {field}[0] ({out[0]['dim']})")
+        out.append(law)
+    return out
+
+
+def _dot(a, b) -> Fraction:
+    return sum((x * y for x, y in zip(a, b)), Fraction(0))
+
+
+def _quad(S, t) -> Fraction:
+    return sum((S[i][j] * t[i] * t[j] for i in range(len(t)) for j in range(len(t))), Fraction(0))
+
+
+def in_domain(law, t) -> bool:
+    """True iff the CGF of ``law`` is finite at the exact point ``t`` (only the Laplace domain is bounded)."""
+    return law["family"] != "laplace" or _quad(law["cov"], t) < 2
+
+
+def cgf_sympy(law, th):
+    """Lambda as a SymPy expression in the symbols ``th`` (a sequence of length ``law["dim"]``)."""
+    def R(x):
+        return sympy.Rational(x.numerator, x.denominator)
+
+    def lin(v):
+        return sympy.Add(*[R(x) * t for x, t in zip(v, th)])
+
+    fam = law["family"]
+    if fam == "discrete":
+        return sympy.log(sympy.Add(*[R(w) * sympy.exp(lin(a)) for a, w in zip(law["atoms"], law["weights"])]))
+    if fam == "uniform_cube":
+        r = R(law["radius"])
+        return lin(law["center"]) + sympy.Add(*[sympy.log(sympy.sinh(r * t) / (r * t)) for t in th])
+    n = law["dim"]
+    quad = sympy.Add(*[R(law["cov"][i][j]) * th[i] * th[j] for i in range(n) for j in range(n)]) / 2
+    if fam == "gaussian":
+        return lin(law["mean"]) + quad
+    if fam == "laplace":
+        return lin(law["mean"]) - sympy.log(1 - quad)
+    u = law["direction"]
+    return lin(law["mean"]) + quad + sympy.log(sympy.cosh(R(law["separation"]) * lin(u) / sympy.sqrt(R(_dot(u, u)))))
+
+
+def cgf_ball(law, t) -> arb:
+    """Lambda(t) as an arb ball (containing the exact value) at the current precision; ``t`` exact
+    rationals; rejects a point outside the Laplace domain."""
+    fam = law["family"]
+    if fam == "discrete":
+        s = [_dot(a, t) for a in law["atoms"]]
+        m = max(s)
+        return ball(m) + sum((ball(w) * ball(x - m).exp() for x, w in zip(s, law["weights"])), arb(0)).log()
+    if fam == "uniform_cube":
+        out = ball(_dot(law["center"], t))
+        prec = int(ctx.prec)
+        for x in t:
+            u = abs(law["radius"] * x)
+            if u:  # log(sinh u / u) loses about 2 log2(1/u) bits for small u: work with that many more
+                extra = 0 if u >= 1 else 2 * (u.denominator.bit_length() - u.numerator.bit_length() + 1) + 16
+                with workprec(min(prec + extra, 100_000)):
+                    ub = ball(u)
+                    out += (ub.sinh() / ub).log()
+        return out
+    if not in_domain(law, t):
+        raise Rejected("point: outside the Laplace domain")
+    lin, half = _dot(law["mean"], t), _quad(law["cov"], t) / 2
+    if fam == "gaussian":
+        return ball(lin + half)
+    if fam == "laplace":
+        return ball(lin) - ball(1 - half).log()
+    u = law["direction"]
+    k = (ball(law["separation"] ** 2) / ball(_dot(u, u))).sqrt()
+    return ball(lin + half) + (k * ball(_dot(u, t))).cosh().log()
