@@ -1,5 +1,5 @@
-"""``verify check``: accepts every certificate the audits write, rejects tampered ones (one number
-changed, a point removed, a region dropped), exit codes 0 / 1 / 2."""
+"""``verify check``: strict by default (a decided Result the kernel does not accept fails the run),
+``--allow-unchecked`` for legacy files, exit codes 0 / 1 / 2, hostile files end within 10 s."""
 
 import copy
 import json
@@ -7,321 +7,189 @@ import subprocess
 import sys
 import time
 import types
-from fractions import Fraction
 
 import pytest
 
+from verify import kernel
+from verify.cli import check_cmd
 from verify.cli.check_cmd import collect_results, recheck_one
 from verify.errors import InputError
-from verify.recheck import KINDS
+from verify.kernel import Kind, Rejected, _read as R
 
-# which claims write which certificate kinds (verify/recheck/__init__.py)
-KIND_CLAIMS = {
-    "dependence-relation": ["N3", "N5", "N4", "N6"],
-    "independence-design": ["N3", "N5", "N4", "N6"],
-    "emulation-regions": ["T6", "T8", "T9"],
-    "emulation-witness": ["T6", "T8", "T9"],
-    "ntk-cholesky": ["N7"],
-    "ntk-null-vector": ["N7"],
-    "regions-count": ["T10"],
-}
-# top-level certificate fields that a re-checker recomputes everything from: changing them may give
-# another *valid* certificate (e.g. other design points of full rank), so acceptance is no failure
-# there; the semantic tamper (two laws made identical) must still be rejected
-FREE_FIELDS = {"independence-design": {"z_points", "points", "laws", "seed", "prime", "q", "attempt"},
-               # a refutation rests on the witness, the pinned Transformer and the network; the size table
-               # and the lemma record beside it are informational
-               "emulation-witness": {"sizes", "size_problems", "lemma"}}
-AUDIT_TIME_BUDGET_S = 20.0   # total time spent running audits to collect certificates
-SKIP_KEYS = {"summary", "kind", "approx", "statement", "note", "notes", "explanation", "why", "reading"}
+from kernel_samples import load_samples
 
 
 def run_cli(*args, timeout=120):
     return subprocess.run([sys.executable, "-m", "verify", *args], capture_output=True, text=True, timeout=timeout)
 
 
-# -- generic tampering ---------------------------------------------------------------------------------
+# -- a toy kind, registered in-process ---------------------------------------------------------------------
+def _toy_check(result):
+    p = R.obj(result["parameters"], "parameters", required=("xs", "total"))
+    R.expect_statement(result, "sum")
+    if sum(R.vec(p["xs"], "xs", max_len=100)) != R.num(p["total"], "total"):
+        raise Rejected("sum differs")
+    return "ok"
 
-def _is_number_leaf(v):
-    if isinstance(v, bool):
-        return False
-    if isinstance(v, int):
-        return True
-    if isinstance(v, str):
-        try:
-            Fraction(v)
-            return True
-        except (ValueError, ZeroDivisionError):
-            return False
-    return False
-
-
-def number_paths(obj, path=(), in_list=False):
-    """Paths of exact-number leaves that sit inside lists (the data of a certificate: points, vertices,
-    coefficients, enclosures), skipping prose and display-only keys."""
-    out = []
-    if isinstance(obj, dict):
-        for k in sorted(obj):
-            if k in SKIP_KEYS:
-                continue
-            out += number_paths(obj[k], path + (k,), in_list)
-    elif isinstance(obj, list):
-        for i, v in enumerate(obj):
-            out += number_paths(v, path + (i,), True)
-    elif in_list and _is_number_leaf(obj):
-        out.append(path)
-    return out
-
-
-def list_paths(obj, path=()):
-    out = []
-    if isinstance(obj, dict):
-        for k in sorted(obj):
-            if k not in SKIP_KEYS:
-                out += list_paths(obj[k], path + (k,))
-    elif isinstance(obj, list):
-        if len(obj) >= 2:
-            out.append(path)
-        for i, v in enumerate(obj):
-            out += list_paths(v, path + (i,))
-    return out
-
-
-def _get(obj, path):
-    for p in path:
-        obj = obj[p]
-    return obj
-
-
-def changed(v):
-    if isinstance(v, int):
-        return 2 * v + 1 if v != -1 else 3
-    q = Fraction(v)
-    new = 2 * q + Fraction(1, 7)
-    return str(new.numerator) if new.denominator == 1 else f"{new.numerator}/{new.denominator}"
-
-
-def tamper_number(result, path):
-    r = copy.deepcopy(result)
-    parent = _get(r["certificate"], path[:-1])
-    parent[path[-1]] = changed(parent[path[-1]])
-    return r
-
-
-def tamper_drop(result, path):
-    r = copy.deepcopy(result)
-    lst = _get(r["certificate"], path)
-    del lst[len(lst) // 2]
-    return r
-
-
-def sample(paths, k):
-    if len(paths) <= k:
-        return paths
-    step = len(paths) / k
-    return [paths[int(i * step)] for i in range(k)]
-
-
-# -- a fake kind exercises the framework whatever re-checkers exist -------------------------------------
 
 @pytest.fixture
-def sum_kind(monkeypatch):
-    mod = types.ModuleType("verify_test_sum_kind")
-
-    def recheck(result):
-        from verify.recheck import RecheckFailure
-
-        cert = result["certificate"]
-        terms = [Fraction(t) for t in cert["terms"]]
-        if len(terms) != cert["count"] or sum(terms) != Fraction(cert["total"]):
-            raise RecheckFailure("terms do not add up to the total")
-        return f"{len(terms)} terms add up"
-
-    mod.recheck = recheck
-    monkeypatch.setitem(sys.modules, "verify_test_sum_kind", mod)
-    monkeypatch.setitem(KINDS, "test-sum", "verify_test_sum_kind")
-    return {"claim": "T3", "statement": "s", "verdict": "proved", "method": "exact",
-            "certificate": {"kind": "test-sum", "summary": "sum", "terms": ["1/2", "1/3", 1], "count": 3,
-                            "total": "11/6"}}
+def toy(monkeypatch):
+    table = dict(kernel.kinds())
+    table["toy-sum"] = Kind(frozenset({"T3"}), "proved", frozenset({"exact"}), _toy_check)
+    monkeypatch.setattr(kernel, "_KINDS", table)
 
 
-def test_framework_accepts_and_rejects(sum_kind):
-    assert recheck_one("x", sum_kind).status == "passed"
-    paths = number_paths(sum_kind["certificate"])
-    assert paths == [("terms", 0), ("terms", 1), ("terms", 2)]
-    for p in paths:
-        assert recheck_one("x", tamper_number(sum_kind, p)).status == "rejected"
-    assert recheck_one("x", tamper_drop(sum_kind, ("terms",))).status == "rejected"
-    broken = copy.deepcopy(sum_kind)
-    del broken["certificate"]["terms"]               # the re-checker raises KeyError: still a rejection
-    assert recheck_one("x", broken).status == "rejected"
-    unknown = copy.deepcopy(sum_kind)
-    unknown["certificate"]["kind"] = "no-such-kind"
-    assert recheck_one("x", unknown).status == "rejected"
-    evidence_proved = dict(sum_kind, method="evidence")
-    assert recheck_one("x", evidence_proved).status == "rejected"
-    undecided = dict(sum_kind, verdict="inconclusive")
-    assert recheck_one("x", undecided).status == "undecided"
+def toy_result(total=3, kind="toy-sum", verdict="proved"):
+    params = {"xs": [1, 2], "total": total}
+    return {"claim": "T3", "verdict": verdict, "method": "exact", "parameters": params, "conventions": {},
+            "certificate": {"kind": kind} if kind else {"summary": "legacy"},
+            "statement": R.bound_statement("sum", params, {})}
 
 
-def test_cli_exit_codes(tmp_path):
-    audit_json = tmp_path / "a.json"
-    r = run_cli("audit", "T3", "--json", str(audit_json))
-    assert r.returncode == 0, r.stderr
-    r = run_cli("check", str(audit_json))
-    assert r.returncode == 0 and "0 rejected" in r.stdout, r.stdout + r.stderr
-    r = run_cli("check", str(audit_json), "--strict")   # T3 certificates carry no re-checkable kind
-    assert r.returncode == 1
-    single = tmp_path / "r.json"
-    single.write_text(json.dumps(json.loads(audit_json.read_text())["audits"][0]["result"]))
-    assert run_cli("check", str(single)).returncode == 0
-    bad_kind = json.loads(single.read_text())
-    bad_kind["certificate"]["kind"] = "forged-kind"
-    single.write_text(json.dumps(bad_kind))
-    r = run_cli("check", str(single))
-    assert r.returncode == 1 and "FAIL" in r.stdout
+def run_in_process(tmp_path, capsys, doc, *flags):
+    f = tmp_path / "doc.json"
+    f.write_text(json.dumps(doc))
+    args = types.SimpleNamespace(cert=str(f), allow_unchecked="--allow-unchecked" in flags, budget=None,
+                                 quiet="--quiet" in flags)
+    code = check_cmd.run(args)
+    return code, capsys.readouterr()
+
+
+def test_recheck_one_statuses(toy):
+    assert recheck_one("a", toy_result()).status == "accepted"
+    assert recheck_one("a", toy_result(total=4)).status == "rejected"
+    assert recheck_one("a", toy_result(kind=None)).status == "rejected"
+    assert recheck_one("a", toy_result(kind=None), allow_unchecked=True).status == "unchecked"
+    assert recheck_one("a", toy_result(total=4), allow_unchecked=True).status == "rejected"
+    assert recheck_one("a", toy_result(verdict="inconclusive")).status == "undecided"
+    assert recheck_one("a", toy_result(kind="nope")).status == "rejected"
+    assert recheck_one("a", [1]).status == "rejected"
+
+
+def test_strict_by_default(tmp_path, capsys, toy):
+    doc = {"audits": [{"audit": "T3/a", "result": toy_result()}, {"audit": "T3/b", "result": toy_result(kind=None)}]}
+    code, out = run_in_process(tmp_path, capsys, doc)
+    assert code == 1
+    assert "FAIL T3/b" in out.out and "1 of 2 decided Result(s) re-checked and accepted by the kernel, 1 rejected" in out.out
+    code, out = run_in_process(tmp_path, capsys, doc, "--allow-unchecked")
+    assert code == 0 and "SKIP T3/b" in out.out and "1 unchecked" in out.out
+
+
+def test_accepted_and_quiet(tmp_path, capsys, toy):
+    doc = {"audits": [{"audit": "T3/a", "result": toy_result()},
+                      {"audit": "T3/c", "result": toy_result(verdict="inconclusive")}]}
+    code, out = run_in_process(tmp_path, capsys, doc)
+    assert code == 0 and "OK   T3/a" in out.out and "1 inconclusive" in out.out
+    code, out = run_in_process(tmp_path, capsys, doc, "--quiet")
+    assert code == 0 and "T3/a" not in out.out
+
+
+def test_single_result_document(tmp_path, capsys, toy):
+    code, out = run_in_process(tmp_path, capsys, toy_result(total=5))
+    assert code == 1 and "FAIL" in out.out
 
 
 @pytest.mark.parametrize("content", ["", "{", "[1, 2]", '{"a": 1}', '{"audits": [1]}', '{"x": NaN}',
                                      '{"audits": [{"result": 5}]}', "\x00\x01"])
 def test_cli_bad_input_exit_2(tmp_path, content):
-    f = tmp_path / "c.json"
+    f = tmp_path / "bad.json"
     f.write_text(content)
     r = run_cli("check", str(f))
-    assert r.returncode == 2, (content, r.stdout, r.stderr)
-    assert r.stderr.count("\n") == 1 and r.stderr.startswith("error: CERT:"), r.stderr
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
 
 
-def test_cli_missing_file_exit_2(tmp_path):
+def test_cli_missing_file_and_budget_exit_2(tmp_path):
     r = run_cli("check", str(tmp_path / "none.json"))
-    assert r.returncode == 2 and r.stderr.startswith("error: CERT:")
+    assert r.returncode == 2 and "CERT" in r.stderr
+    f = tmp_path / "a.json"
+    f.write_text(json.dumps(toy_result()))
+    r = run_cli("check", str(f), "--budget", "0")
+    assert r.returncode == 2 and "--budget" in r.stderr
+
+
+def test_cli_legacy_result_fails_strict(tmp_path):
+    f = tmp_path / "legacy.json"
+    f.write_text(json.dumps(toy_result(kind=None)))
+    r = run_cli("check", str(f))
+    assert r.returncode == 1 and "certificate.kind: missing" in r.stdout
+    r = run_cli("check", str(f), "--allow-unchecked")
+    assert r.returncode == 0 and "SKIP" in r.stdout
 
 
 def test_collect_results_shapes():
-    with pytest.raises(InputError, match="^CERT: "):
-        collect_results([])
+    assert collect_results({"claim": "T3", "verdict": "proved"})[0][0] == "T3"
     doc = {"audits": [{"audit": "T3/a", "result": None}, {"audit": "T3/b", "result": {"claim": "T3"}}]}
-    assert [label for label, _ in collect_results(doc)] == ["T3/b"]
+    assert [a for a, _ in collect_results(doc)] == ["T3/b"]
+    with pytest.raises(InputError):
+        collect_results([])
 
 
-# -- every certificate the audits write ------------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def audit_certificates():
-    """Run quick audits of the claims that write re-checkable certificates (within a time budget) and
-    collect their PROVED/REFUTED Results by kind."""
-    from verify.audit.discovery import load_audits, select_audits
-    from verify.audit.runner import run_audits
-
-    audits = select_audits(load_audits(), quick=True)
-    wanted = []
-    for claims in KIND_CLAIMS.values():
-        for c in claims:
-            if c not in wanted:
-                wanted.append(c)
-    by_kind = {k: [] for k in KINDS}
-    start = time.perf_counter()
-
-    def satisfied(claim):
-        kinds = [k for k, cs in KIND_CLAIMS.items() if claim in cs and k in by_kind]
-        return all(len(by_kind[k]) >= 2 for k in kinds)
-
-    for claim in wanted:
-        for a in [a for a in audits if a.claim == claim]:
-            if time.perf_counter() - start > AUDIT_TIME_BUDGET_S or satisfied(claim):
-                break
-            (outcome,) = run_audits([a])
-            r = outcome.result
-            if r is None or r.verdict.value == "inconclusive":
-                continue
-            d = json.loads(r.to_json())
-            kind = d["certificate"].get("kind")
-            if kind in by_kind and len(by_kind[kind]) < 3:
-                by_kind[kind].append((a.id, d))
-    return by_kind
+def test_huge_integer_literal_is_a_rejection_not_a_crash(tmp_path, capsys, toy):
+    r = toy_result()
+    text = json.dumps(r).replace('"total": 3', '"total": ' + "9" * 6000)
+    f = tmp_path / "big.json"
+    f.write_text(text)
+    args = types.SimpleNamespace(cert=str(f), allow_unchecked=False, budget=None, quiet=False)
+    assert check_cmd.run(args) == 1
+    assert "FAIL" in capsys.readouterr().out
 
 
-def _kind_or_skip(audit_certificates, kind):
-    import importlib
-
-    try:
-        importlib.import_module(KINDS[kind])
-    except ModuleNotFoundError:
-        pytest.skip(f"re-checker {KINDS[kind]} for kind {kind!r} is not written yet")
-    found = audit_certificates.get(kind) or []
-    if not found:
-        pytest.skip(f"no quick audit of {', '.join(KIND_CLAIMS.get(kind, []))} wrote a {kind!r} certificate yet")
-    return found
+# -- every kind: genuine samples accepted through the CLI; hostile 1 MB versions end within 10 s -------------
+SAMPLES = load_samples()
 
 
-@pytest.mark.parametrize("kind", sorted(KINDS))
-def test_audit_certificates_accepted(audit_certificates, kind):
-    for audit_id, d in _kind_or_skip(audit_certificates, kind):
-        line = recheck_one(audit_id, d)
-        if line.status == "not-recheckable":
-            pytest.skip(f"{audit_id}: {line.detail}")
-        assert line.status == "passed", (audit_id, line.detail)
+def _hostile_versions(r):
+    """1 MB-ish variants: each top-level certificate list blown up by repeating its first element, and every
+    certificate number replaced by a 5000-digit one."""
+    out = []
+    cert = r["certificate"]
+    for key, v in sorted(cert.items()):
+        if isinstance(v, list) and v:
+            m = copy.deepcopy(r)
+            unit = len(json.dumps(v[0])) + 1
+            m["certificate"][key] = [copy.deepcopy(v[0]) for _ in range(max(1, 1_000_000 // unit))]
+            out.append((f"certificate.{key} x{len(m['certificate'][key])}", m))
+    big = "7" * 4999 + "/" + "3" * 4999
+
+    def blow(v):
+        if isinstance(v, dict):
+            return {k: (v[k] if k == "kind" else blow(v[k])) for k in v}
+        if isinstance(v, list):
+            return [blow(x) for x in v]
+        if isinstance(v, bool):
+            return v
+        if isinstance(v, (int, str)) and str(v).lstrip("-").replace("/", "").isdigit():
+            return big
+        return v
+    m = copy.deepcopy(r)
+    m["certificate"] = blow(cert)
+    if len(json.dumps(m)) <= 2_000_000:
+        out.append(("5000-digit numbers", m))
+    return out
 
 
-@pytest.mark.parametrize("kind", sorted(KINDS))
-def test_tampered_certificates_rejected(audit_certificates, kind):
-    free = FREE_FIELDS.get(kind, set())
-    for audit_id, d in _kind_or_skip(audit_certificates, kind)[:2]:
-        if recheck_one(audit_id, d).status == "not-recheckable":
-            pytest.skip(f"{audit_id}: a re-checker it delegates to is not installed")
-        nums = sample([p for p in number_paths(d["certificate"]) if p[0] not in free], 6)
-        lists = sample([p for p in list_paths(d["certificate"]) if p and p[0] not in free], 4)
-        laws = d["certificate"].get("laws")
-        semantic = 0
-        if isinstance(laws, list) and len(laws) >= 2 and d["verdict"] == "proved":
-            twin = copy.deepcopy(d)          # two identical laws: dependent, so no PD / full-rank proof
-            twin["certificate"]["laws"][1] = copy.deepcopy(laws[0])
-            line = recheck_one(audit_id, twin)
-            assert line.status == "rejected", f"{audit_id}: laws 1 and 2 made identical, still {line.status}"
-            semantic = 1
-        assert nums or lists or semantic, f"{audit_id}: certificate has no data to tamper with"
-        for p in nums:
-            line = recheck_one(audit_id, tamper_number(d, p))
-            assert line.status == "rejected", f"{audit_id}: number at {p} changed, still {line.status}"
-        for p in lists:
-            line = recheck_one(audit_id, tamper_drop(d, p))
-            assert line.status == "rejected", f"{audit_id}: element of list {p} dropped, still {line.status}"
-
-
-def test_cli_checks_audit_json_of_certificate_claims(tmp_path, audit_certificates):
-    """The CLI on a file holding every collected certificate: exit 0 (all accepted), exit 1 after one
-    number is changed."""
-    import importlib
-
-    results = []
-    for kind, items in audit_certificates.items():
-        try:
-            importlib.import_module(KINDS[kind])
-        except ModuleNotFoundError:
-            continue
-        results += [(a, d) for a, d in items if recheck_one(a, d).status != "not-recheckable"]
-    if not results:
-        pytest.skip("no re-checkable certificates written by the audits yet")
-    doc = {"audits": [{"audit": a, "claim": d["claim"], "result": d} for a, d in results]}
-    f = tmp_path / "certs.json"
+def test_cli_accepts_every_genuine_sample(tmp_path):
+    if not SAMPLES:
+        pytest.skip("no kernel samples yet")
+    doc = {"audits": [{"audit": label, "result": r} for label, r, _ in SAMPLES]}
+    f = tmp_path / "samples.json"
     f.write_text(json.dumps(doc))
-    r = run_cli("check", str(f))
-    assert r.returncode == 0, r.stdout + r.stderr
-    audit_id, d = results[0]
-    paths = number_paths(d["certificate"])
-    if paths:
-        doc["audits"][0]["result"] = tamper_number(d, paths[0])
-        f.write_text(json.dumps(doc))
-        r = run_cli("check", str(f))
-        assert r.returncode == 1 and "FAIL" in r.stdout
-
-
-@pytest.mark.skipif(not __import__("os").environ.get("VERIFY_FULL_CHECK"),
-                    reason="set VERIFY_FULL_CHECK=1: runs every quick audit (minutes) and re-checks all certificates")
-def test_every_quick_audit_certificate_accepted(tmp_path):
-    out = tmp_path / "quick.json"
-    r = run_cli("audit", "--quick", "--json", str(out), timeout=3600)
-    assert out.exists(), r.stderr
-    r = run_cli("check", str(out), timeout=3600)
-    assert r.returncode == 0, r.stdout[-3000:]
+    r = run_cli("check", str(f), "--quiet", timeout=600)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
     assert " 0 rejected" in r.stdout
+
+
+@pytest.mark.parametrize("label, r, free", SAMPLES, ids=[s[0] for s in SAMPLES])
+def test_hostile_certificates_end_within_10_seconds(label, r, free):
+    slow = []
+    for what, m in _hostile_versions(r):
+        t = time.monotonic()
+        line = recheck_one(label, m, seconds=30)
+        dt = time.monotonic() - t
+        if dt > 10:
+            slow.append(f"{what}: {dt:.1f} s ({line.status})")
+        # a blown-up list repeats one element: that is never a valid certificate, except where its list is free
+        if line.status == "accepted" and not any(p.search(what) for p in free):
+            slow.append(f"{what}: accepted")
+    assert not slow, f"{label}: {slow}"

@@ -7,7 +7,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1] / "verify"
 LAYERS = ["engines", "objects", "constructions", "analysis", "checks", "audit", "cli"]
 # recheck is independent of the search code: it may import engines (and base modules) only
 RECHECK_ALLOWED = {"engines", "recheck"}
-BASE = {"errors", "results", "canonical", "claims", "_version"}
+BASE = {"errors", "results", "canonical", "claims", "_version", "kernel"}
 
 
 def _layer_of(module: str):
@@ -32,6 +32,29 @@ def _imports(path: pathlib.Path, package: str):
                 yield alias.name
 
 
+# the kernel (the trusted base) may import only these third-party packages, the standard library and itself
+KERNEL_THIRD_PARTY = {"flint", "gmpy2", "sympy"}
+
+
+def test_kernel_imports_nothing_above_the_arithmetic():
+    import sys
+
+    stdlib = set(sys.stdlib_module_names)
+    bad = []
+    kernel = ROOT / "kernel"
+    assert (kernel / "__init__.py").exists()
+    for path in sorted(kernel.rglob("*.py")):
+        package = "verify.kernel"
+        for imp in _imports(path, package):
+            top = imp.split(".")[0]
+            if imp == "verify.kernel" or imp.startswith("verify.kernel."):
+                continue
+            if top in stdlib or top in KERNEL_THIRD_PARTY or top == "__future__":
+                continue
+            bad.append(f"{path.name} imports {imp}")
+    assert not bad, "\n".join(bad)
+
+
 def test_one_way_pipeline():
     bad = []
     for path in ROOT.rglob("*.py"):
@@ -42,6 +65,8 @@ def test_one_way_pipeline():
         module = ".".join(parts)
         package = module if path.name == "__init__.py" else ".".join(parts[:-1])
         own = _layer_of(module)
+        if own == "kernel":
+            continue   # test_kernel_imports_nothing_above_the_arithmetic
         if own == "recheck":
             for imp in _imports(path, package):
                 layer = _layer_of(imp)

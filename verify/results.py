@@ -27,6 +27,9 @@ from typing import Any, Mapping
 
 __all__ = ["Verdict", "Method", "Result", "CLAIM_ID_PATTERN"]
 
+# a PROVED/REFUTED Result must carry a certificate of a kernel kind (docs/soundness.md)
+REQUIRE_KIND = False
+
 CLAIM_ID_PATTERN = re.compile(r"^(T(1[01]|[1-9])|N(10|[1-9]))(\.[A-Za-z0-9_]+)?$")
 
 
@@ -110,6 +113,15 @@ class Result:
             value = getattr(self, name)
             if not isinstance(value, Mapping):
                 raise TypeError(f"{name}: must be a mapping, got {type(value).__name__}")
+        if REQUIRE_KIND and self.verdict is not Verdict.INCONCLUSIVE:
+            from .kernel import kinds
+
+            kind = self.certificate.get("kind")
+            if not isinstance(kind, str) or kind not in kinds():
+                raise ValueError(
+                    f"certificate: a {self.verdict.value} Result needs a certificate of a kind the kernel "
+                    f"re-checks (verify.kernel.kinds()), got kind {kind!r}; undecided checks return INCONCLUSIVE"
+                )
 
     # -- convenience -----------------------------------------------------------------
     @property

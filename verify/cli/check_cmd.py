@@ -1,20 +1,22 @@
-"""``verify check CERT.json``: re-check saved certificates from their recorded data alone.
+"""``verify check CERT.json``: re-check every decided Result with the kernel (:mod:`verify.kernel`).
 
 Accepts a single Result (``Result.to_json``) or an audit document (``verify audit --json``).  Every
-PROVED/REFUTED Result whose certificate has a ``"kind"`` is handed to the independent re-checker of
-that kind (:mod:`verify.recheck`); no search is re-run.  Exit 0 iff every re-check passes, 1 if any
-certificate is rejected (or, with ``--strict``, if some decided Result could not be re-checked),
-2 on bad input.
+PROVED/REFUTED Result is handed to :func:`verify.kernel.check`, which re-derives what is claimed from the
+Result's own claim, statement, parameters, conventions and verdict and verifies the certificate against
+it; no search is re-run.  There is no skip path: a decided Result whose certificate is missing, has no
+``kind``, an unknown kind, or does not verify is **rejected**.
 
-A re-checker that fails in any way on a certificate (its own :class:`~verify.recheck.RecheckFailure`
-or any other exception on malformed data) *rejects* it: rejecting is always the safe answer.
+Exit status: 0 iff every decided Result is accepted; 1 if any is rejected; 2 on bad input (unreadable
+file, not JSON, not a Result or audit document).  ``--allow-unchecked`` is for files written before the
+kernel existed: decided Results with no certificate kind are listed as UNCHECKED and do not fail the
+run (a certificate that has a kind and fails is still a rejection).
 
 >>> items = collect_results({"claim": "T3", "statement": "s", "verdict": "inconclusive", "method": "exact"})
 >>> [(label, r["verdict"]) for label, r in items]
 [('T3', 'inconclusive')]
 >>> recheck_one("T3", {"claim": "T3", "statement": "s", "verdict": "proved", "method": "exact",
-...                    "certificate": {"summary": "case split"}}).status
-'not-recheckable'
+...                    "certificate": {"summary": "trust me"}}).status
+'rejected'
 """
 
 from __future__ import annotations
@@ -22,31 +24,32 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import re
 import sys
 
 from ..errors import InputError
 
-__all__ = ["HELP", "add_arguments", "run", "collect_results", "recheck_one", "CheckLine", "load_document"]
+__all__ = ["HELP", "add_arguments", "run", "collect_results", "recheck_one", "CheckLine", "load_document",
+           "MAX_CERT_BYTES"]
 
-HELP = "re-check the certificates in a saved Result or audit JSON (exit 0 iff every re-check passes)"
+HELP = "re-check every decided Result in a saved Result or audit JSON with the kernel (exit 0 iff all accepted)"
 
 MAX_CERT_BYTES = 256 * 1024 * 1024
-# the message of verify.recheck.recheck when the module of a kind cannot be imported
-_NESTED_MISSING = re.compile(r"^certificate\.kind: re-checker for '[^']+' is not installed$")
 
 
 def add_arguments(p):
     p.add_argument("cert", metavar="CERT.json", help="a Result JSON or an audit JSON (verify audit --json)")
-    p.add_argument("--strict", action="store_true",
-                   help="also fail (exit 1) when a PROVED/REFUTED Result has no re-checkable certificate")
+    p.add_argument("--allow-unchecked", action="store_true",
+                   help="legacy files: list decided Results without a certificate kind as UNCHECKED instead of "
+                        "failing (a certificate with a kind that does not verify still fails)")
+    p.add_argument("--budget", type=float, default=None, metavar="SECONDS",
+                   help="wall-clock budget per Result (default 600); a Result whose re-check runs out is rejected")
     p.add_argument("--quiet", action="store_true", help="print only rejections and the summary line")
 
 
 @dataclasses.dataclass(frozen=True)
 class CheckLine:
-    """Outcome for one Result: status is ``passed``, ``rejected``, ``not-recheckable`` (no certificate
-    kind, or its re-checker is not installed) or ``undecided`` (INCONCLUSIVE: nothing to re-check)."""
+    """Outcome for one Result: status ``accepted``, ``rejected``, ``unchecked`` (legacy: decided, no
+    certificate kind, only with ``--allow-unchecked``) or ``undecided`` (INCONCLUSIVE: nothing to check)."""
 
     label: str
     kind: str
@@ -74,11 +77,23 @@ def load_document(path: str):
     except OSError as exc:
         raise InputError("CERT", f"{path}: {exc.strerror or exc}") from None
     try:
-        return json.loads(text, parse_constant=_reject_constant)
+        # integers are kept as text-checked Python ints of any size; the kernel bounds their digits
+        return json.loads(text, parse_constant=_reject_constant, parse_int=_parse_int)
     except json.JSONDecodeError as exc:
         raise InputError("CERT", f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
     except RecursionError:
         raise InputError("CERT", f"{path}: JSON nested too deeply") from None
+
+
+def _parse_int(text: str):
+    if len(text.lstrip("-")) > 5000:
+        return text   # left as a string: the kernel's reader rejects it with the field's name
+    try:
+        return int(text)
+    except ValueError:   # more than Python's 4300-digit limit
+        import gmpy2
+
+        return int(gmpy2.mpz(text))
 
 
 def collect_results(doc) -> list:
@@ -102,63 +117,46 @@ def collect_results(doc) -> list:
                              "list)")
 
 
-def recheck_one(label: str, result: dict) -> CheckLine:
-    """Re-check one Result dict; never raises."""
-    from ..recheck import KINDS, RecheckFailure, recheck
-    from ..results import Result
+def recheck_one(label: str, result, allow_unchecked: bool = False, seconds=None) -> CheckLine:
+    """Re-check one Result dict with the kernel; never raises."""
+    from .. import kernel
 
-    try:
-        Result.from_dict(result)
-    except (TypeError, ValueError) as exc:
-        return CheckLine(label, "-", "rejected", f"not a valid Result: {exc}")
-    verdict = result.get("verdict")
-    cert = result.get("certificate")
+    cert = result.get("certificate") if isinstance(result, dict) else None
     kind = cert.get("kind") if isinstance(cert, dict) else None
-    if verdict not in ("proved", "refuted"):
-        return CheckLine(label, str(kind or "-"), "undecided", f"{verdict}: nothing to re-check")
-    if kind is None:
-        return CheckLine(label, "-", "not-recheckable", "certificate has no 'kind'")
-    if not isinstance(kind, str) or kind not in KINDS:
-        return CheckLine(label, str(kind), "rejected", f"certificate.kind {kind!r} is not a known kind "
-                                                       f"({', '.join(sorted(KINDS))})")
+    kind_text = kind if isinstance(kind, str) else "-"
+    verdict = result.get("verdict") if isinstance(result, dict) else None
+    if verdict == "inconclusive":
+        return CheckLine(label, kind_text, "undecided", "inconclusive: nothing to re-check")
+    if allow_unchecked and verdict in ("proved", "refuted") and kind is None:
+        return CheckLine(label, "-", "unchecked", "decided, but the certificate has no kind (legacy file)")
     try:
-        import importlib
-
-        importlib.import_module(KINDS[kind])
-    except ModuleNotFoundError as exc:
-        if exc.name == KINDS[kind]:
-            return CheckLine(label, kind, "not-recheckable", f"the re-checker {KINDS[kind]} is not installed")
-        return CheckLine(label, kind, "rejected", f"re-checker failed to import: {exc}")
-    try:
-        summary = recheck(result)
-    except RecheckFailure as exc:
-        if _NESTED_MISSING.search(str(exc)):  # a re-checker it delegates to is not installed (yet)
-            return CheckLine(label, kind, "not-recheckable", str(exc))
-        return CheckLine(label, kind, "rejected", str(exc))
-    except RecursionError:
-        return CheckLine(label, kind, "rejected", "certificate nested too deeply")
-    except Exception as exc:  # malformed certificate data: reject, never crash
-        return CheckLine(label, kind, "rejected", f"{type(exc).__name__}: {exc}")
-    return CheckLine(label, kind, "passed", str(summary))
+        summary = kernel.check(result, kernel.DEFAULT_BUDGET if seconds is None else seconds)
+    except kernel.Rejected as exc:
+        return CheckLine(label, kind_text[:40], "rejected", str(exc))
+    return CheckLine(label, kind_text[:40], "accepted", summary)
 
 
 def run(args) -> int:
+    if args.budget is not None and not 0 < args.budget <= 86400:
+        raise InputError("--budget", f"must be in (0, 86400] seconds, got {args.budget}")
     doc = load_document(args.cert)
     items = collect_results(doc)
-    lines = [recheck_one(label, r) for label, r in items]
-    counts = {s: sum(1 for x in lines if x.status == s) for s in ("passed", "rejected", "not-recheckable",
-                                                                  "undecided")}
-    tags = {"passed": "OK  ", "rejected": "FAIL", "not-recheckable": "SKIP", "undecided": "--  "}
-    for x in lines:
+    lines = []
+    tags = {"accepted": "OK  ", "rejected": "FAIL", "unchecked": "SKIP", "undecided": "--  "}
+    for label, r in items:
+        x = recheck_one(label, r, args.allow_unchecked, args.budget)
+        lines.append(x)
         if args.quiet and x.status != "rejected":
             continue
         print(f"{tags[x.status]} {x.label:<40} {x.kind:<22} {' '.join(x.detail.split())[:300]}")
-    print(f"{counts['passed']} certificate(s) re-checked, {counts['rejected']} rejected, "
-          f"{counts['not-recheckable']} decided Result(s) without a re-checkable certificate, "
-          f"{counts['undecided']} inconclusive")
+    counts = {s: sum(1 for x in lines if x.status == s) for s in tags}
+    decided = counts["accepted"] + counts["rejected"] + counts["unchecked"]
+    text = (f"{counts['accepted']} of {decided} decided Result(s) re-checked and accepted by the kernel, "
+            f"{counts['rejected']} rejected")
+    if args.allow_unchecked:
+        text += f", {counts['unchecked']} unchecked (no certificate kind)"
+    print(text + f"; {counts['undecided']} inconclusive (nothing to check)")
     if counts["rejected"]:
-        return 1
-    if args.strict and counts["not-recheckable"]:
-        print("strict: failing because some decided Results could not be re-checked", file=sys.stderr)
+        print(f"check: {counts['rejected']} decided Result(s) rejected", file=sys.stderr)
         return 1
     return 0
