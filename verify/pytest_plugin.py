@@ -2,9 +2,11 @@
 
 ``pytest proofs/`` collects ``proofs/<paper>/<id>_<slug>.py`` modules and runs each entry of their
 ``AUDITS`` list; a failure names the claim, the expected and actual verdicts and the certificate
-summary.  ``--audit-quick`` keeps only the quick audits.
+summary.  Every decided (PROVED/REFUTED) audit Result is also re-checked by the kernel
+(:func:`verify.kernel.check`, from its JSON): an audit whose verdict is right but whose certificate the
+kernel rejects fails.  ``--audit-quick`` keeps only the quick audits.
 
-For hand-written proof checks, :func:`assert_verdict` gives the same message::
+For hand-written proof checks, :func:`assert_verdict` does the same (verdict, then kernel)::
 
     from verify.pytest_plugin import assert_verdict
     assert_verdict(verify.prove_emulation(net, box), "proved")
@@ -19,7 +21,7 @@ import pytest
 
 from .audit.discovery import AUDIT_MODULE_NAME
 
-__all__ = ["assert_verdict", "AuditMiss"]
+__all__ = ["assert_verdict", "kernel_check", "AuditMiss"]
 
 
 class AuditMiss(AssertionError):
@@ -27,7 +29,8 @@ class AuditMiss(AssertionError):
 
 
 def assert_verdict(result, expected) -> None:
-    """Assert ``result.verdict == expected`` with a message naming claim, verdicts and certificate."""
+    """Assert ``result.verdict == expected`` with a message naming claim, verdicts and certificate; a
+    decided Result must moreover be accepted by the kernel (:func:`kernel_check`)."""
     from .results import Verdict
 
     expected = Verdict(expected)
@@ -36,6 +39,23 @@ def assert_verdict(result, expected) -> None:
             f"claim {result.claim}: expected {expected.value}, got {result.verdict.value} "
             f"({result.method.value}); certificate: {result.certificate.get('summary', '(no summary)')}"
         )
+    kernel_check(result)
+
+
+def kernel_check(result) -> None:
+    """Re-check a decided Result with the kernel from its JSON (as ``verify check`` would); raise
+    :class:`AuditMiss` naming the reason if the kernel rejects it.  INCONCLUSIVE: nothing to check."""
+    import json
+
+    from . import kernel
+
+    if result.verdict.value == "inconclusive":
+        return
+    try:
+        kernel.check(json.loads(result.to_json()))
+    except kernel.Rejected as exc:
+        raise AuditMiss(f"claim {result.claim}: {result.verdict.value}, but the kernel rejects the Result: {exc}") \
+            from None
 
 
 def pytest_addoption(parser):
@@ -93,6 +113,7 @@ class AuditItem(pytest.Item):
         self.user_properties.append(("verdict", outcome.actual))
         if not outcome.met:
             raise AuditMiss(outcome.message())
+        kernel_check(outcome.result)
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, AuditMiss):
