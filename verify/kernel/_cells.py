@@ -1,0 +1,574 @@
+"""Exact cells, exact piecewise-affine evaluators and partition checks (shared by the emulation and region kinds).
+
+Objects
+-------
+* an **affine form** over x in R^d is a tuple ``(c0, c1, ..., cd)`` of Fractions: ``c0 + c1 x1 + ... + cd xd``;
+* a :class:`Cell` is a *relatively open* convex cell of R^d (d = 1, 2) given by exact vertices: one vertex (a
+  point), two (an open segment / interval) or, in R^2, at least three (an open strictly convex polygon listed
+  counter-clockwise).
+
+Guarantees
+----------
+* ``cell.sign(f)`` returns +1 only if f > 0 at every point of the cell, -1 only if f < 0 everywhere, 0 only if
+  f = 0 everywhere, and raises :class:`Rejected` otherwise.  (Every point of a relatively open cell is a convex
+  combination of *all* its vertices with positive weights, so the vertex signs decide it.)
+* :func:`eval_maxout` / :func:`eval_transformer` evaluate a network / a hardmax Transformer on a whole cell:
+  every decision they take (argmax set of a maxout unit, ReLU sign, hardmax argmax set, "this factor is
+  constant" for a score product) goes through ``cell.sign``, so it is the same at every point of the cell, and
+  the returned affine forms equal the evaluated function at every point of the cell.  Two functions agree on a
+  cell iff ``cell.sign(f - g) == 0``.
+* :func:`check_partition` returns only if the cells are pairwise disjoint and their union is the closed box
+  (1-D: points and open intervals; 2-D: points, open segments, open polygons); it runs in O(n log n).
+
+Everything is read with the bounded readers of :mod:`verify.kernel._read`; loops call ``tick``.
+
+>>> c = Cell([(Fraction(0),), (Fraction(1),)])
+>>> c.sign((Fraction(-1), Fraction(2))) is None
+Traceback (most recent call last):
+...
+verify.kernel._read.Rejected: cell: the sign of -1 + 2*x1 is not constant on the cell (0)..(1)
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from . import _read
+from ._read import Rejected, tick
+
+__all__ = ["Cell", "read_cell", "read_cells", "read_maxout", "read_transformer", "transformer_digest",
+           "transformer_sizes", "identity", "add", "sub", "scale", "at", "form_str", "eval_maxout",
+           "eval_transformer", "eval_maxout_at", "eval_transformer_at", "check_partition", "TIE_RULES",
+           "MAX_CELL_VERTICES"]
+
+TIE_RULES = ("average", "first")
+MAX_CELL_VERTICES = 256
+_Z = Fraction(0)
+
+# limits of the recorded objects (kept well inside a 10 s budget per Result)
+MAX_DIM, MAX_LAYERS, MAX_WIDTH, MAX_RANK = 64, 64, 256, 64
+MAX_E, MAX_TOKENS, MAX_SUBLAYERS, MAX_HEADS, MAX_HEAD_SIZE, MAX_FFN = 1024, 64, 256, 256, 64, 8192
+MAX_WEIGHTS = 2_000_000
+
+
+# -- affine forms ------------------------------------------------------------------------------------------
+def identity(d: int) -> list:
+    """The coordinates x1..xd as affine forms."""
+    return [tuple(Fraction(int(j == i + 1)) for j in range(d + 1)) for i in range(d)]
+
+
+def const(c, d: int) -> tuple:
+    return (Fraction(c),) + (_Z,) * d
+
+
+def add(f, g) -> tuple:
+    return tuple(a + b for a, b in zip(f, g))
+
+
+def sub(f, g) -> tuple:
+    return tuple(a - b for a, b in zip(f, g))
+
+
+def scale(c, f) -> tuple:
+    return tuple(c * a for a in f)
+
+
+def at(f, x) -> Fraction:
+    """The value of the form f at the point x."""
+    return f[0] + sum((c * v for c, v in zip(f[1:], x)), _Z)
+
+
+def _comb(terms, d: int) -> tuple:
+    """sum of c * f over (c, f) in terms."""
+    out = [_Z] * (d + 1)
+    for c, f in terms:
+        for i, a in enumerate(f):
+            if a:
+                out[i] += c * a
+    return tuple(out)
+
+
+def form_str(f) -> str:
+    return " + ".join([str(f[0])] + [f"{c}*x{i}" for i, c in enumerate(f[1:], 1) if c])
+
+
+# -- cells ---------------------------------------------------------------------------------------------------
+def _cross(o, a, b):
+    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+
+class Cell:
+    """A relatively open convex cell: the relative interior of the convex hull of ``vertices``.
+
+    The constructor rejects a segment with equal end points and, in R^2, a polygon that is not strictly convex
+    and counter-clockwise (every turn and every fan triangle from the first vertex strictly positive)."""
+
+    __slots__ = ("vertices", "dim", "ambient")
+
+    def __init__(self, vertices):
+        vs = [tuple(v) for v in vertices]
+        if not 1 <= len(vs) <= MAX_CELL_VERTICES:
+            raise Rejected(f"cell: expected 1..{MAX_CELL_VERTICES} vertices, got {len(vs)}")
+        d = len(vs[0])
+        if d not in (1, 2) or any(len(v) != d for v in vs):
+            raise Rejected("cell: vertices must all have 1 or all have 2 coordinates")
+        if d == 1 and len(vs) > 2:
+            raise Rejected("cell: a cell of R^1 has 1 or 2 vertices")
+        if len(vs) == 2 and vs[0] == vs[1]:
+            raise Rejected(f"cell: a segment needs two distinct end points, got {vs[0]} twice")
+        if len(vs) >= 3:
+            n = len(vs)
+            for k in range(n):
+                tick()
+                if _cross(vs[k], vs[(k + 1) % n], vs[(k + 2) % n]) <= 0:
+                    raise Rejected(f"cell: polygon {_pts(vs)} is not strictly convex counter-clockwise")
+                if 0 < k < n - 1 and _cross(vs[0], vs[k], vs[k + 1]) <= 0:
+                    raise Rejected(f"cell: polygon {_pts(vs)} winds more than once")
+        self.vertices = vs
+        self.dim = min(len(vs) - 1, 2)
+        self.ambient = d
+
+    def values(self, f) -> list:
+        return [at(f, v) for v in self.vertices]
+
+    def sign(self, f) -> int:
+        """+1 / -1 / 0 when f is > 0 / < 0 / = 0 on the whole cell; :class:`Rejected` when not decided."""
+        tick()
+        vals = self.values(f)
+        if all(v >= 0 for v in vals):
+            return 1 if any(v > 0 for v in vals) else 0
+        if all(v <= 0 for v in vals):
+            return -1
+        raise Rejected(f"cell: the sign of {form_str(f)} is not constant on the cell {_pts(self.vertices)}")
+
+    def constant(self, f):
+        """The value of f if f is constant on the cell (decided through :meth:`sign`); else rejected."""
+        c = at(f, self.vertices[0])
+        if self.sign(sub(f, const(c, self.ambient))) != 0:
+            raise Rejected(f"cell: {form_str(f)} is not constant on the cell {_pts(self.vertices)} (a product of "
+                           f"two varying values is not affine)")
+        return c
+
+    def point(self) -> tuple:
+        """A point of the cell (the average of the vertices)."""
+        n = len(self.vertices)
+        return tuple(sum((v[i] for v in self.vertices), _Z) / n for i in range(self.ambient))
+
+    def __repr__(self):
+        return f"Cell({_pts(self.vertices)})"
+
+
+def _pts(vs) -> str:
+    return "..".join("(" + ", ".join(map(str, v)) + ")" for v in vs[:6]) + (".." if len(vs) > 6 else "")
+
+
+def read_cell(v, field: str, d: int) -> Cell:
+    """A cell recorded as a list of vertices, each a list of d exact numbers."""
+    vs = _read.lst(v, field, 1, MAX_CELL_VERTICES)
+    return Cell([tuple(_read.vec(p, f"{field}[{i}]", d)) for i, p in enumerate(vs)])
+
+
+def read_cells(v, field: str, d: int, max_cells: int = 200_000) -> list:
+    return [read_cell(c, f"{field}[{i}]", d) for i, c in enumerate(_read.lst(v, field, 1, max_cells))]
+
+
+# -- maxout networks (SPEC format) -----------------------------------------------------------------------------
+def read_maxout(v, field: str) -> dict:
+    """``{"layers": [{"W": N_l x k x N_{l-1}, "b": N_l x k}, ...], "readout": null | {"W": o x N_L, "b": o}}``
+    (readout optional).  Returns ``{"layers": [(W, b)], "readout": (W, b) | None, "input_dim", "widths",
+    "rank"}``; the rank k is uniform."""
+    net = _read.obj(v, field, required=("layers",), optional=("readout",))
+    layers, widths, d, k = [], [], None, None
+    total = 0
+    for l, layer in enumerate(_read.lst(net["layers"], f"{field}.layers", 1, MAX_LAYERS)):
+        f = f"{field}.layers[{l}]"
+        layer = _read.obj(layer, f, required=("W", "b"))
+        Wl = _read.lst(layer["W"], f"{f}.W", 1, MAX_WIDTH)
+        bl = _read.lst(layer["b"], f"{f}.b", len(Wl), len(Wl))
+        W, b = [], []
+        for i, (Wi, bi) in enumerate(zip(Wl, bl)):
+            pieces = _read.lst(Wi, f"{f}.W[{i}]", 1, MAX_RANK)
+            if k is None:
+                k = len(pieces)
+            if len(pieces) != k:
+                raise Rejected(f"{f}.W[{i}]: {len(pieces)} pieces, the rank is {k} (it must be uniform)")
+            if d is None:
+                d = len(_read.lst(pieces[0], f"{f}.W[{i}][0]", 1, MAX_DIM))
+            n_in = d if l == 0 else widths[-1]
+            total += k * (n_in + 1)
+            if total > MAX_WEIGHTS:
+                raise Rejected(f"{field}: more than {MAX_WEIGHTS} weights")
+            W.append([_read.vec(w, f"{f}.W[{i}][{j}]", n_in) for j, w in enumerate(pieces)])
+            b.append(_read.vec(bi, f"{f}.b[{i}]", k))
+        layers.append((W, b))
+        widths.append(len(W))
+    readout = None
+    if net.get("readout") is not None:
+        r = _read.obj(net["readout"], f"{field}.readout", required=("W", "b"))
+        rW = _read.mat(r["W"], f"{field}.readout.W", cols=widths[-1])
+        if not 1 <= len(rW) <= MAX_WIDTH:
+            raise Rejected(f"{field}.readout.W: expected 1..{MAX_WIDTH} rows")
+        readout = (rW, _read.vec(r["b"], f"{field}.readout.b", len(rW)))
+    return {"layers": layers, "readout": readout, "input_dim": d, "widths": widths, "rank": k}
+
+
+def eval_maxout(net: dict, cell: Cell, inputs=None):
+    """The network on the cell: ``(output forms, pattern)``, pattern = the argmax set of every unit (a tuple per
+    layer of tuples of piece indices).  Each argmax set is decided on the whole cell through ``cell.sign``."""
+    d = cell.ambient
+    if net["input_dim"] != d:
+        raise Rejected(f"network: input dimension {net['input_dim']}, the cell is in R^{d}")
+    h = identity(d) if inputs is None else list(inputs)
+    pattern = []
+    for W, b in net["layers"]:
+        new, pat = [], []
+        for Wi, bi in zip(W, b):
+            pieces = [add(_comb(zip(w, h), d), const(bij, d)) for w, bij in zip(Wi, bi)]
+            best = [0]
+            for j in range(1, len(pieces)):
+                s = cell.sign(sub(pieces[j], pieces[best[0]]))
+                if s > 0:
+                    best = [j]
+                elif s == 0:
+                    best.append(j)
+            new.append(pieces[best[0]])
+            pat.append(tuple(best))
+        h = new
+        pattern.append(tuple(pat))
+    if net["readout"] is not None:
+        rW, rb = net["readout"]
+        h = [add(_comb(zip(row, h), d), const(c, d)) for row, c in zip(rW, rb)]
+    return h, tuple(pattern)
+
+
+def eval_maxout_at(net: dict, x) -> list:
+    """The exact value of the network at the point x (a 0-dimensional cell)."""
+    maps, _ = eval_maxout(net, Cell([tuple(x)]))
+    return [m[0] + sum((c * v for c, v in zip(m[1:], x)), _Z) for m in maps]
+
+
+# -- compiled hardmax Transformers -------------------------------------------------------------------------------
+# {"tokens": n, "coordinates": [E names], "embed": {"one": E x n, "x": [E x n per input coordinate]},
+#  "sublayers": [{"ffn": {"W1": r x E, "b1": r, "W2": E x r, "b2": E}} |
+#                {"attention": [{"W_Q": m x E, "W_K": m x E, "W_V": m x E, "W_O": E x m}, ...]}],
+#  "read": {"token": j, "W": o x E, "b": o}}
+# Attn(X) = X + sum_h W_O W_V X sigma[(W_K X)^T (W_Q X)] (sigma: hardmax per query column over the keys),
+# FF(X) = X + W2 ReLU(W1 X + b1 1^T) + b2 1^T, output = W X[:, token] + b.
+
+def _sparse(rows):
+    return [[(j, c) for j, c in enumerate(r) if c] for r in rows]
+
+
+def _rmat(v, field, rows=None, cols=None, max_rows=MAX_FFN):
+    m = _read.lst(v, field, 1 if rows is None else rows, max_rows if rows is None else rows)
+    return _read.mat(m, field, cols=cols) if cols is not None else _read.mat(m, field)
+
+
+def read_transformer(v, field: str) -> dict:
+    """A compiled hardmax Transformer with exact weights (format above).  Returns the parsed object
+    ``{"n", "E", "d", "coordinates", "embed_one", "embed_x", "sublayers", "read_token", "read_W", "read_b"}``
+    with dense matrices and sparse rows for evaluation; every shape is checked."""
+    T = _read.obj(v, field, required=("tokens", "coordinates", "embed", "sublayers", "read"))
+    n = _read.integer(T["tokens"], f"{field}.tokens", 1, MAX_TOKENS)
+    names = [_read.string(c, f"{field}.coordinates[{i}]", max_len=64)
+             for i, c in enumerate(_read.lst(T["coordinates"], f"{field}.coordinates", 1, MAX_E))]
+    E = len(names)
+    if len(set(names)) != E:
+        raise Rejected(f"{field}.coordinates: repeated names")
+    emb = _read.obj(T["embed"], f"{field}.embed", required=("one", "x"))
+    one = _rmat(emb["one"], f"{field}.embed.one", E, n)
+    xs = [_rmat(m, f"{field}.embed.x[{i}]", E, n)
+          for i, m in enumerate(_read.lst(emb["x"], f"{field}.embed.x", 1, MAX_DIM))]
+    budget = [0]
+
+    def count(k, f):
+        budget[0] += k
+        if budget[0] > MAX_WEIGHTS:
+            raise Rejected(f"{f}: more than {MAX_WEIGHTS} weights")
+
+    subs = []
+    for s, sub_ in enumerate(_read.lst(T["sublayers"], f"{field}.sublayers", 0, MAX_SUBLAYERS)):
+        f = f"{field}.sublayers[{s}]"
+        sub_ = _read.obj(sub_, f, optional=("ffn", "attention"))
+        if len(sub_) != 1:
+            raise Rejected(f"{f}: expected exactly one of ffn, attention")
+        if "ffn" in sub_:
+            ff = _read.obj(sub_["ffn"], f"{f}.ffn", required=("W1", "b1", "W2", "b2"))
+            r = len(_read.lst(ff["W1"], f"{f}.ffn.W1", 1, MAX_FFN))
+            count(2 * r * E, f)
+            W1 = _rmat(ff["W1"], f"{f}.ffn.W1", r, E)
+            W2 = _rmat(ff["W2"], f"{f}.ffn.W2", E, r)
+            subs.append(("ffn", {"W1": W1, "b1": _read.vec(ff["b1"], f"{f}.ffn.b1", r), "W2": W2,
+                                 "b2": _read.vec(ff["b2"], f"{f}.ffn.b2", E), "sW1": _sparse(W1), "sW2": _sparse(W2)}))
+        else:
+            heads = []
+            for h, hd in enumerate(_read.lst(sub_["attention"], f"{f}.attention", 1, MAX_HEADS)):
+                g = f"{f}.attention[{h}]"
+                hd = _read.obj(hd, g, required=("W_Q", "W_K", "W_V", "W_O"))
+                m = len(_read.lst(hd["W_Q"], f"{g}.W_Q", 1, MAX_HEAD_SIZE))
+                count(4 * m * E, g)
+                head = {key: _rmat(hd[key], f"{g}.{key}", m, E) for key in ("W_Q", "W_K", "W_V")}
+                head["W_O"] = _rmat(hd["W_O"], f"{g}.W_O", E, m)
+                head.update({"s" + key: _sparse(head[key]) for key in ("W_Q", "W_K", "W_V", "W_O")})
+                heads.append(head)
+            subs.append(("attention", heads))
+    rd = _read.obj(T["read"], f"{field}.read", required=("token", "W", "b"))
+    token = _read.integer(rd["token"], f"{field}.read.token", 0, n - 1)
+    rW = _rmat(rd["W"], f"{field}.read.W", cols=E, max_rows=MAX_WIDTH)
+    rb = _read.vec(rd["b"], f"{field}.read.b", len(rW))
+    return {"n": n, "E": E, "d": len(xs), "coordinates": names, "embed_one": one, "embed_x": xs,
+            "sublayers": subs, "read_token": token, "read_W": rW, "read_b": rb, "s_read_W": _sparse(rW)}
+
+
+def transformer_digest(T_json) -> str:
+    """sha256 of the canonical JSON of the recorded Transformer (what statements and the CLI show)."""
+    return _read.digest(T_json)
+
+
+def _nnz(rows) -> int:
+    return sum(1 for r in rows for c in r if c)
+
+
+def transformer_sizes(T: dict) -> dict:
+    """The sizes of a parsed Transformer, recomputed from its weights (JSON-level ints and lists)."""
+    ffn = [s for kind, s in T["sublayers"] if kind == "ffn"]
+    att = [s for kind, s in T["sublayers"] if kind == "attention"]
+    return {"tokens": T["n"], "embedding": T["E"], "sublayers": len(T["sublayers"]),
+            "layout": "".join("F" if kind == "ffn" else "A" for kind, _ in T["sublayers"]),
+            "heads": [len(a) for a in att], "head_sizes": [[len(h["W_Q"]) for h in a] for a in att],
+            "ffn_widths": [len(s["W1"]) for s in ffn],
+            "W1_nonzeros": [_nnz(s["W1"]) for s in ffn], "W2_nonzeros": [_nnz(s["W2"]) for s in ffn],
+            "bias_nonzeros": [_nnz([s["b1"]]) + _nnz([s["b2"]]) for s in ffn],
+            "attention_nonzeros": [sum(_nnz(h[k]) for h in a for k in ("W_Q", "W_K", "W_V", "W_O")) for a in att],
+            "embed_nonzeros": _nnz(T["embed_one"]) + sum(_nnz(m) for m in T["embed_x"]),
+            "read_nonzeros": _nnz(T["read_W"]) + _nnz([T["read_b"]])}
+
+
+def _apply(srow, col, d):
+    """sum_j c * col[j] over the sparse row."""
+    return _comb(((c, col[j]) for j, c in srow), d)
+
+
+def eval_transformer(T: dict, cell: Cell, tie: str):
+    """The Transformer on the cell under the hardmax tie rule ``tie``: ``(output forms, decisions)``.
+
+    The token matrix starts as the affine embedding of x; every ReLU sign, every score product (one factor must
+    be constant on the cell), and every hardmax argmax set is decided on the whole cell through ``cell.sign``.
+    ``average`` puts 1/|A| on each maximiser, ``first`` 1 on the smallest key index of A."""
+    if tie not in TIE_RULES:
+        raise Rejected(f"tie: {tie!r:.40} is not one of average, first")
+    d = cell.ambient
+    if T["d"] != d:
+        raise Rejected(f"transformer: input dimension {T['d']}, the cell is in R^{d}")
+    n, E = T["n"], T["E"]
+    # columns: X[j][e] = form of coordinate e of token j
+    X = [[(T["embed_one"][e][j],) + tuple(T["embed_x"][m][e][j] for m in range(d)) for e in range(E)]
+         for j in range(n)]
+    decisions = []
+    for kind, s in T["sublayers"]:
+        tick()
+        if kind == "ffn":
+            new, dec = [], []
+            for col in X:
+                hidden = []
+                for srow, b in zip(s["sW1"], s["b1"]):
+                    u = _apply(srow, col, d)
+                    u = (u[0] + b,) + u[1:]
+                    sg = cell.sign(u)
+                    dec.append(sg > 0)
+                    hidden.append(u if sg > 0 else const(0, d))
+                new.append([add(add(col[e], _apply(s["sW2"][e], hidden, d)), const(s["b2"][e], d))
+                            for e in range(E)])
+            decisions.append(tuple(dec))
+            X = new
+        else:
+            delta = [[const(0, d) for _ in range(E)] for _ in range(n)]
+            dec = []
+            for hd in s:
+                Q = [[_apply(r, col, d) for r in hd["sW_Q"]] for col in X]
+                K = [[_apply(r, col, d) for r in hd["sW_K"]] for col in X]
+                V = [[_apply(r, col, d) for r in hd["sW_V"]] for col in X]
+                # a query constant on the cell makes every score affine; otherwise each key must be constant
+                for j in range(n):
+                    scores = [_dot(K[l], Q[j], cell, d) for l in range(n)]
+                    best = [0]
+                    for l in range(1, n):
+                        sg = cell.sign(sub(scores[l], scores[best[0]]))
+                        if sg > 0:
+                            best = [l]
+                        elif sg == 0:
+                            best.append(l)
+                    dec.append(tuple(best))
+                    chosen = best[:1] if tie == "first" else best
+                    w = Fraction(1, len(chosen))
+                    val = [_comb(((w, V[l][a]) for l in chosen), d) for a in range(len(hd["W_V"]))]
+                    for e in range(E):
+                        if hd["sW_O"][e]:
+                            delta[j][e] = add(delta[j][e], _apply(hd["sW_O"][e], val, d))
+            X = [[add(X[j][e], delta[j][e]) for e in range(E)] for j in range(n)]
+            decisions.append(tuple(dec))
+    col = X[T["read_token"]]
+    out = [add(_apply(srow, col, d), const(b, d)) for srow, b in zip(T["s_read_W"], T["read_b"])]
+    return out, tuple(decisions)
+
+
+def _dot(k, q, cell, d):
+    """<k, q> for vectors of forms: each product needs a factor that is constant on the cell."""
+    terms = []
+    for a, b in zip(k, q):
+        if not any(a) or not any(b):
+            continue
+        if not any(b[1:]):
+            terms.append((b[0], a))
+        elif not any(a[1:]):
+            terms.append((a[0], b))
+        else:
+            try:
+                terms.append((cell.constant(b), a))
+            except Rejected:
+                terms.append((cell.constant(a), b))
+    return _comb(terms, d)
+
+
+def eval_transformer_at(T: dict, x, tie: str) -> list:
+    """The exact output of the Transformer at the point x (a 0-dimensional cell), embedded from x itself."""
+    maps, _ = eval_transformer(T, Cell([tuple(x)]), tie)
+    return [at(m, x) for m in maps]
+
+
+# -- partitions of the closed box -------------------------------------------------------------------------------
+def check_partition(cells, box) -> None:
+    """Return only if ``cells`` (relatively open :class:`Cell` s) are pairwise disjoint and cover the closed
+    ``box`` (``[(lo, hi)]`` in R^1 or R^2) exactly.  Sort-and-sweep, O(n log n); rejects duplicates, overlaps,
+    gaps and cells outside the box."""
+    cells = list(cells)
+    d = len(box)
+    if not cells:
+        raise Rejected("cells: empty")
+    if any(c.ambient != d for c in cells):
+        raise Rejected(f"cells: every cell must lie in R^{d}")
+    if d == 1:
+        return _partition_1d(cells, box[0])
+    if d == 2:
+        return _partition_2d(cells, box)
+    raise Rejected("cells: only boxes of dimension 1 and 2 are partitioned")
+
+
+def _partition_1d(cells, iv):
+    lo, hi = iv
+    items = []
+    for c in cells:
+        tick()
+        if c.dim == 0:
+            items.append((c.vertices[0][0], 0, c.vertices[0][0]))
+        else:
+            a, b = sorted((c.vertices[0][0], c.vertices[1][0]))
+            items.append((a, 1, b))
+    items.sort()
+    pos, want_point = lo, True
+    for a, kind, b in items:
+        tick()
+        if a != pos or kind != (0 if want_point else 1):
+            what = "the point" if want_point else "an open interval starting at"
+            raise Rejected(f"cells: expected {what} {pos} next, got {'point' if kind == 0 else 'interval'} at {a}"
+                           f" (gap, overlap or duplicate)")
+        pos, want_point = b, not want_point
+    if want_point or pos != hi:
+        raise Rejected(f"cells: the cover ends at {pos} {'(open)' if not want_point else ''}, not at the closed end "
+                       f"{hi}")
+
+
+def _line(p, q):
+    """Canonical key (a, b, c) of the line a x + b y = c through p != q (first non-zero of a, b is 1) and the
+    coordinate that parametrises it (x unless the line is vertical)."""
+    a, b = q[1] - p[1], p[0] - q[0]
+    c = a * p[0] + b * p[1]
+    n = a if a != 0 else b
+    return (a / n, b / n, c / n), (0 if b != 0 else 1)
+
+
+def _partition_2d(cells, box):
+    (x0, x1), (y0, y1) = box
+    inside = lambda p: x0 <= p[0] <= x1 and y0 <= p[1] <= y1
+    boundary_lines = {(Fraction(1), _Z, x0), (Fraction(1), _Z, x1), (_Z, Fraction(1), y0), (_Z, Fraction(1), y1)}
+    edges, segs, points = {}, {}, set()       # line -> [(t0, t1, orientation)], line -> [(t0, t1)]
+    area = _Z
+    for c in cells:
+        tick()
+        vs = c.vertices
+        if not all(inside(v) for v in vs):
+            raise Rejected(f"cells: {c!r} is not inside the box")
+        if c.dim == 0:
+            if vs[0] in points:
+                raise Rejected(f"cells: the point {vs[0]} is recorded twice")
+            points.add(vs[0])
+        elif c.dim == 1:
+            key, k = _line(vs[0], vs[1])
+            t0, t1 = sorted((vs[0][k], vs[1][k]))
+            segs.setdefault(key, []).append((t0, t1))
+        else:
+            m = len(vs)
+            area += sum((vs[i][0] * vs[(i + 1) % m][1] - vs[(i + 1) % m][0] * vs[i][1] for i in range(m)), _Z) / 2
+            for i in range(m):
+                p, q = vs[i], vs[(i + 1) % m]
+                key, k = _line(p, q)
+                o = 1 if p[k] < q[k] else -1
+                edges.setdefault(key, []).append((min(p[k], q[k]), max(p[k], q[k]), o))
+    if area != (x1 - x0) * (y1 - y0):
+        raise Rejected(f"cells: the open polygons have total area {area}, the box {(x1 - x0) * (y1 - y0)}")
+    # (1) the polygons tile the box: off the box boundary, every line carries as much polygon edge with the
+    # interior on one side as on the other, so the cover count is constant, hence 1 (area), inside the box.
+    for key, es in edges.items():
+        if key in boundary_lines:
+            continue
+        ev = sorted([(a, o) for a, b, o in es] + [(b, -o) for a, b, o in es])
+        run, i = 0, 0
+        while i < len(ev):
+            tick()
+            t = ev[i][0]
+            while i < len(ev) and ev[i][0] == t:
+                run += ev[i][1]
+                i += 1
+            if run != 0:
+                raise Rejected(f"cells: the open polygons overlap or leave a gap along the line {key} near t = {t}")
+    # (2) the segments and points partition the skeleton (the union of the polygon edges): on each line, every
+    # elementary interval between break points is in exactly one recorded segment if it is on a polygon edge and
+    # in none otherwise; each break point (and recorded point) is covered exactly once.
+    cover = {}
+    for key in set(edges) | set(segs):
+        es, ss = edges.get(key, []), segs.get(key, [])
+        pts = sorted({t for a, b, _ in es for t in (a, b)} | {t for s in ss for t in s})
+        de, s_start, s_end = {}, {}, {}
+        for a, b, _ in es:
+            de[a] = de.get(a, 0) + 1
+            de[b] = de.get(b, 0) - 1
+        for a, b in ss:
+            s_start[a] = s_start.get(a, 0) + 1
+            s_end[b] = s_end.get(b, 0) + 1
+        ue = us = 0                          # polygon edges / recorded segments open just before t
+        for t in pts:
+            tick()
+            p = _on(key, t)
+            us -= s_end.get(t, 0)
+            cover[p] = cover.get(p, 0) + us  # the segments of this line that contain t
+            us += s_start.get(t, 0)
+            ue += de.get(t, 0)
+            if us != (1 if ue > 0 else 0):
+                raise Rejected(f"cells: along the line {key} after t = {t}: {us} recorded segments where the "
+                               f"polygon edges {'are' if ue else 'are not'} (gap, overlap or stray segment)")
+    for p in points:
+        tick()
+        if p not in cover:
+            raise Rejected(f"cells: the point {p} is not on the skeleton of the polygons")
+        cover[p] += 1
+    for p, c in cover.items():
+        tick()
+        if c != 1:
+            raise Rejected(f"cells: the point {p} is covered {c} times (expected exactly once)")
+
+
+def _on(key, t):
+    a, b, c = key
+    if b != 0:           # parametrised by x: y = (c - a x) / b
+        return (t, (c - a * t) / b)
+    return (c / a, t)    # vertical line x = c / a, parametrised by y
