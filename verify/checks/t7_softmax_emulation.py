@@ -50,11 +50,15 @@ from ..engines.ball import ball_bounds, to_ball, workprec
 from ..engines.exact import fraction_str, parse_exact, parse_positive
 from ..errors import InputError, InputTypeError, SizeLimitError
 from ..objects.maxout import MaxoutNetwork, parse_box
+from ..canonical import jsonable
+from ..kernel import softmax as kernel_softmax
 from ..results import Method, Result, Verdict
 
 __all__ = ["check_softmax_emulation", "check_softmax_sharpness", "o2_network", "abs_network",
            "error_bound", "lemma_hypotheses", "sharpness_point", "MAX_POINTS", "MAX_LAMBDAS", "O3_REFERENCE"]
 
+CONVENTIONS = {"softmax": "softmax(lambda * score), lambda multiplies the raw score, no 1/sqrt(m)",
+               "construction": "R4 (ours), D = 2L sublayers, read-out on token 0", "norm": "l_inf over the outputs"}
 STATEMENT = ("sup_K |T_lambda - Phi|_inf <= B(lambda) = R (W0((k-1)/e)/lambda) sum_l prod_{m>l} Lip_m for the "
              "R4 Transformer with softmax(lambda score) and S >= sup|pieces_l| + Lip_l e_{l-1}")
 
@@ -289,7 +293,7 @@ def check_softmax_emulation(net=None, box=None, *, lams=(10, 100, 1000, 10000), 
     ties = decision_points_1d(net, box[0][0], box[0][1]) if net.input_dim == 1 and near_ties else []
     structure_ok = _heads_are_r4(compiled) and weights_match
 
-    per_lambda = []
+    per_lambda, point_sets, max_prec = [], [], LADDER[0]
     witness = None
     undecided = []
     disagreements = []
@@ -300,6 +304,7 @@ def check_softmax_emulation(net=None, box=None, *, lams=(10, 100, 1000, 10000), 
         pts = _points(net, box, lam, grid, near_ties, tie_offsets, extra, ties)
         if len(pts) > MAX_POINTS:
             raise SizeLimitError("grid", f"{len(pts)} evaluation points exceed the limit {MAX_POINTS}")
+        point_sets.append(pts)
         worst = None
         n_ok = 0
         for x in pts:
@@ -321,6 +326,7 @@ def check_softmax_emulation(net=None, box=None, *, lams=(10, 100, 1000, 10000), 
                 worst = (x, err, prec)
             if decided == "below":
                 n_ok += 1
+                max_prec = max(max_prec, prec)
             elif decided == "above":
                 if witness is None:
                     witness = {"lambda": lam, "x": list(x), "error": _endpoints(err), "bound": _endpoints(C),
@@ -337,54 +343,77 @@ def check_softmax_emulation(net=None, box=None, *, lams=(10, 100, 1000, 10000), 
                 "lambda_times_max_error_upper": lam * ball_bounds(werr)[1],
                 "hypotheses": hyp,
             })
-    cert = {
-        "lemma": ("R5 [DERIVED]: S >= sup|pieces_l| + Lip_l e_(l-1) for all l  =>  e_l <= Lip_l e_(l-1) + "
-                  "W0((k-1)/e)/lambda, hence sup_K |T_lambda - Phi| <= B(lambda); uses T2's sharp bound and the "
-                  "exactness of the R3 gates and of the FFN clearing rows"),
-        "hypotheses": {"S": S, "S_sufficient_every_lambda": all_hyp, "heads_have_R4_form": _heads_are_r4(compiled),
-                       "weights_equal_R4_compilation_of_net": weights_match,
-                       "Lip": [net.lipschitz(l) for l in range(net.depth)], "lip_sum": _lip_sum(net),
-                       "rank_k": net.rank, "readout_norm": _readout_norm(net)},
-        "decision_points": ties,
-        "per_lambda": per_lambda,
-        "factor": factor,
-        "independent_cross_check": {"enabled": cross_check, "disagreements": disagreements},
-    }
-    if witness is not None:
-        verdict = Verdict.REFUTED
-        cert["witness"] = witness
-        cert["summary"] = (f"at x = {[fraction_str(v) for v in witness['x']]}, lambda = "
-                           f"{fraction_str(witness['lambda'])} the certified error {witness['error']['approx']} "
-                           f"exceeds {fraction_str(factor)} * B = {witness['bound']['approx']}")
-    elif disagreements or undecided or not structure_ok:
-        verdict = Verdict.INCONCLUSIVE
-        cert["summary"] = (f"{len(undecided)} undecided point(s), {len(disagreements)} cross-check "
-                           f"disagreement(s), weights are the R4 compilation of the network: {structure_ok}")
-    elif not all_hyp or factor < 1:
-        verdict = Verdict.INCONCLUSIVE
-        cert["summary"] = ("every point certified below the bound, but " +
-                           ("the lemma's hypothesis S >= sup|pieces| + Lip e fails" if not all_hyp else
-                            f"the lemma gives only factor 1, not {fraction_str(factor)}") +
-                           ": the sup over K is not established")
-    else:
-        verdict = Verdict.PROVED
-        cert["summary"] = ("lemma hypotheses hold exactly (S = " + fraction_str(S) + "); error certified below B at " +
-                           ", ".join(f"{p['points']} points (lambda={fraction_str(p['lambda'])}, max "
-                                     f"{mpmath.nstr(mpmath.mpf(p['max_error']['upper'].numerator) / p['max_error']['upper'].denominator, 4)}"
-                                     f" < B={p['bound_B']['approx'][:12]}...)" for p in per_lambda))
     evidence = _evidence(compiled, per_lambda, ties, box, search)
+    evidence.update({
+        "hypotheses": jsonable({"S": S, "S_sufficient_every_lambda": all_hyp,
+                                "heads_have_R4_form": _heads_are_r4(compiled),
+                                "weights_equal_R4_compilation_of_net": weights_match,
+                                "Lip": [net.lipschitz(l) for l in range(net.depth)], "lip_sum": _lip_sum(net),
+                                "rank_k": net.rank, "readout_norm": _readout_norm(net)}),
+        "decision_points": jsonable(ties), "per_lambda": jsonable(per_lambda),
+        "independent_cross_check": jsonable({"enabled": cross_check, "disagreements": disagreements}),
+        "point_rule": {"grid": grid, "near_ties": near_ties, "tie_offsets": tie_offsets},
+    })
+    conventions = jsonable(CONVENTIONS)
+    base = {"net": net.to_dict(), "box": [list(iv) for iv in box], "S": S, "factor": factor,
+            "transformer": transformer_json(compiled)}
+    if witness is not None:
+        verdict, kind = Verdict.REFUTED, "softmax-emulation-exceeded"
+        params = jsonable({**base, "lam": witness["lambda"]})
+        cert = {"kind": kind, "witness": jsonable(witness["x"]), "precision_bits": witness["precision_bits"]}
+        evidence["summary"] = (f"at x = {[fraction_str(v) for v in witness['x']]}, lambda = "
+                               f"{fraction_str(witness['lambda'])} the certified error {witness['error']['approx']} "
+                               f"exceeds {fraction_str(factor)} * B = {witness['bound']['approx']}")
+    else:
+        params = jsonable({**base, "instances": [{"lam": lam, "points": [list(x) for x in pts]}
+                                                 for lam, pts in zip(lams, point_sets)]})
+        cert = {"kind": "softmax-emulation-points", "precision_bits": max_prec}
+        if disagreements or undecided or not structure_ok:
+            verdict = Verdict.INCONCLUSIVE
+            evidence["summary"] = (f"{len(undecided)} undecided point(s), {len(disagreements)} cross-check "
+                                   f"disagreement(s), weights are the R4 compilation of the network: {structure_ok}")
+        elif not all_hyp or factor < 1:
+            verdict = Verdict.INCONCLUSIVE
+            evidence["summary"] = ("every point certified below the bound, but " +
+                                   ("the lemma's hypothesis S >= sup|pieces| + Lip e fails" if not all_hyp else
+                                    f"the lemma gives only factor 1, not {fraction_str(factor)}") +
+                                   ": the sup over K is not established")
+        else:
+            verdict = Verdict.PROVED
+            evidence["summary"] = f"lemma hypotheses hold exactly (S = {fraction_str(S)}); every point certified"
+        if verdict is Verdict.INCONCLUSIVE:
+            cert = {}
     negative = factor < 1
-    return Result("T7.n" if negative else "T7",
-                  f"sup_K |T_lambda - Phi| <= {fraction_str(factor)} * B(lambda) for lambda in "
-                  f"{[fraction_str(l) for l in lams]}; " + STATEMENT,
-                  verdict, Method.CERTIFIED, certificate=cert,
-                  parameters={"net": net.to_dict(), "box": [list(iv) for iv in box], "lams": lams, "S": S,
-                              "factor": factor, "grid": grid, "near_ties": near_ties, "tie_offsets": tie_offsets,
-                              "extra_points": [list(p) for p in extra]},
-                  conventions={"softmax": "softmax(lambda * score), lambda multiplies the raw score, no 1/sqrt(m)",
-                               "construction": "R4 (ours), D = 2L sublayers, read-out on token 0",
-                               "norm": "l_inf over the outputs", "precision_ladder_bits": list(LADDER)},
+    return Result("T7.n" if negative else "T7", kernel_softmax.emulation_statement(params, conventions),
+                  verdict, Method.CERTIFIED, certificate=cert, parameters=params, conventions=conventions,
                   evidence=evidence)
+
+
+def transformer_json(compiled) -> dict:
+    """The compiled Transformer with its R4 embedding and read-out, in the kernel's recorded format
+    (``verify.kernel._cells``: tokens, coordinates, embed {one, x}, sublayers, read {token, W, b})."""
+    T, net = compiled.transformer, compiled.source
+    d, E, k = net.input_dim, T.embedding_dim, compiled.n_tokens
+    base = compiled.embed([Fraction(0)] * d)
+    xs = []
+    for i in range(d):
+        e = [Fraction(int(j == i)) for j in range(d)]
+        X = compiled.embed(e)
+        xs.append([[X[r][c] - base[r][c] for c in range(k)] for r in range(E)])
+    subs = []
+    for sub in T.sublayers:
+        if hasattr(sub, "W1"):
+            subs.append({"ffn": {"W1": sub.W1, "b1": sub.b1, "W2": sub.W2, "b2": sub.b2}})
+        else:
+            subs.append({"attention": [{"W_Q": h.W_Q, "W_K": h.W_K, "W_V": h.W_V, "W_O": h.W_O} for h in sub.heads]})
+    NL = net.widths[-1]
+    if net.readout is None:
+        rW, rb = [[Fraction(int(c == i)) for c in range(NL)] for i in range(NL)], [Fraction(0)] * NL
+    else:
+        rW, rb = net.readout
+    read_W = [list(row) + [Fraction(0)] * (E - NL) for row in rW]
+    return jsonable({"tokens": k, "coordinates": list(T.coordinate_names), "embed": {"one": base, "x": xs},
+                     "sublayers": subs, "read": {"token": 0, "W": read_W, "b": list(rb)}})
 
 
 def _ball_float(b: arb) -> float:
@@ -486,27 +515,23 @@ def check_softmax_sharpness(lam=100, factor="999/1000") -> Result:
         return check_softmax_emulation(net, [[-1, 1]], lams=(lam,), S="auto", factor=factor, grid=16,
                                        search=False)
     compiled = compile_maxout(net, [[-1, 1]], S=2)
-    verdict = Verdict.INCONCLUSIVE
+    verdict, cert, evidence = Verdict.INCONCLUSIVE, {}, {}
     for prec in (256, 512):
         err, agree = _error_ball(compiled, (xq,), lam, prec)
         with workprec(prec):
             B = error_bound(net, lam)
             C = to_ball(factor) * B
             gap = err - B
-            tight = ball_bounds(gap)[0] >= -Fraction(1, 10**30) and ball_bounds(gap)[1] <= Fraction(1, 10**30)
+            evidence = {"x_q": fraction_str(xq), "x_star": "(1 + W0(1/e))/(2 lambda)", "error": err.str(30, radius=True),
+                        "bound_B": B.str(30, radius=True), "error_minus_B": gap.str(10, radius=True),
+                        "error_within_1e-30_of_B": bool(abs(gap) < to_ball(Fraction(1, 10**30))),
+                        "independent_cross_check_agrees": agree}
             if agree and err > C:
                 verdict = Verdict.REFUTED
+                cert = {"kind": "softmax-emulation-exceeded", "witness": [fraction_str(xq)], "precision_bits": prec}
                 break
-    cert = {"x_q": xq, "x_star": "(1 + W0(1/e))/(2 lambda)", "error": _endpoints(err), "bound_B": _endpoints(B),
-            "candidate": _endpoints(C), "error_minus_B": _endpoints(gap), "error_within_1e-30_of_B": tight,
-            "independent_cross_check_agrees": agree, "precision_bits": prec,
-            "hypotheses": lemma_hypotheses(net, [(Fraction(-1), Fraction(1))], Fraction(2), lam)}
-    cert["summary"] = (f"at x_q = {mpmath.nstr(mpmath.mpf(xq.numerator) / xq.denominator, 15)} (lambda = "
-                       f"{fraction_str(lam)}) the certified error {err.str(15)} equals B = W0(1/e)/lambda to 1e-30 "
-                       f"and exceeds {fraction_str(factor)} * B = {C.str(15)}") if verdict is Verdict.REFUTED else \
-        "error at x_q not certified above the candidate bound"
-    return Result("T7.n", f"sup_(-1,1) |T_lambda - max(x,-x)| <= {fraction_str(factor)} * W0(1/e)/lambda "
-                          f"(lambda = {fraction_str(lam)})",
-                  verdict, Method.CERTIFIED, certificate=cert,
-                  parameters={"lam": lam, "factor": factor, "net": net.to_dict(), "box": [[-1, 1]], "S": 2},
-                  conventions={"softmax": "softmax(lambda * score)", "construction": "R4 (ours)"})
+    params = jsonable({"net": net.to_dict(), "box": [[-1, 1]], "S": 2, "factor": factor,
+                       "transformer": transformer_json(compiled), "lam": lam})
+    conventions = jsonable(CONVENTIONS)
+    return Result("T7.n", kernel_softmax.emulation_statement(params, conventions), verdict, Method.CERTIFIED,
+                  certificate=cert, parameters=params, conventions=conventions, evidence=evidence)
