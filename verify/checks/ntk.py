@@ -1,18 +1,22 @@
 """N7: is the attention-NTK V-block Gram positive definite? (lse.md §9.2-9.4)
 
-Three-valued, each verdict from a rigorous argument:
+The statement is always :func:`verify.kernel.ntk.statement` of the parameters (laws, reading, queries and
+the exact head matrices): "this Gram is positive definite".  Three-valued, each decided verdict carrying a
+certificate that the kernel (:mod:`verify.kernel.ntk`) re-checks:
 
-* **PROVED** (certified): interval Cholesky of the ``arb`` Gram succeeds (every pivot certainly > 0)
-  on the precision ladder.  Certificate kind ``"ntk-cholesky"``.  A PD finite-head Gram implies the
-  mean-field kernel is PD (see :data:`MEAN_FIELD_ARGUMENT`) and that the CGFs are independent modulo
-  affine functions (m >= 2) / constants (m = 1).
-* **REFUTED** (exact): an exact dependence relation Σ c_iΛ_i = ⟨α,θ⟩ + β, found and verified exactly
-  by :func:`verify.checks.independence.independent_mod_affine` (modulo affine for m >= 2, modulo
-  constants for m = 1), gives the null vector v_(i,1) = c_i, v_(i,2) = -c_i (m >= 2), v_i = c_i (m = 1):
-  then Σ_(i,a) v_(i,a) ∇Λ_i(A q_a) = α - α = 0 (resp. = 0) for **every** head, so k v = 0 for every head
-  set.  Certificate kind ``"ntk-null-vector"``.
-* **INCONCLUSIVE** otherwise: a Gram that does not certify PD without an exact relation (the head set
-  may be too small: N7.n2), or the ladder ran out.
+* **PROVED** (certified): interval Cholesky of the ``arb`` Gram succeeds (every pivot certainly > 0) on the
+  precision ladder.  Certificate ``{"kind": "ntk-cholesky", "precision_bits", "pivots"}``.  A PD finite-head
+  Gram implies the mean-field kernel is PD for every head law whose support contains the heads
+  (:data:`MEAN_FIELD_ARGUMENT`) and that the CGFs are independent modulo affine functions (m >= 2) /
+  constants (m = 1).
+* **REFUTED** (exact): a basis of the whole null space, each vector v with Σ_(i,a) v_(i,a) ∇Λ_i(A q_a) = 0
+  identically in A (verified exactly by the kernel, so k v = 0 for every head set), and the complement
+  certified PD.  Candidates come from an exact dependence relation Σ c_iΛ_i = ⟨α,θ⟩ + β
+  (:func:`verify.checks.independence.independent_mod_affine`: v = c ⊗ s with Σ s_a = 0 when α != 0) or from
+  the numerical null space of the Gram (rationalised); only exactly verified vectors are used.
+  Certificate ``{"kind": "ntk-null-vector", "null_space", "precision_bits", "pivots"}``.
+* **INCONCLUSIVE** otherwise: a Gram that does not certify PD without exact null vectors valid for every
+  head (the head set may be too small: N7.n2), or the ladder ran out.
 
 Float64 verdicts (naive λ_min > 0, ``numpy.linalg.matrix_rank``, Cholesky) are recorded in ``evidence``
 beside the certified one, flagged ``undecided`` when λ_min/λ_max <= 1e-12.
@@ -25,21 +29,26 @@ from typing import Optional, Sequence
 
 from flint import arb
 
-from ..analysis.ntk import NtkGram, ntk_gram, ntk_gram_float64, query_lists
-from ..engines.ball import ball_bounds, ball_cholesky, certainly_contains, to_ball, workprec
+from ..analysis.ntk import NtkGram, ntk_gram, ntk_gram_float64
+from ..canonical import jsonable
+from ..engines.ball import ball_bounds, ball_cholesky, to_ball, workprec
 from ..engines.exact import fraction_str, parse_exact, rank_q
 from ..errors import InputError
+from ..kernel import Rejected, ntk as kernel_ntk
 from ..results import Method, Result, Verdict
 
 __all__ = ["ntk_positive_definite", "float64_verdicts", "certified_spectrum", "null_vector_from_relation",
+           "null_basis_from_relation", "numerical_null_basis", "instance_parameters", "pd_certificate",
+           "null_certificate",
            "NTK_LADDER", "FLOAT64_UNDECIDED_RATIO", "MEAN_FIELD_ARGUMENT", "SCOPE_NOTE", "STATEMENT"]
 
 NTK_LADDER: tuple = (200, 400, 800)   # 200 bits ~ 60 decimal digits
 FLOAT64_UNDECIDED_RATIO = 1e-12
 SPECTRUM_MAX_SIZE = 40
 
-STATEMENT = ("The V-block NTK Gram k[(i,a),(j,b)] = mean_h <grad Lambda_i(A_h q_a), grad Lambda_j(A_h q_b)> "
-             "(V = 0, shared queries) is positive definite")
+STATEMENT = ("The V-block NTK Gram k[(i,a),(j,b)] = (1/H) sum_h <grad Lambda_i(A_h q_a), grad Lambda_j(A_h q_b)> "
+             "of the laws, queries and exact head matrices of the parameters is positive definite "
+             "(verify.kernel.ntk.statement gives the exact text of each instance)")
 
 MEAN_FIELD_ARGUMENT = (
     "v^T k v = (1/H) sum_h |sum_(i,a) v_(i,a) grad Lambda_i(A_h q_a)|^2. If the finite-head Gram is PD, then for "
@@ -201,19 +210,74 @@ def null_vector_from_relation(c: Sequence[Fraction], m: int) -> list:
     return out
 
 
+def null_basis_from_relation(c: Sequence[Fraction], alpha, m: int) -> list:
+    """The null space a relation gives: c ⊗ e_a for every a when α = 0; c ⊗ (e_1 - e_a), a >= 2, otherwise
+    (empty for m = 1 and α != 0: an affine relation does not make the m = 1 Gram singular).
+
+    >>> [[str(x) for x in v] for v in null_basis_from_relation([1, -1], [0], 2)]
+    [['1', '0', '-1', '0'], ['0', '1', '0', '-1']]
+    """
+    c = [Fraction(x) for x in c]
+    affine = alpha is not None and any(Fraction(x) for x in alpha)
+    weights = ([[Fraction(int(b == 0)) - Fraction(int(b == a)) for b in range(m)] for a in range(1, m)] if affine
+               else [[Fraction(int(b == a)) for b in range(m)] for a in range(m)])
+    return [[ci * w for ci in c for w in s] for s in weights]
+
+
 def _relation_of(dep: Result):
-    """(c, alpha, beta) from a REFUTED independence Result (its "dependence-relation" certificate)."""
+    """(c, alpha) from a REFUTED independence Result (its relation certificate), or None."""
     cert = dict(dep.certificate)
     rel = cert.get("relation", cert)
+    if not isinstance(rel, dict):
+        return None
     c = rel.get("c", rel.get("coefficients"))
     alpha = rel.get("a", rel.get("alpha", rel.get("linear")))
-    beta = rel.get("b", rel.get("beta", rel.get("constant")))
     if c is None:
-        raise KeyError("relation: no coefficient vector in the dependence certificate")
-    c = [Fraction(x) for x in c]
-    alpha = [Fraction(x) for x in alpha] if alpha is not None else None
-    beta = Fraction(beta) if beta is not None else None
-    return c, alpha, beta
+        return None
+    return [Fraction(x) for x in c], ([Fraction(x) for x in alpha] if alpha is not None else None)
+
+
+def _rationalise(x, tol) -> Optional[Fraction]:
+    import mpmath
+
+    q = _fraction_of_mpf(x).limit_denominator(10 ** 6)
+    return q if abs(mpmath.mpf(q.numerator) / q.denominator - x) <= tol else None
+
+
+def numerical_null_basis(gram: NtkGram) -> list:
+    """A rational candidate basis of the numerical null space of the Gram (eigenvalues <= 2^(-prec/3) lambda_max),
+    in reduced row echelon form; [] when there is none or it does not rationalise.  Candidates only: the
+    kernel verifies each vector exactly."""
+    import mpmath
+
+    n, prec = gram.size, gram.precision
+    if n > SPECTRUM_MAX_SIZE:
+        return []
+    with workprec(prec), mpmath.workprec(prec):
+        mids = [[sum(ball_bounds(gram.matrix[r, c])) / 2 for c in range(n)] for r in range(n)]
+        E, Q = mpmath.eigsy(mpmath.matrix([[mpmath.mpf(x.numerator) / x.denominator for x in row] for row in mids]))
+        top = max(abs(E[k]) for k in range(n))
+        null = [k for k in range(n) if abs(E[k]) <= top * mpmath.mpf(2) ** (-prec // 3)]
+        if not null:
+            return []
+        B = [[Q[r, k] for r in range(n)] for k in null]          # rows span the null space
+        pivots = []
+        for j in range(len(B)):                                    # Gauss-Jordan with column choice
+            col = max((c for c in range(n) if c not in pivots), key=lambda c: abs(B[j][c]))
+            pivots.append(col)
+            B[j] = [x / B[j][col] for x in B[j]]
+            for k in range(len(B)):
+                if k != j:
+                    f = B[k][col]
+                    B[k] = [x - f * y for x, y in zip(B[k], B[j])]
+        tol = mpmath.mpf(2) ** (-prec // 4)
+        out = []
+        for row in B:
+            v = [_rationalise(x, tol) for x in row]
+            if any(x is None for x in v):
+                return []
+            out.append(v)
+        return out
 
 
 # ------------------------------------------------------------------------------- the check
@@ -242,14 +306,58 @@ def _scope(gram: NtkGram, dim: int) -> dict:
 
 
 def _laws_dicts(dists):
-    out = []
-    for d in dists:
-        out.append(d.to_dict() if hasattr(d, "to_dict") else {"family": getattr(d, "family", "?")})
-    return out
+    return [d.to_dict() if hasattr(d, "to_dict") else {"family": getattr(d, "family", "?")} for d in dists]
 
 
-def _heads_json(heads):
-    return [[[x for x in row] for row in A] for A in heads]
+def instance_parameters(dists, queries, heads, reading: str = "shared", label: str = "") -> dict:
+    """The JSON-level parameters of an instance (what :mod:`verify.kernel.ntk` reads)."""
+    params = {"laws": _laws_dicts(dists), "reading": reading, "heads": [[list(r) for r in A] for A in heads]}
+    if reading == "shared":
+        params["queries"] = [list(q) for q in queries]
+    if label:
+        params["label"] = label
+    return jsonable(params)
+
+
+def _str(x) -> str:
+    return fraction_str(Fraction(x))
+
+
+def pd_certificate(params: dict, ladder: Sequence[int]) -> Optional[dict]:
+    """The ``ntk-cholesky`` sub-certificate (precision, pivots) computed by the kernel's own Gram, or None."""
+    for prec in ladder:
+        piv = kernel_ntk.gram_pivots(params, prec)
+        if piv is not None:
+            return {"precision_bits": prec, "pivots": [_str(x) for x in piv]}
+    return None
+
+
+def null_certificate(params: dict, candidates: Sequence[Sequence], ladder: Sequence[int]) -> tuple:
+    """(sub-certificate, note): the first candidate basis whose vectors the kernel verifies exactly and whose
+    complement it certifies PD; (None, reason) otherwise."""
+    inst = kernel_ntk.read_instance(params)
+    reason = "no candidate null vector"
+    for basis in candidates:
+        basis = [[Fraction(x) for x in v] for v in basis]
+        if not basis:
+            continue
+        try:
+            pivots = kernel_ntk._rref(basis)
+            if not all(kernel_ntk.null_identity_holds(inst, v) for v in basis):
+                reason = "candidate null vectors do not vanish identically in A (not null for every head)"
+                continue
+        except Rejected as exc:
+            reason = f"candidate rejected by the exact check: {exc}"
+            continue
+        rest = sorted(set(range(inst["n"])) - set(pivots))
+        for prec in ladder:
+            piv = kernel_ntk.gram_pivots(params, prec, rest)
+            if piv is not None:
+                return {"null_space": [[_str(x) for x in v] for v in basis], "precision_bits": prec,
+                        "pivots": [_str(x) for x in piv]}, ""
+        reason = (f"exact null space of dimension {len(basis)} found, but the complement is not certified PD "
+                  f"up to {ladder[-1]} bits (the null space may be larger)")
+    return None, reason
 
 
 def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed: int = 0, law: str = "gaussian",
@@ -257,20 +365,9 @@ def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed
                           ladder: Sequence[int] = NTK_LADDER, claim: str = "N7", spectrum: bool = True,
                           search_relation: bool = True, label: str = "") -> Result:
     """Decide whether the V-block NTK Gram is PD (see the module docstring)."""
-    if not ladder or any(not isinstance(p, int) or not 16 <= p <= 100_000 for p in ladder):
-        raise InputError("ladder", "must be a non-empty list of precisions in bits, each in [16, 100000]")
+    if not ladder or any(not isinstance(p, int) or not 16 <= p <= 4096 for p in ladder):
+        raise InputError("ladder", "must be a non-empty list of precisions in bits, each in [16, 4096]")
     ladder = tuple(ladder)
-    params = {"laws": _laws_dicts(dists), "reading": reading, "ladder": list(ladder)}
-    if label:
-        params["label"] = label
-    if reading == "shared":
-        params["queries"] = queries
-    if head_set is not None:
-        params["head_set_size"] = len(head_set) if hasattr(head_set, "__len__") else None
-    else:
-        params.update({"heads": heads, "law": law, "key_dim": key_dim, "seed": seed,
-                       "scale": parse_exact(scale, "scale")})
-
     attempts, chol, gram = [], None, None
     for prec in ladder:
         gram = ntk_gram(dists, queries, heads=heads, seed=seed, law=law, key_dim=key_dim, head_set=head_set,
@@ -283,103 +380,64 @@ def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed
             break
     dim = len(gram.heads[0])
     m = len(gram.queries[0])
-    conventions = {"reading": reading, "order": "law-index-major: row i*m + a for law i, query a",
-                   "V": "V = 0 at initialisation; only the V-block is non-zero",
-                   "heads": gram.head_law.get("description", gram.head_law.get("law")),
-                   "gram_entry": "mean over heads of <grad Lambda_i(A q_a), grad Lambda_j(A q_b)>"}
+    params = instance_parameters(dists, gram.queries[0] if reading == "shared" else None, gram.heads, reading, label)
+    if len(params["laws"]) * m > kernel_ntk.MAX_ROWS or len(gram.heads) > kernel_ntk.MAX_HEADS:
+        raise InputError("queries", f"the kernel re-checks Grams of at most {kernel_ntk.MAX_ROWS} rows and "
+                                    f"{kernel_ntk.MAX_HEADS} heads")
+    conventions = dict(kernel_ntk.CONVENTIONS)
+    statement = kernel_ntk.statement(params, conventions)
     seeds = {"heads": gram.head_law["seed"]} if "seed" in gram.head_law else {}
     f64 = float64_verdicts(ntk_gram_float64(dists, gram.queries, gram.heads))
-    evidence = {"float64": f64, "ladder_attempts": attempts}
     scope = _scope(gram, dim)
-    laws_json = _laws_dicts(dists)
-    gram_cert = {"reading": reading, "laws": laws_json,
-                 "queries": [list(q) for q in gram.queries[0]] if reading == "shared" else
-                 [[list(q) for q in ql] for ql in gram.queries],
-                 "heads": _heads_json(gram.heads), "head_law": gram.head_law, "order": conventions["order"],
-                 "scope": scope}
+    evidence = {"float64": f64, "ladder": list(ladder), "ladder_attempts": attempts, "scope": scope,
+                "head_law": jsonable(gram.head_law), "mean_field_argument": MEAN_FIELD_ARGUMENT}
 
-    if chol.positive_definite:
-        lowers = [ball_bounds(p)[0] for p in chol.pivots]
-        with workprec(gram.precision):
-            diagonal = [ball_bounds(gram.matrix[r, r])[0] for r in range(gram.size)]
-        cert = {"kind": "ntk-cholesky",
-                "summary": f"interval Cholesky of the {gram.size}x{gram.size} Gram ({len(gram.heads)} exact heads) "
-                           f"succeeds at {gram.precision} bits; smallest pivot >= "
-                           f"{float(min(lowers)):.4g}",
-                **gram_cert, "precision_bits": gram.precision, "pivot_lower_bounds": lowers,
-                "diagonal_lower_bounds": diagonal,
-                "mean_field_argument": MEAN_FIELD_ARGUMENT,
-                "implies": ("independent modulo affine functions" if m >= 2 else "independent modulo constants")
-                if reading == "shared" else "nothing about independence (per-token reading)"}
-        if spectrum:
-            spec = certified_spectrum(gram)
-            if spec is not None:
-                cert["spectrum"] = spec
-                cert["summary"] += f"; lambda_min/lambda_max in [{float(spec['ratio']['lower']):.5g}, " \
-                                   f"{float(spec['ratio']['upper']):.5g}]"
-        return Result(claim, STATEMENT, Verdict.PROVED, Method.CERTIFIED, certificate=cert, parameters=params,
+    def result(verdict, method, cert):
+        return Result(claim, statement, verdict, method, certificate=cert, parameters=params,
                       conventions=conventions, seeds=seeds, evidence=evidence)
 
-    # not certified PD: look for an exact relation (shared reading only)
+    if chol.positive_definite:
+        sub = pd_certificate(params, ladder[ladder.index(gram.precision):])
+        if sub is not None:
+            low = min(Fraction(x) for x in sub["pivots"])
+            cert = {"kind": "ntk-cholesky", **sub,
+                    "summary": f"interval Cholesky of the {gram.size}x{gram.size} Gram ({len(gram.heads)} exact "
+                               f"heads) succeeds at {sub['precision_bits']} bits; smallest pivot >= {float(low):.4g}"}
+            evidence["implies"] = (("independent modulo affine functions" if m >= 2 else
+                                    "independent modulo constants") if reading == "shared" else
+                                   "nothing about independence (per-token reading)")
+            if spectrum:
+                spec = certified_spectrum(gram)
+                if spec is not None:
+                    evidence["spectrum"] = spec
+                    cert["summary"] += (f"; lambda_min/lambda_max in [{float(spec['ratio']['lower']):.5g}, "
+                                        f"{float(spec['ratio']['upper']):.5g}]")
+            return result(Verdict.PROVED, Method.CERTIFIED, cert)
+        evidence["kernel"] = "the kernel's Gram did not certify PD on the ladder"
+
+    # not certified PD: candidate null spaces (numerical; from an exact relation), verified exactly
     evidence["certified"] = f"interval Cholesky undecided up to {ladder[-1]} bits (pivot {chol.failed_at})"
+    candidates = [numerical_null_basis(gram)]
     if reading == "shared" and search_relation:
+        from .independence import independent_mod_affine
+
         modulo = "affine" if m >= 2 else "constants"
-        try:
-            from .independence import independent_mod_affine
-        except ImportError:  # pragma: no cover - the independence procedure is part of the package
-            independent_mod_affine = None
-        dep = independent_mod_affine(list(dists), modulo=modulo) if independent_mod_affine else None
-        if dep is not None:
-            evidence["independence"] = {"modulo": modulo, "verdict": dep.verdict.value,
-                                        "summary": dep.certificate.get("summary", "")}
-        if dep is not None and dep.verdict is Verdict.REFUTED:
-            c, alpha, beta = _relation_of(dep)
-            first = next((x for x in c if x != 0), Fraction(0))
-            if first < 0:  # normalise: first non-zero coefficient positive
-                c = [-x for x in c]
-                alpha = [-x for x in alpha] if alpha is not None else None
-                beta = -beta if beta is not None else None
-            v = null_vector_from_relation(c, m)
-            if m == 1 and alpha is not None and any(alpha):
-                evidence["relation_not_constant"] = "modulo-constants search returned an affine relation: no verdict"
-                v = None
-            # consistency check in balls (not the proof: the proof is the exact identity)
-        if dep is not None and dep.verdict is Verdict.REFUTED and v is not None:
-            with workprec(gram.precision):
-                entries = gram.entries()
-                kv = [sum((entries[r][s] * to_ball(v[s]) for s in range(gram.size)), arb(0))
-                      for r in range(gram.size)]
-            consistent = all(certainly_contains(x, 0) for x in kv)
-            if not consistent:
-                evidence["null_vector_inconsistency"] = "k v does not enclose 0: internal error, no verdict"
-            else:
-                cert = {"kind": "ntk-null-vector",
-                        "summary": f"exact relation c = ({', '.join(fraction_str(x) for x in c)}) modulo {modulo} "
-                                   f"gives the null vector ({', '.join(fraction_str(x) for x in v)}) for every "
-                                   "head set",
-                        "laws": laws_json, "scope": scope, "m": m, "modulo": modulo,
-                        "relation": {"c": c, "alpha": alpha, "beta": beta},
-                        "null_vector": v,
-                        "argument": "sum_i c_i Lambda_i = <alpha, theta> + beta exactly => sum_i c_i grad Lambda_i "
-                                    "= alpha everywhere => sum_(i,a) v_(i,a) grad Lambda_i(A q_a) = alpha - alpha = 0 "
-                                    "(m >= 2) or = 0 (m = 1, alpha = 0) for every head A => k v = 0.",
-                        "dependence_certificate": dict(dep.certificate),
-                        "ball_check": "k v encloses 0 at every entry (consistency, not the proof)"}
-                refuted = Result(claim, STATEMENT, Verdict.REFUTED, Method.EXACT, certificate=cert,
-                                 parameters=params, conventions=conventions, seeds=seeds, evidence=evidence)
-                # the exact identity once more, by the independent re-checker (engines only)
-                import json
-
-                from ..recheck import RecheckFailure
-                from ..recheck.ntk import recheck as recheck_ntk
-
-                try:
-                    recheck_ntk(json.loads(refuted.to_json()))
-                    return refuted
-                except RecheckFailure as exc:
-                    evidence["recheck_failure"] = f"the null-vector certificate did not re-check: {exc}"
-    reason = ("no exact dependence relation: the head set may be too small, or the precision too low"
-              if reading == "shared" else "per-token reading: only PD can be certified")
-    cert = {"summary": f"Gram not certified PD up to {ladder[-1]} bits and {reason}", **gram_cert}
-    return Result(claim, STATEMENT, Verdict.INCONCLUSIVE, Method.CERTIFIED, certificate=cert, parameters=params,
-                  conventions=conventions, seeds=seeds, evidence=evidence)
+        dep = independent_mod_affine(list(dists), modulo=modulo)
+        evidence["independence"] = {"modulo": modulo, "verdict": dep.verdict.value,
+                                    "summary": dep.certificate.get("summary", "")}
+        rel = _relation_of(dep) if dep.verdict is Verdict.REFUTED else None
+        if rel is not None:
+            candidates.append(null_basis_from_relation(rel[0], rel[1], m))
+    sub, reason = null_certificate(params, candidates, ladder)
+    if sub is not None:
+        k = len(sub["null_space"])
+        vecs = "; ".join("(" + ", ".join(v) + ")" for v in sub["null_space"][:4])
+        cert = {"kind": "ntk-null-vector", **sub,
+                "summary": f"exact null space of dimension {k}, null for every head matrix: {vecs}"
+                           f"{' ...' if k > 4 else ''}; the complement is PD at {sub['precision_bits']} bits"}
+        return result(Verdict.REFUTED, Method.EXACT, cert)
+    evidence["null_space"] = reason
+    why = ("no exact null vector valid for every head: the head set may be too small, or the precision too low"
+           if reading == "shared" else "per-token reading: " + reason)
+    cert = {"summary": f"Gram not certified PD up to {ladder[-1]} bits and {why}"}
+    return result(Verdict.INCONCLUSIVE, Method.CERTIFIED, cert)

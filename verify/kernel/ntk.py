@@ -1,0 +1,499 @@
+"""N7 kinds: the V-block NTK Gram of exact laws, queries and head matrices (lse.md §9.2).
+
+The instance (``parameters``): ``laws`` (SPEC entries, :func:`verify.kernel._laws.read_laws`), ``reading``
+(``"shared"``: the ``queries`` q_1..q_m serve every law; ``"per-token"``: law i's queries are its own atoms,
+all laws discrete), ``heads`` (H exact d x d matrices A_h) and an optional ``label``.  Rows are law-index
+major, row r = (law i, query q).  The Gram is
+
+    k[r, s] = (1/H) sum_h <grad Lambda_i(A_h q), grad Lambda_j(A_h q')>.
+
+The statement (:func:`statement`) is always the positive claim "this Gram is positive definite"; the kind
+fixes the verdict:
+
+* ``ntk-cholesky`` (proved, certified): the Gram is rebuilt here in arb balls at ``precision_bits`` (a hint)
+  from the exact inputs; ball Cholesky must succeed with every pivot certainly > 0, which proves every
+  symmetric matrix in the balls, hence k, PD.  ``pivots`` records each pivot's lower bound rounded down
+  (tight to 2^-24 relative): the check verifies ``pivot >= recorded >= pivot (1 - 2^-24)``.
+* ``ntk-null-vector`` (refuted, exact): ``null_space`` is a basis of the whole null space of k.  For every
+  basis vector v the check proves, exactly, f_v(A) = sum_r v_r grad Lambda_(i_r)(A q_r) = 0 for *every*
+  matrix A in the domain: the gradients are rational functions of the entries a of A and of y = e^(a/L)
+  (one L for all exponents), and sum_r v_r grad Lambda_(i_r) is expanded over a common denominator with
+  flint's exact multivariate polynomials and must vanish identically (a polynomial identity in free
+  variables holds after any substitution; the denominators are non-zero analytic functions, so f_v = 0 on
+  a dense subset of the connected domain, hence everywhere by continuity).  Then v^T k v = (1/H) sum_h
+  |f_v(A_h)|^2 = 0: k is singular for this head set (and for every head law).  The vectors must be
+  independent (exact rank), and the sub-Gram on the coordinates outside the pivots of their reduced row
+  echelon form must pass ball Cholesky (recorded ``pivots`` as above): so rank k = n - dim, and the basis
+  spans the whole null space.
+* ``ntk-instances`` (proved, certified): ``parameters.instances`` lists instances, each with
+  ``gram`` = ``"PD"`` or ``"singular"`` (part of the statement); the certificate gives one sub-certificate
+  per instance, checked as above with the polarity the parameters state.
+
+Trusted: this module, :mod:`verify.kernel._laws` (law reader), python-flint (arb, fmpq_mpoly) and the two
+facts quoted above (ball Cholesky; polynomial identities).  Bounds: see the ``MAX_*`` constants.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import floor, isqrt, lcm
+
+from flint import arb, arb_mat, ctx as _flint_ctx, fmpq, fmpq_mpoly_ctx
+
+from . import Kind, _read as R
+from ._ball import ball, bounds, workprec
+from ._laws import in_domain, read_laws
+from ._read import Rejected, tick
+
+__all__ = ["KINDS", "CONVENTIONS", "statement", "gram_pivots", "record", "read_instance",
+           "null_identity_holds", "MAX_ROWS", "MAX_HEADS"]
+
+MAX_ROWS = 128            # n = rows of the Gram
+MAX_HEADS = 4096
+MAX_EVALS = 40_000        # n * H gradient evaluations
+MAX_EXPS = 400_000        # n * H * atoms exponentials
+MAX_MUL = 4_000_000       # n^2 * H * d ball multiply-adds of the Gram product
+MAX_BITS = 512            # bit size of every numerator / denominator of the inputs
+MAX_PREC = 4096
+MAX_INSTANCES = 16
+MAX_TERMS = 200_000       # term-count product allowed for one exact polynomial multiplication
+TIGHT = Fraction(1, 2 ** 24)
+CONVENTIONS = {"order": "law-index major: row r = (law i, query a), i*m + a (per-token: law i's atoms in order)",
+               "V": "V = 0 at initialisation; only the V-block of the NTK is non-zero",
+               "gram_entry": "k[(i,a),(j,b)] = (1/H) sum_h <grad Lambda_i(A_h q_a), grad Lambda_j(A_h q_b)>"}
+
+
+# -- the instance ---------------------------------------------------------------------------------------------
+def _small(x: Fraction, field: str) -> Fraction:
+    if x.numerator.bit_length() > MAX_BITS or x.denominator.bit_length() > MAX_BITS:
+        raise Rejected(f"{field}: more than {MAX_BITS} bits")
+    return x
+
+
+def _law_numbers(law):
+    for key, v in law.items():
+        if key in ("family", "dim"):
+            continue
+        stack = [v]
+        while stack:
+            x = stack.pop()
+            if isinstance(x, tuple):
+                stack.extend(x)
+            else:
+                yield key, x
+
+
+def read_instance(p, field="parameters", gram=False) -> dict:
+    """Read an instance strictly; returns ``{"laws", "rows": [(i, q)], "heads", "d", "m", "reading", ...}``."""
+    keys = ("laws", "reading", "heads") + (("gram",) if gram else ())
+    R.obj(p, field, required=keys, optional=("queries", "label"))
+    laws = read_laws(p["laws"], f"{field}.laws")
+    d = laws[0]["dim"]
+    for i, law in enumerate(laws):
+        for key, x in _law_numbers(law):
+            _small(x, f"{field}.laws[{i}].{key}")
+    reading = R.string(p["reading"], f"{field}.reading", ("shared", "per-token"))
+    if reading == "shared":
+        qs = [tuple(_small(x, f"{field}.queries[{a}]") for x in R.vec(q, f"{field}.queries[{a}]", d))
+              for a, q in enumerate(R.lst(p.get("queries"), f"{field}.queries", 1, MAX_ROWS))]
+        rows = [(i, q) for i in range(len(laws)) for q in qs]
+    else:
+        if "queries" in p:
+            raise Rejected(f"{field}.queries: the per-token reading takes each law's atoms as its queries")
+        if any(law["family"] != "discrete" for law in laws):
+            raise Rejected(f"{field}.laws: the per-token reading needs discrete laws")
+        qs = None
+        rows = [(i, a) for i, law in enumerate(laws) for a in law["atoms"]] if len(laws) <= MAX_ROWS else []
+    if not 1 <= len(rows) <= MAX_ROWS:
+        raise Rejected(f"{field}: the Gram must have 1..{MAX_ROWS} rows")
+    heads = []
+    for h, A in enumerate(R.lst(p["heads"], f"{field}.heads", 1, MAX_HEADS)):
+        heads.append(tuple(tuple(_small(x, f"{field}.heads[{h}]") for x in row)
+                           for row in R.mat(A, f"{field}.heads[{h}]", d, d)))
+    n, H = len(rows), len(heads)
+    atoms = max(len(law.get("atoms", (0,))) for law in laws)
+    if n * H > MAX_EVALS or n * H * atoms > MAX_EXPS or n * n * H * d > MAX_MUL:
+        raise Rejected(f"{field}: Gram too large for the kernel ({n} rows, {H} heads, d = {d})")
+    for i, q in rows:
+        for h, A in enumerate(heads):
+            tick()
+            if not in_domain(laws[i], _apply(A, q)):
+                raise Rejected(f"{field}.heads[{h}]: A q lies outside the domain of law {i}")
+    label = R.string(p.get("label", ""), f"{field}.label", max_len=200)
+    out = {"laws": laws, "rows": rows, "heads": heads, "d": d, "n": n, "reading": reading, "label": label,
+           "m": len(qs) if qs else None, "queries": qs}
+    if gram:
+        out["gram"] = R.string(p["gram"], f"{field}.gram", ("PD", "singular"))
+    return out
+
+
+def _apply(A, q) -> tuple:
+    return tuple(sum((a * x for a, x in zip(row, q)), Fraction(0)) for row in A)
+
+
+def _text(inst) -> str:
+    N, H, d = len(inst["laws"]), len(inst["heads"]), inst["d"]
+    lab = f" ({inst['label']})" if inst["label"] else ""
+    queries = (f"the {inst['m']} shared queries q_a" if inst["reading"] == "shared" else
+               "each law's own atoms as its queries (per-token reading)")
+    return (f"The V-block NTK Gram{lab} k[(i,a),(j,b)] = (1/H) sum_h <grad Lambda_i(A_h q_a), grad Lambda_j(A_h q_b)> "
+            f"of the {N} laws, {queries} and the H = {H} exact head matrices A_h of the parameters (d = {d}, "
+            f"{inst['n']} x {inst['n']}) is positive definite")
+
+
+def _instances_text(insts, label) -> str:
+    pd = [str(k + 1) for k, x in enumerate(insts) if x["gram"] == "PD"]
+    sg = [str(k + 1) for k, x in enumerate(insts) if x["gram"] == "singular"]
+    return (f"For these {len(insts)} instances{' (' + label + ')' if label else ''} of the V-block NTK Gram (laws, "
+            f"queries and exact head matrices in parameters.instances), each certified: the Gram of instance(s) "
+            f"{', '.join(pd) or 'none'} is positive definite and the Gram of instance(s) {', '.join(sg) or 'none'} "
+            f"is singular")
+
+
+def _read(parameters):
+    """(instance or list of instances, statement text) of JSON-level parameters."""
+    if isinstance(parameters, dict) and "instances" in parameters:
+        R.obj(parameters, "parameters", required=("instances",), optional=("label",))
+        insts = [read_instance(p, f"parameters.instances[{k}]", gram=True)
+                 for k, p in enumerate(R.lst(parameters["instances"], "parameters.instances", 1, MAX_INSTANCES))]
+        label = R.string(parameters.get("label", ""), "parameters.label", max_len=200)
+        return insts, _instances_text(insts, label)
+    inst = read_instance(parameters)
+    return inst, _text(inst)
+
+
+def statement(parameters: dict, conventions: dict) -> str:
+    """The statement bound to these JSON-level parameters and conventions (the search side calls this)."""
+    return R.bound_statement(_read(parameters)[1], parameters, conventions)
+
+
+def _expect(result):
+    """Read the parameters; reject unless conventions and statement are the ones they determine."""
+    if result.get("conventions") != CONVENTIONS:
+        raise Rejected("conventions: expected the N7 Gram conventions (verify.kernel.ntk.CONVENTIONS)")
+    inst, text = _read(result["parameters"])
+    R.expect_statement(result, text)
+    return inst
+
+
+# -- gradients in balls ---------------------------------------------------------------------------------------
+def _dot(a, b):
+    return sum((x * y for x, y in zip(a, b)), Fraction(0))
+
+
+def _grad_ball(law, t) -> list:
+    """grad Lambda(t) as balls at the current precision (t exact, inside the domain)."""
+    fam, d = law["family"], law["dim"]
+    if fam == "discrete":
+        ex = [_dot(x, t) for x in law["atoms"]]
+        top = max(ex)
+        e = [ball(w) * ball(s - top).exp() for s, w in zip(ex, law["weights"])]
+        tot = sum(e, arb(0))
+        return [sum((ek * ball(x[k]) for ek, x in zip(e, law["atoms"])), arb(0)) / tot for k in range(d)]
+    if fam == "uniform_cube":
+        out = []
+        for k in range(d):
+            u = law["radius"] * t[k]
+            if u == 0:
+                out.append(ball(law["center"][k]))
+                continue
+            au = abs(u)   # r coth(u) - 1/t = r (coth u - 1/u) loses about 2 log2(1/|u|) bits for small u
+            extra = 0 if au >= 1 else 2 * (au.denominator.bit_length() - au.numerator.bit_length() + 1) + 20
+            with workprec(min(int(_flint_ctx.prec) + extra, 100_000)):
+                ub = ball(u)
+                val = ball(law["center"][k]) + ball(law["radius"]) * (ub.cosh() / ub.sinh() - 1 / ub)
+            out.append(+val)
+        return out
+    S, m = law["cov"], law["mean"]
+    St = [_dot(S[i], t) for i in range(d)]
+    if fam == "gaussian":
+        return [ball(m[i] + St[i]) for i in range(d)]
+    if fam == "laplace":
+        return [ball(m[i] + St[i] / (1 - _dot(t, St) / 2)) for i in range(d)]
+    u = law["direction"]
+    mu = [ball(law["separation"]) * ball(x) / ball(_dot(u, u)).sqrt() for x in u]
+    th = sum((mu[k] * ball(t[k]) for k in range(d)), arb(0)).tanh()
+    return [ball(m[i] + St[i]) + th * mu[i] for i in range(d)]
+
+
+def _gram(inst, prec, rows=None) -> list:
+    """The Gram (or its principal sub-matrix on ``rows``) as a symmetric list of lists of balls."""
+    rows = list(range(inst["n"])) if rows is None else rows
+    laws, heads, d = inst["laws"], inst["heads"], inst["d"]
+    cache = {}
+    with workprec(prec):
+        F = []
+        for r in rows:
+            i, q = inst["rows"][r]
+            feat = []
+            for A in heads:
+                tick()
+                t = _apply(A, q)
+                if (i, t) not in cache:
+                    cache[(i, t)] = _grad_ball(laws[i], t)
+                feat.extend(cache[(i, t)])
+            F.append(feat)
+        if not F:
+            return []
+        M = arb_mat(F)
+        K = (M * M.transpose()) / len(heads)
+        return [[K[min(r, c), max(r, c)] for c in range(len(rows))] for r in range(len(rows))]
+
+
+def _pivots(G) -> list:
+    """Ball Cholesky pivots of G (every one certainly > 0), or None when a pivot is not certainly > 0."""
+    n = len(G)
+    L = [[arb(0)] * n for _ in range(n)]
+    piv = []
+    for j in range(n):
+        tick()
+        s = G[j][j] - sum((L[j][k] * L[j][k] for k in range(j)), arb(0))
+        if not s > 0:
+            return None
+        piv.append(s)
+        L[j][j] = s.sqrt()
+        for i in range(j + 1, n):
+            L[i][j] = (G[i][j] - sum((L[i][k] * L[j][k] for k in range(j)), arb(0))) / L[j][j]
+    return piv
+
+
+def record(p: arb) -> Fraction:
+    """The recorded form of a pivot: its lower bound rounded down to 32 significant bits."""
+    lo = bounds(p)[0]
+    s = 32 - (lo.numerator.bit_length() - lo.denominator.bit_length())
+    return Fraction(floor(lo * 2 ** s), 2 ** s) if s >= 0 else Fraction(floor(lo / 2 ** -s) * 2 ** -s)
+
+
+def gram_pivots(parameters: dict, prec: int, rows=None):
+    """Recorded pivots of the (sub-)Gram of a JSON-level instance at ``prec`` bits, or None (for the search)."""
+    inst = read_instance(parameters)
+    with workprec(prec):
+        piv = _pivots(_gram(inst, prec, rows))
+        return None if piv is None else [record(p) for p in piv]
+
+
+def _check_pivots(inst, cert, field, rows=None) -> Fraction:
+    prec = R.integer(cert["precision_bits"], f"{field}.precision_bits", 16, MAX_PREC)
+    n = inst["n"] if rows is None else len(rows)
+    rec = R.vec(cert["pivots"], f"{field}.pivots", n)
+    with workprec(prec):
+        piv = _pivots(_gram(inst, prec, rows))
+        if piv is None:
+            raise Rejected(f"{field}: ball Cholesky of the rebuilt Gram does not certify PD at {prec} bits")
+        for k, (p, r) in enumerate(zip(piv, rec)):
+            lo = bounds(p)[0]
+            if not (0 < r <= lo and r >= lo * (1 - TIGHT)):
+                raise Rejected(f"{field}.pivots[{k}]: {float(r):.6g} is not the rebuilt pivot's lower bound "
+                               f"{float(lo):.6g}")
+    return min(rec, default=Fraction(0))
+
+
+# -- exact null vectors -----------------------------------------------------------------------------------------
+def _rref(vs) -> list:
+    """Pivot columns of the reduced row echelon form; rejects dependent vectors."""
+    rows, piv = [list(v) for v in vs], []
+    for r in range(len(rows)):
+        tick()
+        c = next((c for c in range(len(rows[r])) if rows[r][c] != 0), None)
+        if c is None:
+            raise Rejected("certificate.null_space: the vectors are linearly dependent (or zero)")
+        piv.append(c)
+        for s in range(r + 1, len(rows)):
+            f = rows[s][c] / rows[r][c]
+            if f:
+                rows[s] = [x - f * y for x, y in zip(rows[s], rows[r])]
+    return piv
+
+
+def _mul(a, b):
+    if len(a) * len(b) > MAX_TERMS:
+        raise Rejected("certificate.null_space: the exact identity is too large for the kernel")
+    tick()
+    return a * b
+
+
+class _Ring:
+    """Variables a_(k,c) (the entries of A) and y_(k,c) = e^(a_(k,c)/L) for k, c < d."""
+
+    def __init__(self, d, L):
+        self.d, self.L = d, L
+        self.ctx = fmpq_mpoly_ctx.get((("a", d * d), ("y", d * d)), "lex")
+        self.gens = self.ctx.gens()
+
+    def const(self, x):
+        return self.ctx.from_dict({(0,) * (2 * self.d * self.d): fmpq(x.numerator, x.denominator)})
+
+    def theta(self, q, k):
+        """theta_k = (A q)_k = sum_c a_(k,c) q_c."""
+        return sum((self.gens[k * self.d + c] * _q(x) for c, x in enumerate(q) if x), self.const(Fraction(0)))
+
+    def exps(self, w, q) -> list:
+        """Exponents of e^(<w, A q>) = prod y_(k,c)^(L w_k q_c) (over the y variables)."""
+        d = self.d
+        es = [self.L * w[k] * q[c] for k in range(d) for c in range(d)]
+        if any(e.denominator != 1 for e in es):   # pragma: no cover - L is the lcm of these denominators
+            raise Rejected("kernel: exponent not integral")
+        return [0] * (d * d) + [int(e) for e in es]
+
+    def monos(self, es) -> list:
+        """The monomials y^e / y^min(es) (componentwise minimum: no negative exponent)."""
+        low = [min(e[j] for e in es) for j in range(len(es[0]))]
+        return [self.ctx.from_dict({tuple(x - y for x, y in zip(e, low)): 1}) for e in es]
+
+    def ratio(self, w, q, sign):
+        """(Y + sign, Y - sign) for Y = e^(<w, A q>), as polynomials (both multiplied by the same monomial)."""
+        one, Y = self.monos([[0] * len(self.gens), self.exps(w, q)])
+        return Y + one * sign, Y - one * sign
+
+
+def _q(x: Fraction):
+    return fmpq(x.numerator, x.denominator)
+
+
+def _exponent_coeffs(law, q):
+    """The rationals w_k q_c whose multiples L w_k q_c must be integers (exponentials of this row)."""
+    fam = law["family"]
+    if fam == "discrete":
+        ws = law["atoms"]
+    elif fam == "uniform_cube":
+        ws = [tuple(2 * law["radius"] if j == k else Fraction(0) for j in range(law["dim"]))
+              for k in range(law["dim"])]
+    elif fam == "gaussian_mixture":
+        ws = [tuple(2 * _kappa(law) * x for x in law["direction"])]
+    else:
+        ws = []
+    return [w[k] * x for w in ws for k in range(len(w)) for x in q]
+
+
+def _kappa(law) -> Fraction:
+    """a / |u| of a mixture, which must be rational here."""
+    u2 = _dot(law["direction"], law["direction"])
+    num, den = _isqrt(u2.numerator), _isqrt(u2.denominator)
+    if num is None or den is None:
+        raise Rejected("certificate.null_space: a mixture with irrational |u| is not supported by the exact check")
+    return law["separation"] * den / num
+
+
+def _isqrt(n):
+    r = isqrt(n)
+    return r if r * r == n else None
+
+
+def _grad_exact(ring, law, q) -> list:
+    """grad Lambda(A q) as [(numerator, denominator)] of polynomials in (a, y), one pair per coordinate."""
+    fam, d = law["family"], law["dim"]
+    C, one = ring.const, ring.const(Fraction(1))
+    if not any(q):   # theta = 0 for every A: the gradient is the mean
+        if fam == "discrete":
+            mean = [sum((w * x[k] for x, w in zip(law["atoms"], law["weights"])), Fraction(0)) for k in range(d)]
+        else:
+            mean = law["center"] if fam == "uniform_cube" else law["mean"]
+        return [(C(x), one) for x in mean]
+    th = [ring.theta(q, k) for k in range(d)]
+    if fam == "discrete":
+        ms = ring.monos([ring.exps(x, q) for x in law["atoms"]])
+        Z = sum((m * _q(w) for m, w in zip(ms, law["weights"])), C(Fraction(0)))
+        return [(sum((m * _q(w * x[k]) for m, w, x in zip(ms, law["weights"], law["atoms"])), C(Fraction(0))), Z)
+                for k in range(d)]
+    if fam == "uniform_cube":   # c_k + r coth(r theta_k) - 1/theta_k, coth(r theta) = (Y + 1)/(Y - 1), Y = e^(2 r theta)
+        r, c, out = law["radius"], law["center"], []
+        for k in range(d):
+            P, M = ring.ratio([2 * r if j == k else Fraction(0) for j in range(d)], q, 1)
+            out.append((_mul(_mul(C(c[k]), th[k]) - one, M) + _mul(th[k] * _q(r), P), _mul(th[k], M)))
+        return out
+    S, m = law["cov"], law["mean"]
+    St = [sum((th[j] * _q(S[k][j]) for j in range(d)), C(Fraction(0))) for k in range(d)]
+    if fam == "gaussian":
+        return [(C(m[k]) + St[k], one) for k in range(d)]
+    if fam == "laplace":   # m + S theta / (1 - theta^T S theta / 2)
+        D = one - sum((_mul(th[k], St[k]) for k in range(d)), C(Fraction(0))) * fmpq(1, 2)
+        return [(_mul(C(m[k]), D) + St[k], D) for k in range(d)]
+    kap = _kappa(law)      # mixture: m + S theta + tanh(kappa <u, theta>) kappa u, tanh = (Y - 1)/(Y + 1)
+    T = ring.ratio([2 * kap * x for x in law["direction"]], q, -1)
+    return [(_mul(C(m[k]) + St[k], T[1]) + T[0] * _q(kap * law["direction"][k]), T[1]) for k in range(d)]
+
+
+def null_identity_holds(inst, v) -> bool:
+    """True iff sum_r v_r grad Lambda_(i_r)(A q_r) vanishes identically in A (see the module docstring)."""
+    laws, d = inst["laws"], inst["d"]
+    terms = [(x, inst["rows"][r]) for r, x in enumerate(v) if x]
+    L = 1
+    for _, (i, q) in terms:
+        for w in _exponent_coeffs(laws[i], q):
+            L = lcm(L, w.denominator)
+    for _, (i, q) in terms:
+        if any(abs(L * w) > 2 ** 40 for w in _exponent_coeffs(laws[i], q)):
+            raise Rejected("certificate.null_space: exponents too large for the exact check")
+    ring = _Ring(d, L)
+    grads = [(x, _grad_exact(ring, laws[i], q)) for x, (i, q) in terms]
+    for k in range(d):
+        tick()
+        fr = [(x, g[k]) for x, g in grads]
+        pre = [ring.const(Fraction(1))]
+        for _, (_, D) in fr:
+            pre.append(_mul(pre[-1], D))
+        total, suf = ring.const(Fraction(0)), ring.const(Fraction(1))
+        for t in range(len(fr) - 1, -1, -1):
+            x, (N, D) = fr[t]
+            total += _mul(_mul(N, pre[t]), suf) * fmpq(x.numerator, x.denominator)
+            suf = _mul(suf, D)
+        if not total.is_zero():
+            return False
+    return True
+
+
+# -- the checks -------------------------------------------------------------------------------------------------
+def _keys(cert, field, top, keys):
+    """Strict keys; a top-level certificate has ``kind`` and may have a display-only ``summary`` string."""
+    R.obj(cert, field, required=top + keys, optional=("summary",) if top else ())
+    R.string(cert.get("summary", ""), f"{field}.summary", max_len=2000)
+
+
+def _check_pd(inst, cert, field, top=()) -> str:
+    _keys(cert, field, top, ("precision_bits", "pivots"))
+    low = _check_pivots(inst, cert, field)
+    return f"{inst['n']}x{inst['n']} Gram ({len(inst['heads'])} heads) PD by ball Cholesky; smallest pivot >= {float(low):.4g}"
+
+
+def _check_null(inst, cert, field, top=()) -> str:
+    _keys(cert, field, top, ("null_space", "precision_bits", "pivots"))
+    n = inst["n"]
+    vs = [[_small(x, f"{field}.null_space[{j}]") for x in R.vec(v, f"{field}.null_space[{j}]", n)]
+          for j, v in enumerate(R.lst(cert["null_space"], f"{field}.null_space", 1, n))]
+    piv = _rref(vs)
+    for j, v in enumerate(vs):
+        if not null_identity_holds(inst, v):
+            raise Rejected(f"{field}.null_space[{j}]: sum_r v_r grad Lambda(A q_r) does not vanish identically")
+    rest = sorted(set(range(n)) - set(piv))
+    _check_pivots(inst, cert, field, rest)
+    return (f"{n}x{n} Gram singular: exact null space of dimension {len(vs)} (null for every head matrix); "
+            f"the other {len(rest)} coordinates are PD, so this is the whole null space")
+
+
+def _single(check):
+    def run(result):
+        inst = _expect(result)
+        if isinstance(inst, list):
+            raise Rejected("parameters.instances: a single-instance kind takes one instance")
+        return check(inst, result["certificate"], "certificate", ("kind",))
+    return run
+
+
+def _check_instances(result) -> str:
+    insts = _expect(result)
+    if not isinstance(insts, list):
+        raise Rejected("parameters: the ntk-instances kind needs parameters.instances")
+    cert = result["certificate"]
+    _keys(cert, "certificate", ("kind",), ("instances",))
+    subs = R.lst(cert["instances"], "certificate.instances", len(insts), len(insts))
+    for k, (inst, sub) in enumerate(zip(insts, subs)):
+        (_check_pd if inst["gram"] == "PD" else _check_null)(inst, sub, f"certificate.instances[{k}]")
+    return f"{len(insts)} instances, each certified as stated"
+
+
+_N7 = frozenset({"N7"})
+KINDS = {
+    "ntk-cholesky": Kind(_N7, "proved", frozenset({"certified"}), _single(_check_pd)),
+    "ntk-null-vector": Kind(_N7, "refuted", frozenset({"exact"}), _single(_check_null)),
+    "ntk-instances": Kind(_N7, "proved", frozenset({"certified"}), _check_instances),
+}
