@@ -167,6 +167,8 @@ def _tests_for(module: str, work: str) -> list:
     for pattern in TARGETS.get(module, []):
         files += sorted(os.path.relpath(p, work) for p in glob.glob(os.path.join(work, pattern)))
     dotted = module[:-3].replace("/", ".")
+    if dotted.endswith(".__init__"):   # a package's doctests are collected under the package's name
+        dotted = dotted[: -len(".__init__")]
     files.append(f"tests/test_doctests.py::test_doctests[{dotted}]")
     return files
 

@@ -190,6 +190,13 @@ def test_integer():
             R.integer(bad, "n", 1, 4)
 
 
+def test_default_lengths():
+    assert R.lst([], "l") == [] and R.vec([], "v") == []
+    assert R.string("x" * 100_000, "s") == "x" * 100_000
+    with pytest.raises(Rejected):
+        R.string("x" * 100_001, "s")
+
+
 def test_string_and_flag():
     assert R.string("a", "s", {"a", "b"}) == "a"
     with pytest.raises(Rejected, match="not one of 'a', 'b'"):
@@ -230,6 +237,10 @@ def test_vec_mat_box():
         R.vec([1, 2, 3], "v", max_len=2)
     assert R.mat([[1, 2], [3, 4]], "m", 2, 2) == [[1, 2], [3, 4]]
     assert R.mat([], "m") == []
+    assert R.mat([[1, 2], [3, 4], [5, 6]], "m") == [[1, 2], [3, 4], [5, 6]]
+    with pytest.raises(Rejected, match="different lengths"):
+        R.mat([[1, 2], [1, 2], [3]], "m")
+    assert R.box([[0, 1]], "b") == [(0, 1)]
     with pytest.raises(Rejected, match="different lengths"):
         R.mat([[1, 2], [3]], "m")
     with pytest.raises(Rejected):
@@ -244,6 +255,10 @@ def test_digest_and_statement():
     assert R.digest({"b": 1, "a": [1, "x"]}) == R.digest({"a": [1, "x"], "b": 1})
     assert R.digest({"a": 1}) != R.digest({"a": 2})
     assert len(R.digest([])) == 64
+    # the canonical text: sorted keys, no spaces, UTF-8 (not ASCII escapes); NaN is refused
+    assert R.digest({"a": "\u00e9"}) == __import__("hashlib").sha256('{"a":"\u00e9"}'.encode()).hexdigest()
+    with pytest.raises(ValueError):
+        R.digest([float("nan")])
     tag = R.instance_tag({"a": 1}, {})
     assert tag.startswith("[instance sha256:") and len(tag) == len("[instance sha256:]") + 16
     assert R.bound_statement("s", {"a": 1}, {}) == "s " + tag
@@ -262,6 +277,10 @@ def test_ball_bounds_contain():
         lo, hi = B.bounds(B.ball(5))
         assert lo == hi == 5
         assert B.bounds(B.arb(-3)) == (-3, -3)
+        assert B.bounds(B.ball(12)) == (12, 12)                    # midpoint 3 * 2^2
+        assert B.bounds(B.ball(-2 ** 70)) == (-2 ** 70, -2 ** 70)
+        lo, hi = B.bounds(B.ball(Fraction(1, 3)) * 2 ** 80)
+        assert lo < Fraction(2 ** 80, 3) < hi
         assert B.bounds(B.ball(Fraction(-7, 4)) * 4) == (-7, -7)
 
 
@@ -306,3 +325,11 @@ def test_cholesky_pd():
         G = [[b(4), b(2), b(2)], [b(2), b(5), b(3)], [b(2), b(3), b(6)]]
         assert B.cholesky_pd(G)
         assert not B.cholesky_pd([[b(1), b(0)], [b(0), third - third]])
+        half, tenth = b(Fraction(1, 2)), b(Fraction(1, 10))
+        assert B.cholesky_pd([[b(4), b(1)], [b(1), half]])                  # last pivot 1/4
+        assert not B.cholesky_pd([[b(4), b(1)], [b(1), b(Fraction(1, 4))]])  # last pivot 0
+        # B B^T with B = [[1, 0], [2, 1], [1, 3]] is singular; adding 1/10 at the corner makes it PD
+        G = [[b(1), b(2), b(1)], [b(2), b(5), b(5)], [b(1), b(5), b(10)]]
+        assert not B.cholesky_pd(G)
+        G[2][2] = b(10) + tenth
+        assert B.cholesky_pd(G)
