@@ -412,3 +412,125 @@ def ball_design_certificate(laws, modulo: str, points: Sequence, ladder: Sequenc
     except Exception:  # pragma: no cover
         pass
     return info
+
+
+# ---------------------------------------------------------------------------------------------
+# kernel certificates (verify.kernel.lse): an N x N minor with its determinant, recomputed by the kernel
+
+def _pivot_rows(rows, N, field):
+    """Indices of N linearly independent rows (rank profile of the transpose) or None."""
+    R = len(rows)
+    if R < N:
+        return None
+    if field == "Q":
+        T = fmpq_mat(N, R, [fmpq(Fraction(rows[r][i]).numerator, Fraction(rows[r][i]).denominator)
+                            for i in range(N) for r in range(R)])
+    else:
+        T = nmod_mat(N, R, [rows[r][i] for i in range(N) for r in range(R)], field)
+    E, rank = T.rref()
+    if int(rank) != N:
+        return None
+    piv = []
+    for i in range(N):
+        j = next(j for j in range(R) if E[i, j] != 0)
+        piv.append(j)
+    return piv
+
+
+def _minor(rows, piv, per):
+    used = sorted({r // per for r in piv})
+    new = {k: n for n, k in enumerate(used)}
+    return used, [new[r // per] * per + r % per for r in piv]
+
+
+def kernel_modular(laws, info: dict) -> Optional[dict]:
+    """The ``hessian-modp`` / ``gradient-modp`` kernel certificate for a certified modular ``info``."""
+    variant, p, q, zp = info["variant"], info["prime"], info["q"], info["z_points"]
+    rows, _ = modular_matrix(laws, variant.split("-")[0], zp, q, p)
+    if rows is None:
+        return None
+    N = len(laws)
+    piv = _pivot_rows(rows, N, p)
+    if piv is None:
+        return None
+    used, new = _minor(rows, piv, len(rows) // len(zp))
+    det = int(nmod_mat(N, N, [rows[r][i] for r in piv for i in range(N)], p).det())
+    return {"variant": variant, "prime": p, "q": q, "points": [[int(x) for x in zp[k]] for k in used],
+            "rows": new, "det": det}
+
+
+def kernel_exact(laws, modulo: str, points) -> Optional[dict]:
+    """The ``hessian-exact`` / ``gradient-exact`` kernel certificate at exact rational ``points``."""
+    N, d = len(laws), laws[0].dim
+    rows = []
+    for t in points:
+        if modulo == "affine":
+            Hs = [_exact_hess(l, t) for l in laws]
+            rows.extend([H[a][b] for H in Hs] for a in range(d) for b in range(a, d))
+        else:
+            gs = [_exact_grad(l, t) for l in laws]
+            rows.extend([g[j] for g in gs] for j in range(d))
+    piv = _pivot_rows(rows, N, "Q")
+    if piv is None:
+        return None
+    used, new = _minor(rows, piv, len(rows) // len(points))
+    D = fmpq_mat(N, N, [fmpq(Fraction(rows[r][i]).numerator, Fraction(rows[r][i]).denominator)
+                        for r in piv for i in range(N)]).det()
+    return {"variant": ("hessian" if modulo == "affine" else "gradient") + "-exact",
+            "points": [[fraction_str(Fraction(x)) for x in points[k]] for k in used], "rows": new,
+            "det": fraction_str(Fraction(int(D.p), int(D.q)))}
+
+
+def _dyadic_str(x) -> str:
+    """The midpoint of the arb ``x`` as an exact "p/q" string (q a power of 2, written even if 1)."""
+    m, e = x.mid().man_exp()
+    m, e = int(m), int(e)
+    v = Fraction(m * 2 ** e) if e >= 0 else Fraction(m, 2 ** (-e))
+    return f"{v.numerator}/{v.denominator}"
+
+
+def kernel_ball(laws, modulo: str, points) -> Optional[dict]:
+    """The ``design-ball`` kernel certificate: N + 1 (+ d) of ``points`` whose square design matrix has a
+    determinant the kernel certifies (computed with the kernel's own CGF enclosures, at its ladder)."""
+    import mpmath
+    from flint import arb_mat
+
+    from ..canonical import jsonable
+    from ..kernel import _laws as KL, lse as KLSE
+    from ..kernel._ball import workprec as kworkprec
+
+    klaws = KL.read_laws(jsonable([l.to_dict() for l in laws]))
+    N, d = len(laws), laws[0].dim
+    nc = N + 1 + (d if modulo == "affine" else 0)
+    pts = [tuple(Fraction(x) for x in t) for t in points]
+    if len(pts) < nc:
+        return None
+
+    def rows_at(ps):
+        return [[KL.cgf_ball(l, t) for l in klaws] + [arb(1)] + ([to_ball(x) for x in t] if modulo == "affine"
+                                                                 else []) for t in ps]
+
+    with kworkprec(512):
+        mids = [[ball_midpoint(v) for v in r] for r in rows_at(pts)]
+    chosen = []
+    with mpmath.workprec(600):          # greedy row selection (modified Gram-Schmidt with pivoting)
+        V = [mpmath.matrix([mpmath.mpf(v.numerator) / v.denominator for v in r]) for r in mids]
+        for _ in range(nc):
+            k = max((k for k in range(len(V)) if k not in chosen), key=lambda k: mpmath.norm(V[k]))
+            nrm = mpmath.norm(V[k])
+            if nrm == 0:
+                return None
+            chosen.append(k)
+            u = V[k] / nrm
+            for j in range(len(V)):
+                if j not in chosen:
+                    V[j] = V[j] - (V[j].T * u)[0] * u
+    chosen.sort()
+    sub = [pts[k] for k in chosen]
+    for bits in KLSE.LADDER:
+        with kworkprec(bits):
+            D = arb_mat(rows_at(sub)).det()
+            if D.is_finite() and D.mid() != 0 and bool(D.rad() * 2 ** 18 < abs(D.mid())):
+                return {"variant": "design-ball", "points": [[fraction_str(x) for x in t] for t in sub],
+                        "det": _dyadic_str(D)}
+    return None

@@ -17,7 +17,7 @@
 >>> independent_mod_affine([mu, nu]).verdict.value
 'proved'
 >>> r = independent_mod_affine([mu, nu, Discrete([[0], [1], [2], [3]])])
->>> r.verdict.value, r.certificate["relation"]["c"]
+>>> r.verdict.value, r.certificate["c"]
 ('refuted', [1, 1, -1])
 """
 
@@ -28,8 +28,12 @@ from fractions import Fraction
 from typing import Optional, Sequence
 
 from ..analysis.independence_certificates import (ball_design_certificate, design_points,
-                                                  exact_rational_certificate, in_common_domain,
-                                                  modular_certificate, rational_hessian_family)
+                                                  exact_rational_certificate, in_common_domain, kernel_ball,
+                                                  kernel_exact, kernel_modular, modular_certificate,
+                                                  rational_hessian_family)
+from ..canonical import jsonable
+from ..kernel import Rejected, check as kernel_check
+from ..kernel.lse import CONVENTIONS, statement_batch, statement_independence, statement_relation
 from ..analysis.lattice import lattice_applicable, lattice_criterion, s1_direction, s2_holds
 from ..analysis.relations import (Relation, find_relation, numeric_relation_search, relation_expression,
                                   verify_relation)
@@ -39,7 +43,7 @@ from ..errors import InputError, InputTypeError, SizeLimitError
 from ..objects.distributions import Distribution, distribution_from_dict
 from ..results import CLAIM_ID_PATTERN, Method, Result, Verdict
 
-__all__ = ["independent_mod_affine", "check_relation", "parse_laws", "MAX_LAWS", "MAX_POINTS", "MODULI"]
+__all__ = ["independent_mod_affine", "check_relation", "batch_result", "self_checked", "parse_laws", "MAX_LAWS", "MAX_POINTS", "MODULI"]
 
 MAX_LAWS = 512
 MAX_POINTS = 2048
@@ -75,9 +79,47 @@ def parse_laws(dists, field: str = "dists", *, allow_float: bool = False) -> lis
     return laws
 
 
-def _statement(n: int, modulo: str) -> str:
-    what = "affine functions" if modulo == "affine" else "constants"
-    return f"the CGFs Lambda_1..Lambda_{n} of the given laws are linearly independent modulo {what}"
+def _statement(params: dict) -> str:
+    """The kernel's statement for these parameters (laws, modulo, label)."""
+    return statement_independence(jsonable(params), jsonable(CONVENTIONS))
+
+
+def self_checked(result: Result) -> Result:
+    """``result`` if the kernel accepts it (or it is undecided); otherwise the same Result made
+    INCONCLUSIVE, with the kernel's reason in the evidence (the kernel is the judge of every verdict)."""
+    if result.verdict is Verdict.INCONCLUSIVE:
+        return result
+    import json
+
+    try:
+        kernel_check(json.loads(result.to_json()))
+        return result
+    except Rejected as exc:
+        ev = dict(result.evidence or {})
+        ev["kernel_rejected"] = {"verdict": result.verdict.value, "reason": str(exc)[:500],
+                                 "certificate": result.certificate}
+        return Result(result.claim, result.statement, Verdict.INCONCLUSIVE, result.method,
+                      certificate={"summary": f"undecided: the kernel rejected the {result.verdict.value} "
+                                              f"certificate ({str(exc)[:200]})"},
+                      parameters=result.parameters, conventions=result.conventions, seeds=result.seeds,
+                      evidence=ev, timing=result.timing)
+
+
+def relation_certificate(rel: Relation) -> dict:
+    """The body {c, a, C} of a ``dependence-relation`` certificate."""
+    return {"c": [int(x) for x in rel.c], "a": [fraction_str(Fraction(x)) for x in rel.a],
+            "C": fraction_str(Fraction(rel.C))}
+
+
+def design_certificate(laws, modulo: str, info: dict):
+    """The body of an ``independence-design`` certificate for a certified search ``info`` (None if no
+    kernel certificate could be built)."""
+    variant = info["variant"]
+    if variant.endswith("modp"):
+        return kernel_modular(laws, info)
+    if variant.endswith("exact"):
+        return kernel_exact(laws, modulo, [tuple(Fraction(x) for x in t) for t in info["points"]])
+    return kernel_ball(laws, modulo, [tuple(Fraction(x) for x in t) for t in info["points"]])
 
 
 def _points(points, laws, field="points") -> list:
@@ -96,17 +138,17 @@ def _points(points, laws, field="points") -> list:
 
 
 def _relation_result(claim, laws, modulo, rel: Relation, details, params, conventions, seeds, evidence):
-    law_dicts = [l.to_dict() for l in laws]
     cert = {"kind": "dependence-relation",
             "summary": f"exact relation {rel.text()} ({rel.source}; verified by {details.get('method')})",
-            "relation": rel.to_dict(), "laws": law_dicts, "modulo": modulo, "verification": details}
-    return Result(claim, _statement(len(laws), modulo), Verdict.REFUTED, Method.EXACT, certificate=cert,
-                  parameters=params, conventions=conventions, seeds=seeds, evidence=evidence)
+            **relation_certificate(rel)}
+    evidence = {**evidence, "relation": {**rel.to_dict(), "verification": details}}
+    return self_checked(Result(claim, _statement(params), Verdict.REFUTED, Method.EXACT, certificate=cert,
+                               parameters=params, conventions=conventions, seeds=seeds, evidence=evidence))
 
 
 def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", points=None,
                            ladder: Sequence[int] = LADDER, seed: int = 0, box=None,
-                           method: str = "auto", search: bool = True) -> Result:
+                           method: str = "auto", search: bool = True, label: Optional[str] = None) -> Result:
     """Decide whether the CGFs of ``dists`` are linearly independent modulo affine functions
     (``modulo='constants'``: modulo constants).  See the module docstring.
 
@@ -114,7 +156,11 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
     ``ladder``: precisions in bits for the ball certificate (e.g. ``(53,)`` for double precision);
     ``method``: ``auto`` (screen, then the cheapest exact certificate, then the ball design) or ``design``;
     ``box``: half-width of the box the automatic design points are drawn from (default 1);
-    ``search``: run the numerical kernel search when no certificate succeeds.
+    ``search``: run the numerical kernel search when no certificate succeeds;
+    ``label``: a short name shown at the start of the statement (e.g. the oracle case).
+
+    The parameters are the laws, the modulus and the label only (what is claimed); the search settings
+    go to ``evidence["search"]``.  Every decided Result is re-checked by the kernel before it is returned.
     """
     t0 = time.perf_counter()
     if not isinstance(claim, str) or not CLAIM_ID_PATTERN.match(claim):
@@ -141,12 +187,11 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
             raise InputError("points", f"{len(pts)} points give fewer rows than the {need} columns of the design "
                                        "matrix (need at least N + d + 1, modulo constants N + 1)")
     N, d = len(laws), laws[0].dim
-    params = {"laws": [l.to_dict() for l in laws], "modulo": modulo, "method": method,
-              "ladder": list(ladder), **({"box": box} if box is not None else {}),
-              **({"points": [list(t) for t in pts]} if pts is not None else {})}
-    conventions = {"modulo": modulo, "domain": "U = intersection of the open CGF domains"}
+    params = {"laws": [l.to_dict() for l in laws], "modulo": modulo, **({"label": label} if label else {})}
+    conventions = dict(CONVENTIONS)
     seeds = {"points": seed}
-    evidence: dict = {}
+    evidence: dict = {"search": {"method": method, "ladder": list(ladder), **({"box": box} if box is not None else {}),
+                                 **({"points": [list(t) for t in pts]} if pts is not None else {})}}
 
     # 1. structural screen (exact).  The cheap part (Diracs, translates, Gaussian rank) runs first; the
     # lattice criterion (polynomial factoring) runs only if no certificate proves independence.
@@ -194,18 +239,25 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
             cert_info = ball_design_certificate(laws, modulo, pts, ladder)
         m = Method.CERTIFIED
     if cert_info["certified"]:
+        body = design_certificate(laws, modulo, cert_info)
+        if body is None:
+            cert_info = {**cert_info, "certified": False, "reason": "no kernel certificate (minor) could be built"}
+    if cert_info["certified"]:
         variant = cert_info["variant"]
         rank_txt = (f"rank {cert_info['rank']} = N modulo p = {cert_info['prime']}" if variant.endswith("modp")
                     else f"rank {cert_info['rank']} = N over Q" if variant.endswith("exact")
                     else f"preconditioned interval Cholesky succeeded at {cert_info['precision_bits']} bits")
-        cert = {"kind": "independence-design", "variant": variant,
+        cert = {"kind": "independence-design",
                 "summary": f"{variant} certificate: {cert_info['rows']}x{cert_info['columns']} matrix at "
-                           f"{len(cert_info.get('points', cert_info.get('z_points', [])))} points, {rank_txt}",
-                "laws": [l.to_dict() for l in laws], "modulo": modulo, **cert_info}
-        cert.pop("certified", None)
-        return Result(claim, _statement(N, modulo), Verdict.PROVED, m, certificate=cert, parameters=params,
-                      conventions=conventions, seeds=seeds, evidence=evidence
-                      ).with_timing(seconds=round(time.perf_counter() - t0, 4))
+                           f"{len(cert_info.get('points', cert_info.get('z_points', [])))} points, {rank_txt}; "
+                           f"non-zero {N}x{N} minor" if variant != "design-ball" else
+                           f"design-ball certificate: square {len(body['points'])}x{len(body['points'])} design "
+                           f"matrix with certified non-zero determinant ({rank_txt} on "
+                           f"{cert_info['rows']} rows)", **body}
+        evidence["search_certificate"] = {k: v for k, v in cert_info.items() if k not in ("entries", "certified")}
+        return self_checked(Result(claim, _statement(params), Verdict.PROVED, m, certificate=cert,
+                                   parameters=params, conventions=conventions, seeds=seeds, evidence=evidence
+                                   ).with_timing(seconds=round(time.perf_counter() - t0, 4)))
     evidence["design_certificate"] = {k: v for k, v in cert_info.items() if k not in ("entries",)}
     if any(l.family == "discrete" for l in laws):
         if all_discrete:
@@ -234,7 +286,7 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
     cert = {"summary": f"undecided: no exact relation found and the design matrix was not certified "
                        f"full rank up to {cert_info.get('precision_bits')} bits "
                        f"(sigma_min/sigma_max ~ {cert_info.get('sigma_ratio_evidence')})"}
-    return Result(claim, _statement(N, modulo), Verdict.INCONCLUSIVE, Method.CERTIFIED, certificate=cert,
+    return Result(claim, _statement(params), Verdict.INCONCLUSIVE, Method.CERTIFIED, certificate=cert,
                   parameters=params, conventions=conventions, seeds=seeds, evidence=evidence
                   ).with_timing(seconds=round(time.perf_counter() - t0, 4))
 
@@ -242,11 +294,11 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
 def check_relation(dists, c, a=None, C=1, claim: str = "N3", ladder: Sequence[int] = LADDER, point=None) -> Result:
     """Is sum c_i Lambda_i = <a, theta> + log C on U (``a=None``: is sum c_i Lambda_i affine)?
 
-    PROVED when the identity is re-proved exactly (expanded polynomial identity / SymPy).  REFUTED when it
-    is certified false: a Hessian entry of sum c_i Lambda_i at an exact rational point is an arb ball
-    excluding 0, so the combination is not affine.  For rational discrete laws the exact multiplicity
-    residuals sum_i c_i m_(i,pi) are reported as well (all zero iff the relation holds).  ``c`` may be
-    rational, e.g. ``(1, 0, -2, "1.00000000000000000001")``.
+    PROVED (kernel kind ``relation-identity``) when the identity is re-proved exactly (expanded polynomial
+    identity / SymPy).  REFUTED (``relation-witness``) when it is certified false: the second difference
+    F(t+h) - 2F(t) + F(t-h) of F = sum c_i Lambda_i (or, with ``a``, the value F(t) - <a, t> - log C) is an
+    arb ball excluding 0 at exact points of U.  ``c`` may be rational, e.g. ``(1, 0, -2,
+    "1.00000000000000000001")``; ``ladder`` is kept for compatibility (the kernel's ladder is used).
 
     >>> from verify.objects.oracle_families import oracle_case
     >>> check_relation(oracle_case("F5").laws, (1, 0, -2, 1)).verdict.value
@@ -254,8 +306,13 @@ def check_relation(dists, c, a=None, C=1, claim: str = "N3", ladder: Sequence[in
     >>> check_relation(oracle_case("F5").laws, (1, 0, -2, "1.00000000000000000001")).verdict.value
     'refuted'
     """
+    from flint import arb
+
+    from ..analysis.independence_certificates import _dyadic_str
     from ..analysis.lattice import verify_polynomial_relation
     from ..engines.exact import integer_normalise
+    from ..kernel import _laws as KL, lse as KLSE
+    from ..kernel._ball import ball, workprec
 
     laws = parse_laws(dists)
     n, d = len(laws), laws[0].dim
@@ -266,10 +323,10 @@ def check_relation(dists, c, a=None, C=1, claim: str = "N3", ladder: Sequence[in
     Cq = parse_exact(C, "C")
     if Cq <= 0:
         raise InputError("C", f"must be > 0, got {fraction_str(Cq)}")
-    params = {"laws": [l.to_dict() for l in laws], "c": list(cq), "a": list(aq) if aq is not None else None,
-              "C": Cq}
-    statement = ("sum_i c_i Lambda_i " + ("= <a, theta> + log C" if aq is not None else "is affine") +
-                 " on U for the given c")
+    params = {"laws": [l.to_dict() for l in laws], "c": list(cq),
+              **({"a": list(aq), "C": Cq} if aq is not None else {})}
+    conventions = dict(CONVENTIONS)
+    statement = statement_relation(jsonable(params), jsonable(conventions))
     details: dict = {}
     # scale c to coprime integers: c' = s c, a' = s a, C' = C^s (s > 0)
     ci = integer_normalise(cq)
@@ -278,15 +335,17 @@ def check_relation(dists, c, a=None, C=1, claim: str = "N3", ladder: Sequence[in
     if s < 0:
         ci = tuple(-x for x in ci)
         s = -s
-    exact_ok = None
+    exact_ok, found = None, None
     try:
         if all(l.family == "discrete" for l in laws):
             pr = verify_polynomial_relation(laws, ci)
             details = {"method": "polynomial-identity", "holds": pr.holds, "C": pr.constant, "a": pr.affine}
             exact_ok = pr.holds
-            if pr.holds and aq is not None:
-                exact_ok = (pr.affine == tuple(s * x for x in aq) and s.denominator == 1
-                            and pr.constant == Cq ** int(s))
+            if pr.holds:
+                found = ([x / s for x in pr.affine], Fraction(pr.constant))   # for c: a = a'/s, C = C'^(1/s)
+                if aq is not None:
+                    exact_ok = (pr.affine == tuple(s * x for x in aq) and s.denominator == 1
+                                and pr.constant == Cq ** int(s))
         elif aq is not None and s.denominator == 1:
             ok, details = verify_relation(laws, Relation(tuple(ci), tuple(s * x for x in aq), Cq ** int(s), "given"))
             exact_ok = True if ok else None
@@ -297,38 +356,113 @@ def check_relation(dists, c, a=None, C=1, claim: str = "N3", ladder: Sequence[in
         details["multiplicity_residuals"] = [sum((cq[i] * crit.multiplicities[i][p] for i in range(n)), Fraction(0))
                                              for p in range(len(crit.factors))]
         details["factors"] = list(crit.factors)
+    evidence = {"exact_check": details}
     if exact_ok:
-        return Result(claim, statement, Verdict.PROVED, Method.EXACT,
-                      certificate={"summary": f"identity verified exactly ({details.get('method')})",
-                                   "verification": details}, parameters=params)
+        cert = {"kind": "relation-identity", "summary": f"identity verified exactly ({details.get('method')})"}
+        if aq is None:
+            a_, C_ = found
+            root = _rational_root(C_, s)
+            if root is None:
+                exact_ok = None
+            else:
+                cert.update(a=[fraction_str(x) for x in a_], C=fraction_str(root))
+        if exact_ok:
+            return self_checked(Result(claim, statement, Verdict.PROVED, Method.EXACT, certificate=cert,
+                                       parameters=params, conventions=conventions, evidence=evidence))
+    # a certified witness that the identity (or affinity) fails, computed with the kernel's own enclosures
+    klaws = KL.read_laws(jsonable(params["laws"]))
     pts = design_points(laws, 4, seed=7) if point is None else [parse_vector(point, "point", dim=d)]
+    steps = [tuple(Fraction(1, 4) if j in (i, k) else Fraction(0) for j in range(d)) for i in range(d)
+             for k in range(i, d)]
 
-    def attempt(prec):
-        for t in pts:
-            if aq is not None:
-                val = sum((to_ball(x) * l.cgf_ball(t) for x, l in zip(cq, laws)), to_ball(0))
-                val = val - to_ball(sum((x * y for x, y in zip(aq, t)), Fraction(0))) - to_ball(Cq).log()
-                if sign(val) in (1, -1):
-                    return Verdict.REFUTED, {"point": list(t), "entry": "value", "value": val, "precision_bits": prec}
-            Hs = [l.hess_ball(t) for l in laws]
-            for i in range(d):
-                for j in range(i, d):
-                    val = sum((to_ball(x) * H[i][j] for x, H in zip(cq, Hs)), to_ball(0))
-                    if sign(val) in (1, -1):
-                        return Verdict.REFUTED, {"point": list(t), "entry": [i, j], "value": val,
-                                                 "precision_bits": prec}
-        return None, {"precision_bits": prec}
+    def F(t):
+        if not all(KL.in_domain(l, t) for l in klaws):
+            return None
+        return sum((ball(x) * KL.cgf_ball(l, t) for x, l in zip(cq, klaws) if x), arb(0))
 
-    out = decide_with_ladder(attempt, ladder)
-    if out.verdict is Verdict.REFUTED:
-        info = out.info
-        return Result(claim, statement, Verdict.REFUTED, Method.CERTIFIED,
-                      certificate={"summary": f"{'Hessian entry ' + str(tuple(info['entry'])) if info['entry'] != 'value' else 'value'} of sum c_i Lambda_i at theta = "
-                                              f"{[fraction_str(x) for x in info['point']]} is "
-                                              f"{info['value'].str(5, radius=True)} != 0 (certified at "
-                                              f"{info['precision_bits']} bits), so the identity fails; exact identity "
-                                              f"{'fails' if exact_ok is False else 'not verified'}",
-                                   "witness": info, "exact_check": details}, parameters=params)
+    for bits in KLSE.LADDER:
+        with workprec(bits):
+            for t in pts:
+                cands = [(None, None)] if aq is not None else []
+                cands += [(h, None) for h in steps]
+                for h, _ in cands:
+                    if h is None:
+                        v = F(t)
+                        if v is None:
+                            continue
+                        v = v - ball(sum((x * y for x, y in zip(aq, t)), Fraction(0))) - ball(Cq).log()
+                    else:
+                        vals = [F(tuple(x + e * y for x, y in zip(t, h))) for e in (1, 0, -1)]
+                        if None in vals:
+                            continue
+                        v = vals[0] - 2 * vals[1] + vals[2]
+                    if v.is_finite() and v.mid() != 0 and bool(v.rad() * 2 ** 18 < abs(v.mid())):
+                        cert = {"kind": "relation-witness", "point": [fraction_str(x) for x in t],
+                                **({"step": [fraction_str(x) for x in h]} if h is not None else {}),
+                                "value": _dyadic_str(v),
+                                "summary": f"{'second difference' if h else 'value'} of sum c_i Lambda_i at theta = "
+                                           f"{[fraction_str(x) for x in t]} is {v.str(5, radius=True)} != 0 "
+                                           f"(certified at {bits} bits), so the identity fails; exact identity "
+                                           f"{'fails' if exact_ok is False else 'not verified'}"}
+                        return self_checked(Result(claim, statement, Verdict.REFUTED, Method.CERTIFIED,
+                                                   certificate=cert, parameters=params, conventions=conventions,
+                                                   evidence=evidence))
     return Result(claim, statement, Verdict.INCONCLUSIVE, Method.CERTIFIED,
-                  certificate={"summary": "neither verified exactly nor certified false", "exact_check": details},
-                  parameters=params, evidence={"precision_bits": out.precision})
+                  certificate={"summary": "neither verified exactly nor certified false"},
+                  parameters=params, conventions=conventions, evidence=evidence)
+
+
+def _rational_root(C: Fraction, s: Fraction):
+    """C^(1/s) when it is rational (s = p/q > 0: C^(q/p)), else None."""
+    import gmpy2
+
+    C = Fraction(C) ** s.denominator
+    k = s.numerator
+    r = []
+    for x in (C.numerator, C.denominator):
+        root, exact = gmpy2.iroot(gmpy2.mpz(x), k)
+        if not exact:
+            return None
+        r.append(int(root))
+    return Fraction(r[0], r[1])
+
+
+def _body(cert: dict) -> dict:
+    return {k: v for k, v in cert.items() if k not in ("kind", "summary")}
+
+
+def batch_result(claim: str, results: Sequence[Result], summary: str, label: Optional[str] = None,
+                 expected: Optional[Sequence[str]] = None, seeds=None, evidence=None) -> Result:
+    """One Result for many families decided by :func:`independent_mod_affine` (same modulo).
+
+    ``expected=None``: PROVED (kind ``independence-batch``) when every family is PROVED independent;
+    REFUTED (``dependence-batch``: "at least one family is independent" is false) when every family is
+    REFUTED.  With ``expected`` (``"independent"`` / ``"dependent"`` per family): PROVED when every family
+    is decided as expected.  Otherwise INCONCLUSIVE (the counts are in the evidence)."""
+    modulo = results[0].parameters["modulo"]
+    families = [r.parameters["laws"] for r in results]
+    verdicts = [r.verdict.value for r in results]
+    counts = {v: verdicts.count(v) for v in ("proved", "refuted", "inconclusive")}
+    evidence = {**(evidence or {}), "counts": counts}
+    conventions = dict(CONVENTIONS)
+    if expected is None and counts["refuted"] == len(results):
+        params = {"families": families, "modulo": modulo, **({"label": label} if label else {})}
+        return self_checked(Result(claim, statement_batch(jsonable(params), jsonable(conventions), proved=False),
+                                   Verdict.REFUTED, Method.EXACT,
+                                   certificate={"kind": "dependence-batch", "summary": summary,
+                                                "certificates": [_body(r.certificate) for r in results]},
+                                   parameters=params, conventions=conventions, seeds=seeds, evidence=evidence))
+    params = {"families": families, "modulo": modulo, **({"expected": list(expected)} if expected is not None else {}),
+              **({"label": label} if label else {})}
+    statement = statement_batch(jsonable(params), jsonable(conventions), proved=True)
+    want = list(expected) if expected is not None else ["independent"] * len(results)
+    ok = all((v == "proved") == (e == "independent") and v != "inconclusive" for v, e in zip(verdicts, want))
+    if not ok:
+        return Result(claim, statement, Verdict.INCONCLUSIVE, Method.CERTIFIED,
+                      certificate={"summary": f"undecided: {counts} (not every family decided as stated); " + summary},
+                      parameters=params, conventions=conventions, seeds=seeds, evidence=evidence)
+    exact = all(r.method is Method.EXACT for r in results)
+    return self_checked(Result(claim, statement, Verdict.PROVED, Method.EXACT if exact else Method.CERTIFIED,
+                               certificate={"kind": "independence-batch", "summary": summary,
+                                            "certificates": [_body(r.certificate) for r in results]},
+                               parameters=params, conventions=conventions, seeds=seeds, evidence=evidence))

@@ -25,7 +25,9 @@ from ..errors import InputError
 from ..objects.distributions import Discrete
 from ..objects.oracle_families import oracle_case
 from ..results import Method, Result, Verdict
-from .independence import independent_mod_affine
+from .independence import batch_result, independent_mod_affine, self_checked
+from ..canonical import jsonable
+from ..kernel.lse import CONVENTIONS, statement_s1, statement_s1_necessary
 
 __all__ = ["check_sufficient_condition", "check_forced_dependent", "check_criterion_agreement",
            "check_s1_not_necessary", "random_discrete_family", "convolve"]
@@ -68,13 +70,19 @@ def check_sufficient_condition(case: str = "F2", claim: str = "N5") -> Result:
     cond = {"S1_direction": list(v) if v else None,
             "S1_top_gaps": [top_gap(l, v) for l in laws] if v else None, "S2": s2}
     holds = v is not None or s2
-    cert = dict(r.certificate)
-    cert["summary"] = (f"S1 holds with v = {list(v)}" if v else ("S2 holds" if s2 else "neither S1 nor S2 found")) + \
-        f"; {cert.get('summary')}"
-    verdict = r.verdict if holds else Verdict.INCONCLUSIVE
-    return Result(claim, f"{case}: S1/S2 hold exactly and the laws are independent modulo affine functions",
-                  verdict, r.method, certificate={**cert, "conditions": cond}, parameters={"case": case},
-                  evidence=r.evidence)
+    params = {"laws": [l.to_dict() for l in laws], "label": f"oracle case {case}"}
+    statement = statement_s1(jsonable(params), jsonable(CONVENTIONS))
+    summary = (f"S1 holds with v = {list(v)}" if v else ("S2 holds" if s2 else "neither S1 nor S2 found")) + \
+        f"; {r.certificate.get('summary')}"
+    if not (holds and r.proved):
+        return Result(claim, statement, Verdict.INCONCLUSIVE, r.method, certificate={"summary": summary},
+                      parameters=params, conventions=dict(CONVENTIONS), evidence={**r.evidence, "conditions": cond})
+    cert = {"kind": "s1-independence", "summary": summary,
+            "design": {k: x for k, x in r.certificate.items() if k not in ("kind", "summary")}}
+    if v is not None:
+        cert.update(direction=[int(x) for x in v], gaps=[top_gap(l, v) for l in laws])
+    return self_checked(Result(claim, statement, Verdict.PROVED, r.method, certificate=cert, parameters=params,
+                               conventions=dict(CONVENTIONS), evidence={**r.evidence, "conditions": cond}))
 
 
 def _forced(rng, kind: str):
@@ -98,33 +106,26 @@ def _forced(rng, kind: str):
 def check_forced_dependent(trials: int = 20, seed: int = 5, claim: str = "N5") -> Result:
     kinds = ("dirac", "translate", "convolution", "product")
     rng = random.Random(seed)
-    counts = {"refuted": 0, "proved": 0, "inconclusive": 0}
+    results = []
     sources: dict = {}
-    bad = []
     for t in range(trials):
-        kind = kinds[t % len(kinds)]
-        laws = _forced(rng, kind)
+        laws = _forced(rng, kinds[t % len(kinds)])
         r = independent_mod_affine(laws, "affine", claim=claim, seed=t)
-        counts[r.verdict.value] += 1
+        results.append(r)
         if r.refuted:
-            src = r.certificate["relation"]["source"]
+            src = r.evidence["relation"]["source"]
             sources[src] = sources.get(src, 0) + 1
-        else:
-            bad.append({"trial": t, "kind": kind, "laws": [l.to_dict() for l in laws], "verdict": r.verdict.value})
-    verdict = Verdict.REFUTED if counts["refuted"] == trials else Verdict.INCONCLUSIVE
-    return Result(claim, f"{trials} families with a forced Dirac / translate / convolution / product law are dependent",
-                  verdict, Method.EXACT,
-                  certificate={"summary": f"{counts['refuted']}/{trials} refuted with exact verified relations "
-                                          f"(sources {sources})", "counts": counts, "failures": bad},
-                  parameters={"trials": trials}, seeds={"families": seed})
+    got = sum(r.refuted for r in results)
+    return batch_result(claim, results, f"{got}/{trials} refuted with exact verified relations (sources {sources})",
+                        label=f"{trials} families with a forced Dirac / translate / convolution / product law "
+                              f"(seed {seed})", seeds={"families": seed})
 
 
 def check_criterion_agreement(families: int = 200, seed: int = 55, claim: str = "N5") -> Result:
     rng = random.Random(seed)
-    agree = 0
     tally = {"I": 0, "D": 0}
     relations_verified = 0
-    disagreements = []
+    results, expected, disagreements = [], [], []
     for t in range(families):
         laws = random_discrete_family(rng)
         if lattice_applicable(laws) is not None:      # cannot happen for atoms in {-3..3}
@@ -135,22 +136,18 @@ def check_criterion_agreement(families: int = 200, seed: int = 55, claim: str = 
         relations_verified += len(crit.kernel) if kernel_ok else 0
         r = independent_mod_affine(laws, "affine", claim=claim, seed=t)
         tally["I" if crit.independent else "D"] += 1
-        if crit.independent == r.proved and (crit.independent or r.refuted) and kernel_ok:
-            agree += 1
-        else:
+        results.append(r)
+        expected.append("independent" if crit.independent else "dependent")
+        if crit.independent != r.proved or not (crit.independent or r.refuted) or not kernel_ok:
             disagreements.append({"trial": t, "criterion_rank": crit.rank, "N": len(laws), "verdict": r.verdict.value,
-                                  "kernel_verified": kernel_ok, "laws": [l.to_dict() for l in laws]})
-    contradiction = any(d.get("verdict") == "proved" and d.get("criterion_rank", 0) < d.get("N", 0)
-                        for d in disagreements)
-    verdict = Verdict.PROVED if agree == families else (Verdict.REFUTED if contradiction else Verdict.INCONCLUSIVE)
-    return Result(claim, f"on {families} random rational discrete families the lattice criterion (rank of the "
-                         "multiplicity matrix) and the certificate agree in both directions",
-                  verdict, Method.EXACT,
-                  certificate={"summary": f"agreement on {agree}/{families} families ({tally['I']} independent, "
-                                          f"{tally['D']} dependent by the criterion); {relations_verified} kernel "
-                                          "vectors verified as polynomial identities", "tally": tally,
-                               "disagreements": disagreements[:5]},
-                  parameters={"families": families}, seeds={"families": seed})
+                                  "kernel_verified": kernel_ok})
+    summary = (f"agreement on {families - len(disagreements)}/{families} families ({tally['I']} independent, "
+               f"{tally['D']} dependent by the lattice criterion); {relations_verified} kernel vectors verified as "
+               "polynomial identities")
+    evidence = {"tally": tally, "disagreements": disagreements[:5]}
+    return batch_result(claim, results, summary, expected=expected, seeds={"families": seed},
+                        label=f"{families} random rational discrete families (seed {seed}), expected verdicts from "
+                              "the lattice criterion", evidence=evidence)
 
 
 def check_s1_not_necessary(claim: str = "N5.n") -> Result:
@@ -160,10 +157,14 @@ def check_s1_not_necessary(claim: str = "N5.n") -> Result:
     gaps = {str(v): [top_gap(l, (v,)) for l in laws] for v in (1, -1)}
     s1_fails = all(len(set(g)) < len(g) for g in gaps.values())
     r = independent_mod_affine(laws, "affine", claim=claim)
-    refuted = s1_fails and r.proved
-    return Result(claim, "S1 is necessary for independence (F6: Poisson-binomial laws 1-3)",
-                  Verdict.REFUTED if refuted else Verdict.INCONCLUSIVE, Method.EXACT,
-                  certificate={"summary": f"top gaps for v = +1, -1: {gaps} (not pairwise distinct), yet "
-                                          f"{r.certificate.get('summary')}", "top_gaps": gaps,
-                               "independence_certificate": r.certificate},
-                  parameters={"case": "F6"})
+    params = {"laws": [l.to_dict() for l in laws], "label": "F6 (Poisson-binomial laws 1-3)"}
+    statement = statement_s1_necessary(jsonable(params), jsonable(CONVENTIONS))
+    summary = (f"top gaps for v = +1, -1: {gaps} (not pairwise distinct), yet {r.certificate.get('summary')}")
+    if not (s1_fails and r.proved):
+        return Result(claim, statement, Verdict.INCONCLUSIVE, Method.EXACT, certificate={"summary": summary},
+                      parameters=params, conventions=dict(CONVENTIONS), evidence={"top_gaps": gaps})
+    return self_checked(Result(claim, statement, Verdict.REFUTED, r.method,
+                               certificate={"kind": "s1-not-necessary", "summary": summary,
+                                            "design": {k: x for k, x in r.certificate.items()
+                                                       if k not in ("kind", "summary")}},
+                               parameters=params, conventions=dict(CONVENTIONS), evidence={"top_gaps": gaps}))
