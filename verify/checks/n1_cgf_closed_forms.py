@@ -34,7 +34,9 @@ import sympy
 from flint import acb, arb
 
 from ..engines.ball import LADDER, ball_bounds, decide_with_ladder, sign, to_ball, workprec
+from ..canonical import jsonable
 from ..engines.exact import fraction_str, parse_exact, parse_matrix, parse_vector
+from ..kernel import symbolic as _kernel
 from ..errors import DomainError, InputError
 from ..objects.distributions import (Discrete, Gaussian, GaussianMixture, SymmetricLaplace, UniformCube,
                                      theta_symbols)
@@ -187,26 +189,21 @@ def check_cgf_quadrature(family: str, params: dict, thetas=None, formula: str = 
 
     out = decide_with_ladder(attempt, ladder)
     claim = "N1" if formula == "library" else "N1.n1"
-    statement = (f"closed-form CGF of the {family} law equals log int e^<theta,y> dmu at the sample theta "
-                 f"(certified |difference| <= 1e-40)")
-    if formula != "library":
-        statement = "the Laplace CGF is -log(1 - s^2 theta^2) (scale b^2 mistaken for the variance s^2)"
-    cert = {"family": family, "formula": formula, "precision_bits": out.precision, "ladder": list(out.attempts),
-            "rows": list(rows), "integrator": "python-flint acb.integral on a finite window + explicit tail bound",
-            "tolerance": TOLERANCE}
-    if out.verdict is Verdict.PROVED:
-        worst = max(r["radius"] for r in rows)
-        cert["summary"] = (f"{family}: at {len(pts)} points |closed form - log integral| <= {worst:.1e} "
-                           f"(certified, {out.precision} bits)")
-    elif out.verdict is Verdict.REFUTED:
-        lo, hi = out.info["difference"]
-        cert["summary"] = (f"{family} ({formula}): at theta = {[fraction_str(x) for x in out.info['witness']]} "
-                           f"log integral - formula in [{float(lo):.6g}, {float(hi):.6g}] (certified non-zero)")
-    else:
-        cert["summary"] = "difference neither certified small nor certified non-zero"
-    return Result(claim, statement, out.verdict, Method.CERTIFIED, certificate=cert,
-                  parameters={"family": family, "params": {k: v for k, v in params.items()},
-                              "thetas": [list(t) for t in pts], "formula": formula})
+    kind = "cgf-quadrature" if formula == "library" else "cgf-quadrature-witness"
+    parameters = {"family": family, "params": {k: v for k, v in params.items()},
+                  "thetas": [list(t) for t in pts], "formula": formula}
+    statement = _kernel.statement(kind, jsonable(parameters), {})
+    ev = {"precision_bits": out.precision, "ladder": list(out.attempts), "rows": list(rows), "tolerance": TOLERANCE,
+          "integrator": "python-flint acb.integral on a finite window + explicit tail bound"}
+    verdict = out.verdict
+    if verdict is Verdict.PROVED and formula == "library":
+        cert = {"kind": kind, "summary": "|closed form - log integral| <= 1e-40 at every theta (certified)"}
+    elif verdict is Verdict.REFUTED and formula != "library":
+        cert = {"kind": kind, "summary": "log integral - mistaken form certified non-zero at some theta"}
+    else:       # undecided, or an outcome no kernel kind certifies (the library form refuted, the mistake proved)
+        cert = {"summary": f"not decided ({verdict.value} by the search; no kernel certificate)"}
+        verdict = Verdict.INCONCLUSIVE
+    return Result(claim, statement, verdict, Method.CERTIFIED, certificate=cert, parameters=parameters, evidence=ev)
 
 
 # ----------------------------------------------------------------------------- symbolic checks
@@ -272,12 +269,13 @@ def check_symbolic_derivatives(laws=None) -> Result:
         }
     ok = all(all(r.values()) for r in rows.values())
     failed = [f"{n}.{k}" for n, r in rows.items() for k, v in r.items() if not v]
-    return Result("N1", "closed-form gradients and Hessians equal the symbolic derivatives of the CGFs (lse.md 6)",
-                  Verdict.PROVED if ok else Verdict.INCONCLUSIVE, Method.EXACT,
-                  certificate={"summary": (f"{len(rows)} laws: CGF = spec formula, gradient and Hessian = SymPy "
-                                           "derivatives (differences cancel to 0)") if ok else
-                               f"not shown: {', '.join(failed)}", "laws": rows},
-                  parameters={"laws": {n: d.to_dict() for n, d in laws.items()}})
+    parameters = {"laws": {n: d.to_dict() for n, d in laws.items()}}
+    cert = {"kind": "cgf-derivatives", "summary": "closed-form gradients and Hessians = derivatives of the CGFs"} \
+        if ok else {"summary": f"not shown: {', '.join(failed)}"}
+    return Result("N1", _kernel.statement("cgf-derivatives", jsonable(parameters), {}),
+                  Verdict.PROVED if ok else Verdict.INCONCLUSIVE, Method.EXACT, certificate=cert,
+                  parameters=parameters, evidence={"library": rows, "note": "the library's cgf/grad/hess_sympy agree "
+                                                   "with the lse.md 6 formulas and their derivatives (checked here)"})
 
 
 def check_taylor_coefficients(order: int = 12) -> Result:
@@ -289,13 +287,14 @@ def check_taylor_coefficients(order: int = 12) -> Result:
     s2 = sympy.series(sympy.log(sympy.cosh(u)), u, 0, order + 1).removeO()
     listed1 = [sympy.Rational(1, 6), sympy.Rational(-1, 180), sympy.Rational(1, 2835), sympy.Rational(-1, 37800)]
     listed2 = [sympy.Rational(1, 2), sympy.Rational(-1, 12), sympy.Rational(1, 45), sympy.Rational(-17, 2520)]
-    rows = []
+    rows, exact = [], []
     ok = True
     for k in range(1, order // 2 + 1):
         B = sympy.bernoulli(2 * k)
         f1 = 2 ** (2 * k) * B / (2 * k * sympy.factorial(2 * k))
         f2 = 2 ** (2 * k) * (2 ** (2 * k) - 1) * B / (2 * k * sympy.factorial(2 * k))
         c1, c2 = s1.coeff(u, 2 * k), s2.coeff(u, 2 * k)
+        exact.append((c1, c2))
         good = c1 == f1 and c2 == f2
         if k <= 4:
             good = good and c1 == listed1[k - 1] and c2 == listed2[k - 1]
@@ -303,19 +302,20 @@ def check_taylor_coefficients(order: int = 12) -> Result:
         rows.append({"power": 2 * k, "log_sinhc": str(c1), "log_cosh": str(c2), "matches": good})
     odd_zero = all(s1.coeff(u, j) == 0 and s2.coeff(u, j) == 0 for j in range(1, order + 1, 2))
     ok = ok and odd_zero
-    return Result("N1", f"Taylor coefficients of log(sinh u/u) and log cosh u through order {order} equal "
-                        "2^2k B_2k/(2k (2k)!) and 2^2k (2^2k - 1) B_2k/(2k (2k)!)",
-                  Verdict.PROVED if ok else Verdict.REFUTED, Method.EXACT,
-                  certificate={"summary": f"{len(rows)} even coefficients match the Bernoulli formulas and the listed "
-                                          f"values; odd coefficients vanish" if ok else "a coefficient differs",
-                               "coefficients": rows}, parameters={"order": order})
+    cert = {"kind": "cgf-taylor", "summary": "even coefficients = Bernoulli formulas and listed values; odd ones 0",
+            "log_sinhc": [F(int(c.p), int(c.q)) for c, _ in exact], "log_cosh": [F(int(c.p), int(c.q)) for _, c in exact]} \
+        if ok else {"summary": "a coefficient differs (no kernel certificate)"}
+    return Result("N1", _kernel.statement("cgf-taylor", {"order": order}, {}),
+                  Verdict.PROVED if ok else Verdict.INCONCLUSIVE, Method.EXACT, certificate=cert,
+                  parameters={"order": order}, evidence={"coefficients": rows})
 
 
 def check_identities() -> Result:
     """Translation, convolution and cube-limit identities (exact)."""
     res = {}
     a2 = [F(1, 2), F(-1, 5)]
-    for name, dist in _default_laws().items():
+    laws = _default_laws()
+    for name, dist in laws.items():
         th = theta_symbols(dist.dim)
         shifted = dist.translated(a2[:dist.dim] if dist.dim == 2 else a2[:1])
         lin = sum(sympy.Rational(x.numerator, x.denominator) * t for x, t in zip(a2, th))
@@ -345,7 +345,7 @@ def check_identities() -> Result:
     res["convolution:mixture=gaussian*two-point"] = _is_zero(
         (mix.cgf_sympy(th) - gauss.cgf_sympy(th) - two_point.cgf_sympy(th)).rewrite(sympy.exp))
     t = sympy.Symbol("t", real=True)
-    for r, c in ((F(1, 2), F(1, 3)), (F(2), F(-1))):
+    for r, c in ((F(1, 2), F(1, 3)), (F(2), F(-1))):     # = parameters["cube_limits"]
         cube = UniformCube(r, center=[c])
         g = cube.grad_sympy([t])[0]
         h = cube.hess_sympy([t])[0][0]
@@ -360,38 +360,46 @@ def check_identities() -> Result:
         cross = (sympy.limit(g.rewrite(sympy.exp), t, 0) == cs and sympy.limit(h.rewrite(sympy.exp), t, 0) == rs ** 2 / 3)
         res[f"cube-limit:r={fraction_str(r)}"] = bool(laurent_ok and lim_g == cs and lim_h == rs ** 2 / 3 and cross)
     ok = all(res.values())
-    return Result("N1", "translation and convolution identities of the CGF; cube limits at theta_k = 0",
-                  Verdict.PROVED if ok else Verdict.INCONCLUSIVE, Method.EXACT,
-                  certificate={"summary": f"{len(res)} identities and limits verified exactly" if ok else
-                               "not shown: " + ", ".join(k for k, v in res.items() if not v), "identities": res})
+    parameters = {"shift": a2, "laws": {n: d.to_dict() for n, d in laws.items()},
+                  "discrete_convolution": [mu.to_dict(), nu.to_dict()], "gaussian_convolution": [g1.to_dict(), g2.to_dict()],
+                  "mixture_split": mix.to_dict(), "cube_limits": [[F(1, 2), F(1, 3)], [F(2), F(-1)]]}
+    cert = {"kind": "cgf-identities", "summary": "translation, convolution identities and cube limits verified exactly"} \
+        if ok else {"summary": "not shown: " + ", ".join(k for k, v in res.items() if not v)}
+    return Result("N1", _kernel.statement("cgf-identities", jsonable(parameters), {}),
+                  Verdict.PROVED if ok else Verdict.INCONCLUSIVE, Method.EXACT, certificate=cert,
+                  parameters=parameters, evidence={"identities": res})
 
 
 def check_domain_enforced(cov=((1, 0), (0, 2)), thetas=((1, 1), (2, 0), (0, 1), ("1/2", "1/2"), (-1, "-1/2")),
                           evaluator: str = "library") -> Result:
-    """N1.n2 (see module docstring)."""
+    """N1.n2 (see module docstring).  PROVED (kind ``laplace-domain``): the exact classification q >= 1 / q < 1 of
+    the given points, at least one outside, with the library's evaluators refusing exactly the outside ones
+    (their behaviour is evidence: the kernel cannot run them).  REFUTED (``laplace-naive-witness``): the
+    unguarded -log|1 - q| returns a finite number at a point with q > 1."""
+    if evaluator not in ("library", "naive-formula"):
+        raise InputError("evaluator", f"must be 'library' or 'naive-formula', got {evaluator!r}")
     S = parse_matrix(cov, "cov")
     dist = SymmetricLaplace([list(r) for r in S])
     pts = [parse_vector(t, f"thetas[{i}]", dim=dist.dim) for i, t in enumerate(thetas)]
-    rows = []
-    statement = "every CGF evaluator of the Laplace law refuses theta outside {theta^T Sigma theta < 2}"
+    parameters = {"cov": S, "thetas": pts, "evaluator": evaluator}
+    kind = "laplace-domain" if evaluator == "library" else "laplace-naive-witness"
+    statement = _kernel.statement(kind, jsonable(parameters), {})
+    rows, qs = [], []
     for t in pts:
         q = sum(t[i] * S[i][j] * t[j] for i in range(len(t)) for j in range(len(t))) / 2
+        qs.append(q)
         inside = q < 1
         if inside != dist.in_domain(t):
-            return Result("N1.n2", statement, Verdict.REFUTED, Method.EXACT,
-                          certificate={"summary": f"in_domain disagrees with the exact test at {t}", "theta": t})
+            return Result("N1.n2", statement, Verdict.INCONCLUSIVE, Method.EXACT, parameters=parameters,
+                          certificate={"summary": f"in_domain disagrees with the exact test at {t} (library bug)"})
         if evaluator == "naive-formula":
-            if not inside:
+            if q > 1:
                 with workprec(128):
                     val = -(abs(1 - to_ball(q))).log()
-                cert = {"summary": f"unguarded -log|1 - q| returns {float(val.mid()):.6g} at theta = "
-                                   f"{[fraction_str(x) for x in t]} where q = {fraction_str(q)} >= 1 and "
-                                   "int_0^inf e^((q-1)w) dw diverges", "theta": list(t), "q": q}
+                cert = {"kind": kind, "summary": "the unguarded -log|1 - q| returns a finite number where q > 1"}
                 return Result("N1.n2", statement, Verdict.REFUTED, Method.EXACT, certificate=cert,
-                              parameters={"cov": S, "evaluator": evaluator})
+                              parameters=parameters, evidence={"theta": list(t), "q": q, "value": float(val.mid())})
             continue
-        if evaluator != "library":
-            raise InputError("evaluator", f"must be 'library' or 'naive-formula', got {evaluator!r}")
         outcome = {}
         for name, fn in (("cgf_ball", dist.cgf_ball), ("grad_ball", dist.grad_ball), ("hess_ball", dist.hess_ball),
                          ("cgf_mp", dist.cgf_mp), ("grad_mp", dist.grad_mp)):
@@ -404,15 +412,16 @@ def check_domain_enforced(cov=((1, 0), (0, 2)), thetas=((1, 1), (2, 0), (0, 1), 
         rows.append({"theta": list(t), "q": q, "inside": inside, "outcome": outcome})
         bad = [k for k, v in outcome.items() if v != expected]
         if bad:
-            return Result("N1.n2", statement, Verdict.REFUTED, Method.EXACT,
-                          certificate={"summary": f"{', '.join(bad)} at theta = {[fraction_str(x) for x in t]} "
-                                                  f"gave {outcome[bad[0]]}, expected {expected}", "rows": rows},
-                          parameters={"cov": S, "evaluator": evaluator})
-    if evaluator == "naive-formula":
-        return Result("N1.n2", statement, Verdict.INCONCLUSIVE, Method.EXACT,
-                      certificate={"summary": "no point outside the domain was given"})
-    n_out = sum(1 for r in rows if not r["inside"])
-    return Result("N1.n2", statement, Verdict.PROVED, Method.EXACT,
-                  certificate={"summary": f"{n_out} points outside (q >= 1, exact): every evaluator raised DomainError; "
-                                          f"{len(rows) - n_out} inside returned values", "rows": rows},
-                  parameters={"cov": S, "evaluator": evaluator})
+            return Result("N1.n2", statement, Verdict.INCONCLUSIVE, Method.EXACT, parameters=parameters,
+                          certificate={"summary": f"library bug: {', '.join(bad)} at theta = "
+                                                  f"{[fraction_str(x) for x in t]} gave {outcome[bad[0]]}, expected "
+                                                  f"{expected} (not a kernel-checkable refutation)"},
+                          evidence={"rows": rows})
+    n_out = sum(1 for q in qs if q >= 1)
+    if evaluator == "naive-formula" or not n_out:
+        return Result("N1.n2", statement, Verdict.INCONCLUSIVE, Method.EXACT, parameters=parameters,
+                      certificate={"summary": "no point outside the domain (q > 1) was given"})
+    return Result("N1.n2", statement, Verdict.PROVED, Method.EXACT, parameters=parameters,
+                  certificate={"kind": kind, "q": qs, "summary": "exact q = theta^T Sigma theta/2 per point; the "
+                                                                 "library refused exactly the points with q >= 1"},
+                  evidence={"rows": rows})

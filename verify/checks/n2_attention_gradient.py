@@ -26,7 +26,9 @@ import sympy
 from flint import arb
 
 from ..engines.ball import LADDER, ball_bounds, decide_with_ladder, sign, to_ball
+from ..canonical import jsonable
 from ..engines.exact import fraction_str, parse_exact
+from ..kernel import symbolic as _kernel
 from ..errors import InputError, InputTypeError
 from ..results import Method, Result, Verdict
 
@@ -69,7 +71,7 @@ def attention_sympy(Q, K, V, x, atoms, weights) -> sympy.Matrix:
 
 def cgf_gradient_sympy(theta: sympy.Matrix, atoms, weights) -> sympy.Matrix:
     """∇Λ_μ(θ) obtained by differentiating Λ_μ(θ) = log Σ_j w_j e^{⟨θ, x_j⟩} (SymPy)."""
-    t = [sympy.Symbol(f"_t{i}", real=True) for i in range(theta.shape[0])]
+    t = [sympy.Dummy(f"t{i}", real=True) for i in range(theta.shape[0])]
     tv = sympy.Matrix(t)
     lam = sympy.log(sum(wj * sympy.exp((tv.T * xj)[0, 0]) for xj, wj in zip(atoms, weights)))
     grad = sympy.Matrix([sympy.diff(lam, ti) for ti in t])
@@ -127,7 +129,7 @@ def _coarse_zero(exprs) -> bool:
                     val = ex
                 else:
                     keys.append(arg)
-                    syms.append(sympy.Symbol(f"_E{len(syms)}", positive=True))
+                    syms.append(sympy.Dummy(f"E{len(syms)}", positive=True))
                     val = syms[-1]
             repl[ex] = val
         if sympy.cancel(sympy.together(e.xreplace(repl))) != 0:
@@ -171,14 +173,14 @@ def exp_free_zero(expr, fine: bool = False) -> bool:
         if p is not None:
             for mono, coef in p[1].items():
                 denom[mono] = sympy.ilcm(denom.get(mono, 1), sympy.Rational(coef).q)
-    zsym = {mono: sympy.Symbol(f"_Z{i}", positive=True)
+    zsym = {mono: sympy.Dummy(f"Z{i}", positive=True)
             for i, mono in enumerate(sorted(denom, key=sympy.default_sort_key))}
     other = {}
     repl = {}
     for ex, p in parsed.items():
         if p is None:
             key = sympy.expand(ex.args[0])
-            other.setdefault(key, sympy.Symbol(f"_W{len(other)}", positive=True))
+            other.setdefault(key, sympy.Dummy(f"W{len(other)}", positive=True))
             repl[ex] = other[key]
             continue
         const, terms = p
@@ -269,7 +271,9 @@ def check_attention_identity(key_dim: int = 2, atoms=BETA_ATOMS, weights=None, t
     pts, ws = _parse_atoms(atoms, weights)
     claim = "N2.n" if transpose else "N2"
     params = {"key_dim": key_dim, "atoms": [list(p) for p in pts], "weights": ws, "transpose": transpose}
-    statement = STATEMENT if not transpose else STATEMENT.replace("K^T Q", "Q^T K") + " (the wrong order)"
+    conv = {} if transpose else {"parametrisation": "(Q, K, V), A = K^T Q"}
+    statement = _kernel.statement("attention-witness" if transpose else "attention-identity", jsonable(params),
+                                  jsonable(conv))
     Q = _matrix_symbols("Q", key_dim, 2)
     K = _matrix_symbols("K", key_dim, 2)
     V = _matrix_symbols("V", 2, 2)
@@ -280,16 +284,19 @@ def check_attention_identity(key_dim: int = 2, atoms=BETA_ATOMS, weights=None, t
     A = (Q.T * K) if transpose else (K.T * Q)
     rhs = V * cgf_gradient_sympy(A * x, satoms, sws)
     zero = exp_free_zero(lhs - rhs)
-    cert = {"method": "exponents expanded to polynomials, exp(.) -> free symbols, sympy.cancel",
-            "symbolic_difference_zero": zero, "exponent_polynomials_equal": zero}
-    if zero:
-        cert["summary"] = (f"Gamma - V grad Lambda({'Q^T K' if transpose else 'K^T Q'} x) cancels to the zero vector "
-                           f"(symbolic Q, K in R^{key_dim}x2, V, x; {len(pts)} atoms)")
+    ev = {"method": "exponents expanded to polynomials, exp(.) -> free symbols, sympy.cancel",
+          "symbolic_difference_zero": zero}
+    if zero and not transpose:
+        cert = {"kind": "attention-identity",
+                "summary": (f"Gamma - V grad Lambda(K^T Q x) cancels to the zero vector (symbolic Q, K in "
+                            f"R^{key_dim}x2, V, x; {len(pts)} atoms)")}
         return Result(claim, statement, Verdict.PROVED, Method.EXACT, certificate=cert, parameters=params,
-                      conventions={"parametrisation": "(Q, K, V), A = K^T Q"})
-    if not transpose:
-        cert["summary"] = "symbolic difference did not cancel (not a disproof)"
-        return Result(claim, statement, Verdict.INCONCLUSIVE, Method.EXACT, certificate=cert, parameters=params)
+                      conventions=conv, evidence=ev)
+    if zero or not transpose:       # the wrong order proved an identity (symmetric case) or the right one not shown
+        cert = {"summary": "symbolic difference " + ("cancelled for the wrong order (no kernel kind proves that)"
+                                                     if zero else "did not cancel (not a disproof)")}
+        return Result(claim, statement, Verdict.INCONCLUSIVE, Method.EXACT, certificate=cert, parameters=params,
+                      conventions=conv, evidence=ev)
     Qw, Kw, Vw, xw = _WITNESSES[key_dim]
     Qw = [[Fraction(v) for v in r] for r in Qw]
     Kw = [[Fraction(v) for v in r] for r in Kw]
@@ -306,15 +313,17 @@ def check_attention_identity(key_dim: int = 2, atoms=BETA_ATOMS, weights=None, t
         return None, {"differences": [ball_bounds(v) for v in diffs]}
 
     out = decide_with_ladder(attempt, ladder)
-    cert.update({"witness": {"Q": Qw, "K": Kw, "V": Vw, "x": xw}, "precision_bits": out.precision,
-                 "ladder": list(out.attempts), "enclosures": out.info})
+    ev.update({"precision_bits": out.precision, "ladder": list(out.attempts), "enclosures": out.info})
+    cert = {"kind": "attention-witness", "witness": {"Q": Qw, "K": Kw, "V": Vw, "x": xw}}
     if out.verdict is Verdict.REFUTED:
         lo, hi = out.info["difference"]
         cert["summary"] = (f"with Q^T K in place of K^T Q, component {out.info['component']} of Gamma - V grad Lambda "
                            f"lies in [{float(lo):.6g}, {float(hi):.6g}] at an exact rational witness (certified)")
-        return Result(claim, statement, Verdict.REFUTED, Method.CERTIFIED, certificate=cert, parameters=params)
-    cert["summary"] = "difference not certified non-zero at the witness"
-    return Result(claim, statement, Verdict.INCONCLUSIVE, Method.CERTIFIED, certificate=cert, parameters=params)
+        return Result(claim, statement, Verdict.REFUTED, Method.CERTIFIED, certificate=cert, parameters=params,
+                      evidence=ev)
+    cert = {"summary": "difference not certified non-zero at the witness", "witness": cert["witness"]}
+    return Result(claim, statement, Verdict.INCONCLUSIVE, Method.CERTIFIED, certificate=cert, parameters=params,
+                  evidence=ev)
 
 
 def check_derivative_table(key_dim: int = 1, weights=None) -> Result:
@@ -327,11 +336,13 @@ def check_derivative_table(key_dim: int = 1, weights=None) -> Result:
     """
     if not isinstance(key_dim, int) or isinstance(key_dim, bool) or not 1 <= key_dim <= MAX_KEY_DIM:
         raise InputError("key_dim", f"must be an integer in [1, {MAX_KEY_DIM}], got {key_dim!r}")
-    n = 3
     if weights is None:
         ws = [Fraction(1, 2), Fraction(1, 3), Fraction(1, 6)]
     else:
-        _, ws = _parse_atoms([(0, k) for k in range(n)], weights)
+        if not isinstance(weights, (list, tuple)) or not 2 <= len(weights) <= 3:
+            raise InputError("weights", "expected 2 or 3 weights (one per symbolic atom)")
+        _, ws = _parse_atoms([(0, k) for k in range(len(weights))], weights)
+    n = len(ws)
     sws = [_rat(w) for w in ws]
     d = 2
     X = [_vector_symbols(f"y{j + 1}_", d) for j in range(n)]
@@ -373,13 +384,16 @@ def check_derivative_table(key_dim: int = 1, weights=None) -> Result:
                                    - Q * z * p.T * V * Hq)
     ok = all(results.values())
     failed = [k for k, v in results.items() if not v]
-    cert = {"entries": results,
-            "summary": (f"all {len(results)} entries of the derivative table cancel exactly against sympy "
-                        f"derivatives (key_dim {key_dim}, 3 symbolic atoms)" if ok else
+    cert = {"summary": (f"all {len(results)} entries of the derivative table cancel exactly against sympy "
+                        f"derivatives (key_dim {key_dim}, {n} symbolic atoms)" if ok else
                         f"entries not shown equal: {', '.join(failed)}")}
-    return Result("N2", TABLE_STATEMENT, Verdict.PROVED if ok else Verdict.INCONCLUSIVE, Method.EXACT,
-                  certificate=cert, parameters={"key_dim": key_dim, "weights": ws},
-                  conventions={"parametrisation": "(Q, K, V), A = K^T Q", "dual vector": "p"})
+    if ok:
+        cert["kind"] = "attention-table"
+    params = {"key_dim": key_dim, "weights": ws}
+    conv = {"parametrisation": "(Q, K, V), A = K^T Q", "dual vector": "p"}
+    return Result("N2", _kernel.statement("attention-table", jsonable(params), jsonable(conv)),
+                  Verdict.PROVED if ok else Verdict.INCONCLUSIVE, Method.EXACT,
+                  certificate=cert, parameters=params, conventions=conv, evidence={"entries": results})
 
 
 def check_continuous_attention(dps: int = 40) -> Result:

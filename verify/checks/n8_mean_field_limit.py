@@ -33,7 +33,9 @@ import sympy
 
 from ..analysis.mean_field import memoise, HPModel, backend, mean_field_flow, particle_forward
 from ..engines.ball import LADDER, ball_bounds, decide_with_ladder, sign, to_ball
+from ..canonical import jsonable
 from ..engines.exact import fraction_str, parse_exact
+from ..kernel import symbolic as _kernel
 from ..errors import InputError
 from ..results import Method, Result, Verdict
 
@@ -223,8 +225,9 @@ def check_frozen_context(mode: str = "certified", v=("1/2", "-1/3"), layers=(8, 
         Hs = _parse_sizes(heads, "heads", MAX_H) if len(heads) >= 2 else list(heads)
         m0, flow_ok, frozen, coupled, out = _frozen_certified(vv, Ls, Hs, ladder)
         frozen_ok = all(frozen.values())
-        params = {"mode": mode, "v": vv, "layers": Ls, "heads": Hs, "context": CONTEXT, "weights": WEIGHTS}
-        cert = {"configuration": "one head A = 0 (uniform attention), V = diag(v), 4 context tokens",
+        params = {"mode": mode, "v": vv, "context": CONTEXT, "weights": WEIGHTS}
+        statement = _kernel.statement("frozen-context-gap", jsonable(params), {})
+        ev = {"layers": Ls, "heads": Hs, "configuration": "one head A = 0 (uniform attention), V = diag(v), 4 context tokens",
                 "mean_field_flow": "X_k(s) = x_k + (exp(sV) - I) m0, verified exactly to solve the ODE",
                 "mean_field_flow_verified": flow_ok, "m0": m0,
                 "frozen_particle_model": "X_k^L = x_k + V m0 exactly for every L, H (checked in exact arithmetic "
@@ -234,12 +237,12 @@ def check_frozen_context(mode: str = "certified", v=("1/2", "-1/3"), layers=(8, 
                 "discrepancy": "(exp(V) - I - V) m0, independent of L and H",
                 "precision_bits": out.precision, "enclosures": out.info, "ladder": list(out.attempts)}
         if out.verdict is Verdict.REFUTED and flow_ok and frozen_ok:
-            lo, hi = out.info["enclosure"]
-            cert["summary"] = (f"frozen-context limit differs from the mean-field flow by (e^v - 1 - v) m0: component "
-                               f"{out.info['component']} in [{float(lo):.6g}, {float(hi):.6g}] for every L, H (certified)")
-            return Result("N8.n", statement, Verdict.REFUTED, Method.CERTIFIED, certificate=cert, parameters=params)
-        cert["summary"] = "discrepancy not certified"
-        return Result("N8.n", statement, Verdict.INCONCLUSIVE, Method.CERTIFIED, certificate=cert, parameters=params)
+            cert = {"kind": "frozen-context-gap", "summary": "frozen-context limit x + V m0 differs from the mean-field "
+                                                             "flow x + (e^V - I) m0 (certified, for every L, H)"}
+            return Result("N8.n", statement, Verdict.REFUTED, Method.CERTIFIED, certificate=cert, parameters=params,
+                          evidence=ev)
+        return Result("N8.n", statement, Verdict.INCONCLUSIVE, Method.CERTIFIED, parameters=params, evidence=ev,
+                      certificate={"summary": "discrepancy not certified"})
     if mode != "evidence":
         raise InputError("mode", f"must be 'certified' or 'evidence', got {mode!r}")
     hd = deterministic_heads(seed)

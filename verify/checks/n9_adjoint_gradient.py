@@ -250,27 +250,31 @@ def check_adjoint_exact_instance(variant: str = "full", v="1/2", ladder=(64, 128
     diff_v = sympy.expand(sympy.simplify(adj_grad - true_grad)).subs(sympy.exp(vs), Z)
     diff = sympy.expand(diff_v.subs(vs, R(vq)))
     poly = sympy.Poly(diff, Z) if diff != 0 else None
+    from ..canonical import jsonable
+    from ..kernel import symbolic as _kernel
+
     claim = "N9" if variant == "full" else "N9.n"
-    statement = ("adjoint gradient (lse.md 8) equals d loss / dv exactly on an explicit instance (A = 0, d = 1)"
-                 if variant == "full" else
-                 f"the adjoint with the {variant.replace('drop-', '')} term dropped gives the gradient (A = 0, d = 1)")
     params = {"variant": variant, "v": vq, "context": [F(0), F(1), F(-2, 5)], "weights": [F(1, 3)] * 3,
               "targets": [F(1, 2), F(1), F(0)], "query": F(1, 2), "query_target": F(1, 3)}
-    cert = {"adjoint_P": str(P), "adjoint_ode_verified": bool(ode_ok), "adjoint_gradient": str(adj_grad.subs(vs, R(vq))),
+    kind = "adjoint-instance" if variant == "full" else "adjoint-instance-gap"
+    statement = _kernel.statement(kind, jsonable(params), {})
+    ev = {"adjoint_P": str(P), "adjoint_ode_verified": bool(ode_ok), "adjoint_gradient": str(adj_grad.subs(vs, R(vq))),
             "true_gradient": str(sympy.simplify(true_grad.subs(vs, R(vq)))), "difference": str(diff),
             "difference_for_all_v": str(sympy.factor(diff_v)), "zero_for_all_v": bool(sympy.simplify(diff_v) == 0)}
     if not ode_ok:
-        cert["summary"] = "closed-form adjoint not verified"
-        return Result(claim, statement, Verdict.INCONCLUSIVE, Method.EXACT, certificate=cert, parameters=params)
+        return Result(claim, statement, Verdict.INCONCLUSIVE, Method.EXACT, parameters=params, evidence=ev,
+                      certificate={"summary": "closed-form adjoint not verified"})
     if diff == 0:
-        cert["summary"] = f"adjoint gradient = dL/dv exactly ({cert['true_gradient']}) at v = {fraction_str(vq)}"
         verdict = Verdict.PROVED if variant == "full" else Verdict.INCONCLUSIVE
-        return Result(claim, statement, verdict, Method.EXACT, certificate=cert, parameters=params)
+        cert = {"summary": f"adjoint gradient = dL/dv exactly ({ev['true_gradient']}) at v = {fraction_str(vq)}"}
+        if verdict is Verdict.PROVED:
+            cert["kind"] = kind
+        return Result(claim, statement, verdict, Method.EXACT, certificate=cert, parameters=params, evidence=ev)
     coeffs = poly.all_coeffs() if poly is not None and poly.degree() <= 4 and all(
         c.is_Rational for c in poly.all_coeffs()) else None
     if coeffs is None:
-        cert["summary"] = "difference not in the expected form"
-        return Result(claim, statement, Verdict.INCONCLUSIVE, Method.EXACT, certificate=cert, parameters=params)
+        return Result(claim, statement, Verdict.INCONCLUSIVE, Method.EXACT, parameters=params, evidence=ev,
+                      certificate={"summary": "difference not in the expected form"})
     fq = [F(int(c.p), int(c.q)) for c in coeffs]
 
     def attempt(prec):
@@ -281,14 +285,15 @@ def check_adjoint_exact_instance(variant: str = "full", v="1/2", ladder=(64, 128
         return (Verdict.REFUTED if sign(val) in (1, -1) else None), {"enclosure": ball_bounds(val)}
 
     out = decide_with_ladder(attempt, ladder)
-    cert.update({"difference_polynomial_in_e^v": fq, "precision_bits": out.precision, "enclosure": out.info})
+    ev.update({"difference_polynomial_in_e^v": fq, "precision_bits": out.precision, "enclosure": out.info})
     if out.verdict is Verdict.REFUTED and variant != "full":
         lo, hi = out.info["enclosure"]
-        cert["summary"] = (f"{variant}: adjoint - true gradient in [{float(lo):.6g}, {float(hi):.6g}] "
-                           "(certified non-zero) on the explicit A = 0 instance")
-        return Result(claim, statement, Verdict.REFUTED, Method.CERTIFIED, certificate=cert, parameters=params)
-    if out.verdict is Verdict.REFUTED:        # the full adjoint disagreeing would refute N9 itself
-        cert["summary"] = "the full adjoint differs from the true gradient (certified)"
-        return Result(claim, statement, Verdict.REFUTED, Method.CERTIFIED, certificate=cert, parameters=params)
-    cert["summary"] = "difference not certified non-zero"
-    return Result(claim, statement, Verdict.INCONCLUSIVE, Method.CERTIFIED, certificate=cert, parameters=params)
+        cert = {"kind": kind, "summary": f"{variant}: adjoint - true gradient in [{float(lo):.6g}, {float(hi):.6g}] "
+                                         "(certified non-zero) on the explicit A = 0 instance"}
+        return Result(claim, statement, Verdict.REFUTED, Method.CERTIFIED, certificate=cert, parameters=params,
+                      evidence=ev)
+    # the full adjoint disagreeing would refute N9 itself: no kernel kind certifies that, so not decided here
+    summary = ("the full adjoint differs from the true gradient (certified; no kernel kind)"
+               if out.verdict is Verdict.REFUTED else "difference not certified non-zero")
+    return Result(claim, statement, Verdict.INCONCLUSIVE, Method.CERTIFIED, certificate={"summary": summary},
+                  parameters=params, evidence=ev)
