@@ -15,7 +15,7 @@ from verify.cli import main
 from verify.errors import InputError, InputTypeError
 from verify.objects.distributions import Discrete, Gaussian, GaussianMixture, SymmetricLaplace, UniformCube
 from verify.objects.oracle_families import ORACLE_IDS, oracle_case
-from verify.recheck import RecheckFailure, recheck
+from verify.kernel import Rejected as RecheckFailure, check as recheck
 
 SEEDS = st.integers(0, 10 ** 6)
 
@@ -133,14 +133,14 @@ def test_permutation_permutes_certificate(cid, rnd):
     r1 = independent_mod_affine(laws, oc.modulo, box=oc.box)
     assert r0.verdict == r1.verdict
     if r1.refuted:
-        c1 = [F(x) for x in r1.certificate["relation"]["c"]]
+        c1 = [F(x) for x in r1.certificate["c"]]
         back = [F(0)] * len(perm)
         for pos, i in enumerate(perm):
             back[i] = c1[pos]
-        rel = r1.certificate["relation"]
+        rel = r1.certificate
         assert check_relation(oc.laws, back, a=rel["a"], C=rel["C"]).verdict.value == "proved"
     if r1.proved:
-        assert r1.certificate["laws"] == [oc.laws[i].to_dict() for i in perm]
+        assert r1.parameters["laws"] == [oc.laws[i].to_dict() for i in perm]
 
 
 def test_deterministic_json():
@@ -195,14 +195,15 @@ def _json(cid):
 def test_dependence_tamper(cid):
     good = _json(cid)
     assert recheck(good)
-    for mutate in (lambda c: c["relation"]["c"].__setitem__(0, c["relation"]["c"][0] + 1),
-                   lambda c: c["relation"].__setitem__("a", [str(F(x) + 1) for x in c["relation"]["a"]]),
-                   lambda c: c["relation"].__setitem__("C", "2"),
-                   lambda c: c["laws"].__setitem__(0, Gaussian([[7 if i == j else 0 for j in range(len(c["relation"]["a"]))]
-                                                                for i in range(len(c["relation"]["a"]))]).to_dict()),
-                   lambda c: c["relation"].__setitem__("c", [0] * len(c["relation"]["c"]))):
+    d = len(good["certificate"]["a"])
+    for mutate in (lambda r: r["certificate"]["c"].__setitem__(0, r["certificate"]["c"][0] + 1),
+                   lambda r: r["certificate"].__setitem__("a", [str(F(x) + 1) for x in r["certificate"]["a"]]),
+                   lambda r: r["certificate"].__setitem__("C", "2"),
+                   lambda r: r["parameters"]["laws"].__setitem__(0, Gaussian([[7 if i == j else 0 for j in range(d)]
+                                                                               for i in range(d)]).to_dict()),
+                   lambda r: r["certificate"].__setitem__("c", [0] * len(r["certificate"]["c"]))):
         bad = copy.deepcopy(good)
-        mutate(bad["certificate"])
+        mutate(bad)
         with pytest.raises(RecheckFailure):
             recheck(bad)
 
@@ -212,19 +213,19 @@ def test_independence_tamper(cid):
     good = _json(cid)
     assert recheck(good)
     cert = good["certificate"]
-    mutations = [lambda c: c["laws"].append(c["laws"][0]),
-                 lambda c: c.__setitem__("modulo", "affine" if c["modulo"] == "constants" and c["variant"].startswith("gradient") else "linear")]
+    mutations = [lambda r: r["parameters"]["laws"].append(r["parameters"]["laws"][0]),
+                 lambda r: r["parameters"].__setitem__("modulo", "affine" if r["parameters"]["modulo"] == "constants"
+                                                       else "linear")]
     if cert["variant"].endswith("modp"):
-        mutations += [lambda c: c.__setitem__("prime", c["prime"] - 1),
-                      lambda c: c.__setitem__("z_points", c["z_points"][:1]),
-                      lambda c: c.__setitem__("q", 0)]
+        mutations += [lambda r: r["certificate"].__setitem__("prime", r["certificate"]["prime"] - 1),
+                      lambda r: r["certificate"].__setitem__("points", r["certificate"]["points"][:1]),
+                      lambda r: r["certificate"].__setitem__("q", 0)]
     else:
-        mutations += [lambda c: c.__setitem__("points", [[0] * len(c["points"][0])] * len(c["points"]))]
-    if "entries" in cert:
-        mutations += [lambda c: c["entries"][0].__setitem__(0, {"lower": "100", "upper": "101"})]
+        mutations += [lambda r: r["certificate"].__setitem__("points", [[0] * len(r["certificate"]["points"][0])] *
+                                                             len(r["certificate"]["points"]))]
     for mutate in mutations:
         bad = copy.deepcopy(good)
-        mutate(bad["certificate"])
+        mutate(bad)
         with pytest.raises(RecheckFailure):
             recheck(bad)
     wrong = copy.deepcopy(good)
@@ -235,9 +236,12 @@ def test_independence_tamper(cid):
 
 def test_recheck_rejects_dependent_laws_with_design():
     """A PROVED certificate whose laws are swapped for a dependent family is rejected."""
+    from verify.kernel.lse import statement_independence
+
     good = _json("F8")
     bad = copy.deepcopy(good)
-    bad["certificate"]["laws"] = [l.to_dict() for l in oracle_case("F10").laws] + [bad["certificate"]["laws"][0]]
+    bad["parameters"]["laws"] = [l.to_dict() for l in oracle_case("F10").laws] + [bad["parameters"]["laws"][0]]
+    bad["statement"] = statement_independence(bad["parameters"], bad["conventions"])
     with pytest.raises(RecheckFailure):
         recheck(bad)
 
@@ -279,7 +283,7 @@ def test_kernel_search_finds_relation_beyond_the_lattice_limits():
     mu, nu = Discrete([[0, 0], [60, 1]]), Discrete([[0, 0], [1, 70]])      # exponent span > lattice limit
     laws = [mu, nu, convolve(mu, nu).translated([1, 2])]
     r = independent_mod_affine(laws)
-    assert r.verdict.value == "refuted" and r.certificate["relation"]["source"] == "numeric-kernel"
+    assert r.verdict.value == "refuted" and r.evidence["relation"]["source"] == "numeric-kernel"
     assert recheck(json.loads(r.to_json()))
     assert independent_mod_affine(laws, search=False).verdict.value == "inconclusive"
 

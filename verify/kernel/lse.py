@@ -228,7 +228,7 @@ def _modp(laws, modulo, cert, field) -> str:
     p = _read.integer(cert["prime"], f"{field}.prime", 3, 2 ** 62)
     if not fmpz(p).is_prime():
         raise Rejected(f"{field}.prime: {p} is not prime")
-    q = _read.integer(cert["q"], f"{field}.q", 1, 2 ** 64)
+    q = _read.integer(cert["q"], f"{field}.q", 1, 10 ** _read.MAX_DIGITS)
     pairs = _pairs(d, variant)
     rows, used = _rows(cert, N, len(pairs), field)
     pts = _read.lst(cert["points"], f"{field}.points", 1, N)
