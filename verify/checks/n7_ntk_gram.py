@@ -6,11 +6,16 @@ Checks used by the N7 audits (``proofs/lse/n7_ntk_gram.py``):
   kernel (1, -1, -1, 1)) and its dilations (PD at ratios 5.2·10⁻⁷, 1.8·10⁻¹⁵, 1.4·10⁻¹⁸), 81-matrix head sets,
   certified at >= 200 bits (60 digits); the certified ratio enclosure is compared with the spec's reference.
 * :func:`check_family_gram` -- an oracle family (F1, F8, F11, ...) with sampled Gaussian heads or a given head set.
-* :func:`check_translates_singular` -- "β and its translate give a singular Gram": PROVED in the shared-query
-  reading (m = 2), REFUTED in the per-token reading (N7.n1).
+* :func:`check_translates_singular` -- β and its translate: the Gram is singular in the shared-query reading
+  (m = 2: REFUTED that it is PD) and PD in the per-token reading (N7.n1: PROVED, so "translates give a singular
+  Gram" fails under that reading).
 * :func:`check_equivalence` -- over oracle families and random families, the NTK verdict equals the independence
   verdict (m >= 2 <-> modulo affine, m = 1 <-> modulo constants); contradictions are REFUTED.
-* :func:`check_float64_table` -- the side-by-side table float64 eigvalsh vs certified for §9.4.
+* :func:`check_float64_table` -- the §9.4 rows as one ``ntk-instances`` Result (each row certified PD or
+  singular), with the side-by-side float64 table as evidence.
+
+Every statement is the kernel's (:func:`verify.kernel.ntk.statement`): the positive claim "the Gram of these
+laws, queries and exact head matrices is PD"; PROVED / REFUTED say whether it holds.
 """
 
 from __future__ import annotations
@@ -24,6 +29,8 @@ from ..engines.exact import fraction_str, parse_exact
 from ..errors import DomainError, InputError
 from ..objects.distributions import Discrete, Gaussian
 from ..objects.oracle_families import ORACLE_IDS, beta, beta_dilations, oracle_case
+from ..canonical import jsonable
+from ..kernel import ntk as kernel_ntk
 from ..results import Method, Result, Verdict
 from .ntk import NTK_LADDER, ntk_positive_definite
 
@@ -91,15 +98,14 @@ def check_oracle_gram(row: str, ladder: Sequence[int] = NTK_LADDER) -> Result:
     ev = dict(res.evidence)
     ev["reference"] = {"row": row, "family": family, "m": m, "s": s,
                        "reference_ratio": reference if reference is not None else "singular (10^-81 at 80 digits)"}
-    spec = res.certificate.get("spectrum")
+    spec = res.evidence.get("spectrum")
     if reference is not None and spec is not None:
         ev["reference"]["certified_ratio"] = [spec["ratio"]["lower"], spec["ratio"]["upper"]]
         ev["reference"]["matches_5_digits"] = _ratio_matches(spec, reference)
     if res.verdict is Verdict.REFUTED:
-        ev["reference"]["null_vector"] = res.certificate["null_vector"]
+        ev["reference"]["null_space"] = res.certificate["null_space"]
     return Result(res.claim, res.statement, res.verdict, res.method, certificate=res.certificate,
-                  parameters={**res.parameters, "row": row, "s": s}, conventions=res.conventions,
-                  seeds=res.seeds, evidence=ev)
+                  parameters=res.parameters, conventions=res.conventions, seeds=res.seeds, evidence=ev)
 
 
 def _default_queries(dim: int, m: int) -> list:
@@ -129,40 +135,28 @@ def check_family_gram(case: str, m: int = 1, heads: Optional[int] = None, seed: 
 
 def check_translates_singular(reading: str = "per-token", m: int = 2, s="1/2",
                               ladder: Sequence[int] = NTK_LADDER) -> Result:
-    """Claim: "β and its translate β + (1/2, -1/5) give a singular NTK Gram" (81-matrix head set, s).
+    """β and its translate β + (1/2, -1/5) (81-matrix head set, s): is their Gram PD?
 
-    PROVED when an exact null vector exists (shared queries, m >= 2); REFUTED when the Gram is certified PD
-    (the per-token reading, N7.n1, or m = 1); INCONCLUSIVE otherwise.  The reading is named in the Result.
+    Shared queries, m >= 2: REFUTED (exact null vector (1, -1, -1, 1)).  Per-token reading (N7.n1, claim ID
+    ``N7.n1``): PROVED (certified PD, ratio 1.7343e-5), so "translates give a singular Gram" fails under that
+    reading.  The reading is part of the parameters and of the statement.
     """
     s = parse_exact(s, "s")
     laws = oracle_94_laws("translates")
     if reading == "per-token":
-        res = ntk_positive_definite(laws, None, head_set=oracle_head_set(s), reading="per-token", ladder=ladder)
-    elif reading == "shared":
-        res = ntk_positive_definite(laws, [list(q) for q in QUERIES_94[:m]], head_set=oracle_head_set(s),
-                                    ladder=ladder)
-    else:
-        raise InputError("reading", f"must be 'per-token' or 'shared', got {reading!r}")
-    verdict = {Verdict.PROVED: Verdict.REFUTED, Verdict.REFUTED: Verdict.PROVED}.get(res.verdict,
-                                                                                     Verdict.INCONCLUSIVE)
-    cert = dict(res.certificate)
-    cert["claim_form"] = "singular"
-    cert["summary"] = (f"reading '{reading}': " + ("Gram certified PD, so it is not singular"
-                                                    if res.verdict is Verdict.PROVED else
-                                                    "exact null vector, so it is singular"
-                                                    if res.verdict is Verdict.REFUTED else "undecided") +
-                       " (" + res.certificate.get("summary", "") + ")")
-    return Result("N7.n1" if reading == "per-token" else "N7", f"beta and its translate give a singular NTK "
-                  f"V-block Gram ({reading} reading)", verdict, res.method, certificate=cert,
-                  parameters={**res.parameters, "s": s}, conventions={**res.conventions, "reading": reading},
-                  seeds=res.seeds, evidence=res.evidence)
+        return ntk_positive_definite(laws, None, head_set=oracle_head_set(s), reading="per-token", ladder=ladder,
+                                     claim="N7.n1", label="beta and its translate, per-token reading")
+    if reading == "shared":
+        return ntk_positive_definite(laws, [list(q) for q in QUERIES_94[:m]], head_set=oracle_head_set(s),
+                                     ladder=ladder, label="beta and its translate, shared queries")
+    raise InputError("reading", f"must be 'per-token' or 'shared', got {reading!r}")
 
 
 def check_outside_setting(ladder: Sequence[int] = NTK_LADDER) -> Result:
     """d = 1, queries q_1 = 1, q_2 = 2 (A q_1, A q_2 collinear: outside lse.md §9.3), laws β₁ = ½(δ₀ + δ₁)
     and its dilation by 2.  Λ₂(t) = Λ₁(2t), so 2∇Λ₁(2t) - ∇Λ₂(t) = 0 for every head: the Gram is singular
-    although the two laws are independent modulo affine functions (no exact relation exists), so the check
-    must answer INCONCLUSIVE (never REFUTED)."""
+    (REFUTED, exact null vector (0, 1, -1/2, 0)) although the two laws are independent modulo affine functions
+    -- outside §9.3 a singular Gram says nothing about independence."""
     mu = Discrete([[0], [1]])
     return ntk_positive_definite([mu, mu.dilated(2)], [[1], [2]], heads=16, seed=0, ladder=ladder,
                                  label="outside 9.3: d = 1, two collinear queries")
@@ -218,25 +212,28 @@ def _ntk_verdict(laws, m, seed, ladder):
 
 def check_equivalence(families: Sequence[str] = EQUIVALENCE_FAMILIES, random_trials: int = 4, seed: int = 7,
                       ladder: Sequence[int] = (128, 256), swap_pairing: bool = False) -> Result:
-    """For each family and each m in {1, 2} (m = 2 only when d >= 2: lse.md §9.3 needs m <= d): the NTK verdict
-    (PD = PROVED, exact null vector = REFUTED) must equal the independence verdict modulo constants (m = 1) /
-    affine functions (m = 2).  REFUTED if any pair contradicts (one PROVED, the other REFUTED); PROVED if every
-    pair is decided and agrees; INCONCLUSIVE if some side is undecided.  ``swap_pairing`` (negative control)
-    pairs m = 1 with "affine" and m = 2 with "constants", which must produce contradictions (F11).
+    """For each family and each m in {1, 2} (m = 2 only when d >= 2: lse.md §9.3 needs m <= d): "the Gram is PD
+    iff the CGFs are independent modulo constants (m = 1) / affine functions (m = 2)", instance by instance.
+
+    PROVED (kind ``ntk-equivalence``) when every row's Gram is decided by a kernel certificate: PD (then
+    independent, lse.md §9.3) or an exact null space (then dependent); the independence procedure's verdicts
+    are recorded beside as evidence and must agree.  REFUTED (kind ``ntk-equivalence-counterexample``) when a
+    row's Gram is certified PD while the independence procedure found an exact relation modulo the row's
+    ``modulo``.  INCONCLUSIVE otherwise.  ``swap_pairing`` (negative control) pairs m = 1 with "affine" and
+    m = 2 with "constants", which must give a counterexample (F11).
     """
     from .independence import independent_mod_affine
+    from .ntk import _relation_of
 
     if not isinstance(random_trials, int) or not 0 <= random_trials <= 50:
         raise InputError("random_trials", f"must be an integer in [0, 50], got {random_trials!r}")
-    cases = []
-    for cid in families:
-        cases.append((cid, list(oracle_case(cid).laws)))
+    cases = [(cid, list(oracle_case(cid).laws)) for cid in families]
     rng = random.Random(seed)
     kinds = ("discrete", "translates", "convolution", "gaussians")
     for t in range(random_trials):
         kind = kinds[t % len(kinds)]
         cases.append((f"random-{kind}-{t}", random_family(rng, kind)))
-    rows, contradictions, undecided = [], [], []
+    rows, contradictions, undecided, params_rows, subs, counter = [], [], [], [], [], None
     for name, laws in cases:
         dim = laws[0].dim
         for m in ((1, 2) if dim >= 2 else (1,)):
@@ -256,47 +253,65 @@ def check_equivalence(families: Sequence[str] = EQUIVALENCE_FAMILIES, random_tri
             if decided and ind.verdict is not ntk.verdict:
                 contradictions.append(f"{name} m={m}")
                 row["agree"] = False
+                rel = _relation_of(ind) if ind.verdict is Verdict.REFUTED else None
+                if counter is None and ntk.verdict is Verdict.PROVED and rel is not None:
+                    alpha = rel[1] if rel[1] is not None else [F(0)] * dim
+                    counter = (len(params_rows), {k: v for k, v in ntk.certificate.items() if k not in ("kind", "summary")},
+                               {"c": [fraction_str(x) for x in rel[0]], "alpha": [fraction_str(F(x)) for x in alpha]})
             elif not decided:
                 undecided.append(f"{name} m={m}")
                 row["agree"] = None
             else:
                 row["agree"] = True
             rows.append(row)
+            params_rows.append({**ntk.parameters, "modulo": modulo})
+            subs.append({k: v for k, v in ntk.certificate.items() if k not in ("kind", "summary")}
+                        if ntk.verdict is not Verdict.INCONCLUSIVE else None)
     n = len(rows)
-    if contradictions:
-        verdict, summary = Verdict.REFUTED, f"{len(contradictions)} of {n} pairs contradict: " + \
-            ", ".join(contradictions[:8])
-    elif undecided:
-        verdict, summary = Verdict.INCONCLUSIVE, f"no contradiction; {len(undecided)} of {n} pairs undecided: " + \
-            ", ".join(undecided[:8])
-    else:
-        verdict, summary = Verdict.PROVED, f"NTK verdict = independence verdict on all {n} (family, m) pairs"
     misjudged = sum(1 for r in rows if r.get("float64_misjudges"))
-    summary += f"; float64 naive rule misjudges {misjudged} pair(s) on this platform (evidence)"
-    return Result("N7", "NTK Gram PD <=> CGFs independent modulo constants (m = 1) / affine functions (m >= 2)",
-                  verdict, Method.CERTIFIED,
-                  certificate={"summary": summary, "rows": rows, "contradictions": contradictions,
-                               "undecided": undecided,
-                               "pairing": "swapped (negative control)" if swap_pairing else
-                               "m = 1 <-> constants, m = 2 <-> affine"},
-                  parameters={"families": list(families), "random_trials": random_trials, "ladder": list(ladder),
-                              "swap_pairing": swap_pairing},
-                  conventions={"heads": "Gaussian heads, default count, scale 1/4 (divided by 4 until A q is in the "
-                                        "domain)", "queries": "(1, 1/2), (-3/10, 1) in d = 2"},
-                  seeds={"random_families": seed, "heads": seed})
+    note = f"; float64 naive rule misjudges {misjudged} pair(s) on this platform (evidence)"
+    evidence = {"rows": rows, "contradictions": contradictions, "undecided": undecided, "ladder": list(ladder),
+                "pairing": "swapped (negative control)" if swap_pairing else "m = 1 <-> constants, m = 2 <-> affine",
+                "heads": "Gaussian heads, default count, scale 1/4 (divided by 4 until A q is in the domain)"}
+    params = jsonable({"rows": params_rows, "label": "equivalence" + (" (swapped pairing)" if swap_pairing else "")})
+    conventions = dict(kernel_ntk.CONVENTIONS)
+    statement = kernel_ntk.statement(params, conventions)
+    seeds = {"random_families": seed, "heads": seed}
+
+    def result(verdict, cert):
+        return Result("N7", statement, verdict, Method.CERTIFIED, certificate=cert, parameters=params,
+                      conventions=conventions, seeds=seeds, evidence=evidence)
+
+    if counter is not None:
+        k, sub, rel = counter
+        return result(Verdict.REFUTED, {"kind": "ntk-equivalence-counterexample", "row": k, **sub, "relation": rel,
+                                        "summary": f"{len(contradictions)} of {n} pairs contradict: "
+                                                   + ", ".join(contradictions[:8]) + note})
+    valid = all(sub is not None and (("null_space" in sub and (r["m"] == 1 or r["modulo"] == "affine")) or
+                                     ("null_space" not in sub and (r["m"] >= 2 or r["modulo"] == "constants")))
+                for sub, r in zip(subs, rows))
+    if contradictions or undecided or not valid:
+        why = (f"{len(contradictions)} contradiction(s) without a PD Gram and an exact relation: "
+               + ", ".join(contradictions[:8]) if contradictions else
+               f"{len(undecided)} of {n} pairs undecided: " + ", ".join(undecided[:8]) if undecided else
+               "some row's certificate does not decide its pairing")
+        return result(Verdict.INCONCLUSIVE, {"summary": why + note})
+    return result(Verdict.PROVED, {"kind": "ntk-equivalence", "rows": subs,
+                                   "summary": f"Gram PD <=> independence certified on all {n} (family, m) pairs; "
+                                              "the independence procedure agrees on every pair" + note})
 
 
 # ------------------------------------------------------------------------------- float64 table
 def check_float64_table(ladder: Sequence[int] = NTK_LADDER) -> Result:
-    """The §9.4 side-by-side table: float64 (eigvalsh λ_min/λ_max, naive λ_min > 0, matrix_rank, Cholesky) vs the
-    certified verdict.  PROVED if every row is decided by the certified side and every row where float64 could
-    mislead (ratio <= 1e-12) is flagged undecided; the float64 outcomes themselves are platform-dependent
-    evidence."""
-    rows, ok = [], True
+    """The §9.4 rows as one Result: PROVED when every row is certified as the spec says (PD rows by ball
+    Cholesky, the singular row by its exact null space), kind ``ntk-instances``.  The side-by-side float64
+    table (eigvalsh λ_min/λ_max, naive λ_min > 0, matrix_rank, Cholesky; flagged undecided when the ratio is
+    <= 1e-12) is platform-dependent evidence, not part of the statement."""
+    rows, instances, subs, ok = [], [], [], True
     for row in ORACLE_94:
         res = check_oracle_gram(row, ladder=ladder)
         f64 = res.evidence["float64"]
-        spec = res.certificate.get("spectrum")
+        spec = res.evidence.get("spectrum")
         certified_ratio = ("0 (exact null vector)" if res.verdict is Verdict.REFUTED else
                            f"[{float(spec['ratio']['lower']):.5g}, {float(spec['ratio']['upper']):.5g}]"
                            if spec else "n/a")
@@ -309,19 +324,31 @@ def check_float64_table(ladder: Sequence[int] = NTK_LADDER) -> Result:
                      "certified": certified, "certified_ratio": certified_ratio,
                      "precision_bits": res.certificate.get("precision_bits"),
                      "float64_misjudges": bool(naive_wrong or rank_wrong)})
-        if certified == "undecided" or ((naive_wrong or rank_wrong) and not f64["undecided"]):
+        expected = "PD" if ORACLE_94[row][4] is Verdict.PROVED else "singular"
+        if certified != expected:
             ok = False
+            continue
+        instances.append({**res.parameters, "gram": certified})
+        subs.append({k: v for k, v in res.certificate.items() if k not in ("kind", "summary")})
     lines = [f"{'row':<18}{'n':>3}  {'float64 ratio':>14}  {'naive':>7} {'rank':>4} {'chol':>9}  "
              f"{'flag':>5}  {'certified':>9}  certified ratio"]
     for r in rows:
         lines.append(f"{r['row']:<18}{r['size']:>3}  {r['float64_ratio']:>14.4e}  {r['float64_naive']:>7} "
                      f"{r['float64_rank']:>4} {r['float64_cholesky']:>9}  {str(r['float64_flagged_undecided']):>5}  "
                      f"{r['certified']:>9}  {r['certified_ratio']}")
-    return Result("N7", "Certified verdicts decide every lse 9.4 row; float64 is flagged undecided wherever it "
-                  "could misjudge", Verdict.PROVED if ok else Verdict.INCONCLUSIVE, Method.CERTIFIED,
-                  certificate={"summary": f"{len(rows)} rows certified; float64 misjudges "
-                                          f"{sum(r['float64_misjudges'] for r in rows)} row(s) on this platform, "
-                                          "all flagged undecided" if ok else "some row undecided or unflagged"},
-                  parameters={"rows": list(ORACLE_94), "ladder": list(ladder)},
-                  evidence={"table": rows, "table_text": "\n".join(lines),
-                            "note": "float64 columns are platform-dependent evidence"})
+    unflagged = [r["row"] for r in rows if r["float64_misjudges"] and not r["float64_flagged_undecided"]]
+    evidence = {"table": rows, "table_text": "\n".join(lines), "ladder": list(ladder),
+                "float64_unflagged_misjudgements": unflagged,
+                "note": "float64 columns are platform-dependent evidence; the statement is the certified verdicts"}
+    if not ok:
+        return Result("N7", "The lse 9.4 rows are certified as the spec states", Verdict.INCONCLUSIVE,
+                      Method.CERTIFIED, certificate={"summary": "some row is undecided or differs from the spec"},
+                      parameters={"rows": list(ORACLE_94), "ladder": list(ladder)}, evidence=evidence)
+    params = jsonable({"instances": instances, "label": "lse 9.4 table"})
+    conventions = dict(kernel_ntk.CONVENTIONS)
+    cert = {"kind": "ntk-instances", "instances": subs,
+            "summary": f"{len(rows)} rows certified (PD by ball Cholesky, singular by an exact null space); float64 "
+                       f"misjudges {sum(r['float64_misjudges'] for r in rows)} row(s) on this platform"
+                       f"{', all flagged undecided' if not unflagged else ''} (evidence)"}
+    return Result("N7", kernel_ntk.statement(params, conventions), Verdict.PROVED, Method.CERTIFIED,
+                  certificate=cert, parameters=params, conventions=conventions, evidence=evidence)

@@ -57,6 +57,7 @@ MAX_BITS = 512            # bit size of every numerator / denominator of the inp
 MAX_PREC = 4096
 MAX_INSTANCES = 16
 MAX_TERMS = 200_000       # term-count product allowed for one exact polynomial multiplication
+MAX_TOTAL_TERMS = 20_000_000   # ... and for all of them in one Result
 TIGHT = Fraction(1, 2 ** 24)
 CONVENTIONS = {"order": "law-index major: row r = (law i, query a), i*m + a (per-token: law i's atoms in order)",
                "V": "V = 0 at initialisation; only the V-block of the NTK is non-zero",
@@ -83,10 +84,20 @@ def _law_numbers(law):
                 yield key, x
 
 
-def read_instance(p, field="parameters", gram=False) -> dict:
-    """Read an instance strictly; returns ``{"laws", "rows": [(i, q)], "heads", "d", "m", "reading", ...}``."""
-    keys = ("laws", "reading", "heads") + (("gram",) if gram else ())
-    R.obj(p, field, required=keys, optional=("queries", "label"))
+_WORK = {"gram": 0, "terms": 0}   # work charged to the Result being checked (reset by every kind's check)
+
+
+def _charge(key, amount, limit):
+    _WORK[key] += amount
+    if _WORK[key] > limit:
+        raise Rejected("certificate: more work than the kernel allows for one Result (too large)")
+
+
+def read_instance(p, field="parameters", extra=None) -> dict:
+    """Read an instance strictly; returns ``{"laws", "rows": [(i, q)], "heads", "d", "m", "reading", ...}``.
+    ``extra``: ``{key: choices}`` of further required string keys (returned under the same names)."""
+    extra = extra or {}
+    R.obj(p, field, required=("laws", "reading", "heads") + tuple(extra), optional=("queries", "label"))
     laws = read_laws(p["laws"], f"{field}.laws")
     d = laws[0]["dim"]
     for i, law in enumerate(laws):
@@ -114,6 +125,7 @@ def read_instance(p, field="parameters", gram=False) -> dict:
     atoms = max(len(law.get("atoms", (0,))) for law in laws)
     if n * H > MAX_EVALS or n * H * atoms > MAX_EXPS or n * n * H * d > MAX_MUL:
         raise Rejected(f"{field}: Gram too large for the kernel ({n} rows, {H} heads, d = {d})")
+    _charge("gram", n * H * atoms + n * n * H * d // 8, 2 * MAX_EXPS)
     for i, q in rows:
         for h, A in enumerate(heads):
             tick()
@@ -122,8 +134,8 @@ def read_instance(p, field="parameters", gram=False) -> dict:
     label = R.string(p.get("label", ""), f"{field}.label", max_len=200)
     out = {"laws": laws, "rows": rows, "heads": heads, "d": d, "n": n, "reading": reading, "label": label,
            "m": len(qs) if qs else None, "queries": qs}
-    if gram:
-        out["gram"] = R.string(p["gram"], f"{field}.gram", ("PD", "singular"))
+    for key, choices in extra.items():
+        out[key] = R.string(p[key], f"{field}.{key}", choices)
     return out
 
 
@@ -150,11 +162,26 @@ def _instances_text(insts, label) -> str:
             f"is singular")
 
 
+def _equivalence_text(rows, label) -> str:
+    by = {mod: [str(k + 1) for k, x in enumerate(rows) if x["modulo"] == mod] for mod in ("constants", "affine")}
+    return (f"For these {len(rows)} instances{' (' + label + ')' if label else ''} of the V-block NTK Gram (laws, "
+            f"shared queries and exact head matrices in parameters.rows), each certified: the Gram of each instance "
+            f"is positive definite if and only if the CGFs of its laws are linearly independent modulo constants "
+            f"(instance(s) {', '.join(by['constants']) or 'none'}) / modulo affine functions (instance(s) "
+            f"{', '.join(by['affine']) or 'none'})")
+
+
 def _read(parameters):
-    """(instance or list of instances, statement text) of JSON-level parameters."""
+    """(instance, list of instances or ("rows", list), statement text) of JSON-level parameters."""
+    if isinstance(parameters, dict) and "rows" in parameters:
+        R.obj(parameters, "parameters", required=("rows",), optional=("label",))
+        rows = [read_instance(p, f"parameters.rows[{k}]", {"modulo": ("constants", "affine")})
+                for k, p in enumerate(R.lst(parameters["rows"], "parameters.rows", 1, MAX_ROWS))]
+        label = R.string(parameters.get("label", ""), "parameters.label", max_len=200)
+        return ("rows", rows), _equivalence_text(rows, label)
     if isinstance(parameters, dict) and "instances" in parameters:
         R.obj(parameters, "parameters", required=("instances",), optional=("label",))
-        insts = [read_instance(p, f"parameters.instances[{k}]", gram=True)
+        insts = [read_instance(p, f"parameters.instances[{k}]", {"gram": ("PD", "singular")})
                  for k, p in enumerate(R.lst(parameters["instances"], "parameters.instances", 1, MAX_INSTANCES))]
         label = R.string(parameters.get("label", ""), "parameters.label", max_len=200)
         return insts, _instances_text(insts, label)
@@ -169,6 +196,7 @@ def statement(parameters: dict, conventions: dict) -> str:
 
 def _expect(result):
     """Read the parameters; reject unless conventions and statement are the ones they determine."""
+    _WORK.update(gram=0, terms=0)
     if result.get("conventions") != CONVENTIONS:
         raise Rejected("conventions: expected the N7 Gram conventions (verify.kernel.ntk.CONVENTIONS)")
     inst, text = _read(result["parameters"])
@@ -308,6 +336,7 @@ def _rref(vs) -> list:
 def _mul(a, b):
     if len(a) * len(b) > MAX_TERMS:
         raise Rejected("certificate.null_space: the exact identity is too large for the kernel")
+    _charge("terms", len(a) * len(b), MAX_TOTAL_TERMS)
     tick()
     return a * b
 
@@ -413,8 +442,9 @@ def _grad_exact(ring, law, q) -> list:
     return [(_mul(C(m[k]) + St[k], T[1]) + T[0] * _q(kap * law["direction"][k]), T[1]) for k in range(d)]
 
 
-def null_identity_holds(inst, v) -> bool:
-    """True iff sum_r v_r grad Lambda_(i_r)(A q_r) vanishes identically in A (see the module docstring)."""
+def null_identity_holds(inst, v, const=None) -> bool:
+    """True iff sum_r v_r grad Lambda_(i_r)(A q_r) - const vanishes identically in A (see the module docstring;
+    ``const``: a constant vector, default 0)."""
     laws, d = inst["laws"], inst["d"]
     terms = [(x, inst["rows"][r]) for r, x in enumerate(v) if x]
     L = 1
@@ -432,7 +462,7 @@ def null_identity_holds(inst, v) -> bool:
         pre = [ring.const(Fraction(1))]
         for _, (_, D) in fr:
             pre.append(_mul(pre[-1], D))
-        total, suf = ring.const(Fraction(0)), ring.const(Fraction(1))
+        total, suf = -pre[-1] * _q(const[k] if const else Fraction(0)), ring.const(Fraction(1))
         for t in range(len(fr) - 1, -1, -1):
             x, (N, D) = fr[t]
             total += _mul(_mul(N, pre[t]), suf) * fmpq(x.numerator, x.denominator)
@@ -473,8 +503,8 @@ def _check_null(inst, cert, field, top=()) -> str:
 def _single(check):
     def run(result):
         inst = _expect(result)
-        if isinstance(inst, list):
-            raise Rejected("parameters.instances: a single-instance kind takes one instance")
+        if not isinstance(inst, dict):
+            raise Rejected("parameters: a single-instance kind takes one instance (laws, reading, queries, heads)")
         return check(inst, result["certificate"], "certificate", ("kind",))
     return run
 
@@ -491,9 +521,83 @@ def _check_instances(result) -> str:
     return f"{len(insts)} instances, each certified as stated"
 
 
+# -- Gram PD <=> independence (lse.md §9.3), instance by instance ---------------------------------------------
+def _rank(vs) -> int:
+    rows, rank = [list(v) for v in vs], 0
+    for c in range(len(rows[0]) if rows else 0):
+        p = next((r for r in range(rank, len(rows)) if rows[r][c] != 0), None)
+        if p is None:
+            continue
+        rows[rank], rows[p] = rows[p], rows[rank]
+        for r in range(rank + 1, len(rows)):
+            f = rows[r][c] / rows[rank][c]
+            rows[r] = [x - f * y for x, y in zip(rows[r], rows[rank])]
+        rank += 1
+    return rank
+
+
+def _equivalence_rows(result) -> list:
+    got = _expect(result)
+    if not isinstance(got, tuple):
+        raise Rejected("parameters: an equivalence kind needs parameters.rows")
+    rows = got[1]
+    for k, x in enumerate(rows):
+        if x["reading"] != "shared":
+            raise Rejected(f"parameters.rows[{k}].reading: the equivalence is stated for shared queries")
+    return rows
+
+
+def _check_equivalence(result) -> str:
+    """Each row: a PD certificate (then no relation modulo constants, nor modulo affine functions when m >= 2:
+    a relation gives the null vector c (x) e_1, resp. c (x) (e_1 - e_2), lse.md §9.3), or an exact null space
+    (null for every A; with m <= d independent queries, (A q_1..A q_m) covers an open set, so separating the
+    variables gives sum_i v_(i,a) Lambda_i affine for some a with v_(.,a) != 0, and constant when m = 1)."""
+    rows = _equivalence_rows(result)
+    cert = result["certificate"]
+    _keys(cert, "certificate", ("kind",), ("rows",))
+    subs = R.lst(cert["rows"], "certificate.rows", len(rows), len(rows))
+    pd = 0
+    for k, (x, sub) in enumerate(zip(rows, subs)):
+        field, m = f"certificate.rows[{k}]", x["m"]
+        if isinstance(sub, dict) and "null_space" in sub:
+            if _rank(x["queries"]) != m or m > x["d"] or (m >= 2 and x["modulo"] != "affine"):
+                raise Rejected(f"{field}: a null space proves dependence modulo affine functions only for m <= d "
+                               f"independent queries (modulo constants only for m = 1)")
+            _check_null(x, sub, field)
+        else:
+            if m == 1 and x["modulo"] != "constants":
+                raise Rejected(f"{field}: a PD Gram with m = 1 does not exclude an affine relation")
+            _check_pd(x, sub, field)
+            pd += 1
+    return f"{len(rows)} instances: {pd} PD and independent, {len(rows) - pd} singular and dependent"
+
+
+def _check_counterexample(result) -> str:
+    """One row whose Gram is PD (ball Cholesky) while its CGFs satisfy an exact relation modulo the row's
+    ``modulo``: sum_i c_i grad Lambda_i(theta) = alpha identically (c != 0; alpha = 0 modulo constants), so
+    sum_i c_i Lambda_i = <alpha, theta> (every Lambda_i(0) = 0).  That row's equivalence fails."""
+    rows = _equivalence_rows(result)
+    cert = result["certificate"]
+    _keys(cert, "certificate", ("kind",), ("row", "precision_bits", "pivots", "relation"))
+    k = R.integer(cert["row"], "certificate.row", 0, len(rows) - 1)
+    x = rows[k]
+    rel = R.obj(cert["relation"], "certificate.relation", required=("c", "alpha"))
+    c = [_small(v, "certificate.relation.c") for v in R.vec(rel["c"], "certificate.relation.c", len(x["laws"]))]
+    alpha = [_small(v, "certificate.relation.alpha") for v in R.vec(rel["alpha"], "certificate.relation.alpha", x["d"])]
+    if not any(c) or (x["modulo"] == "constants" and any(alpha)):
+        raise Rejected("certificate.relation: c = 0, or an affine relation where the row is modulo constants")
+    e1 = tuple(Fraction(int(j == 0)) for j in range(x["d"]))
+    if not null_identity_holds({"laws": x["laws"], "d": x["d"], "rows": [(i, e1) for i in range(len(c))]}, c, alpha):
+        raise Rejected("certificate.relation: sum_i c_i grad Lambda_i - alpha does not vanish identically")
+    _check_pd(x, {"precision_bits": cert["precision_bits"], "pivots": cert["pivots"]}, "certificate")
+    return f"instance {k + 1}: the Gram is PD while the CGFs satisfy an exact relation modulo {x['modulo']}"
+
+
 _N7 = frozenset({"N7"})
 KINDS = {
     "ntk-cholesky": Kind(_N7, "proved", frozenset({"certified"}), _single(_check_pd)),
     "ntk-null-vector": Kind(_N7, "refuted", frozenset({"exact"}), _single(_check_null)),
     "ntk-instances": Kind(_N7, "proved", frozenset({"certified"}), _check_instances),
+    "ntk-equivalence": Kind(_N7, "proved", frozenset({"certified"}), _check_equivalence),
+    "ntk-equivalence-counterexample": Kind(_N7, "refuted", frozenset({"certified"}), _check_counterexample),
 }
