@@ -30,7 +30,8 @@ from ..errors import SizeLimitError
 from ..objects.ops import Ops
 from .geometry import Cell, to_fraction, to_q
 
-__all__ = ["AffineForm", "TracingOps", "Split", "NotPiecewiseLinear", "UntraceableCode", "TracedCell",
+__all__ = ["AffineForm", "TracingOps", "Split", "NotPiecewiseLinear", "UntraceableCode", "UndecidedComparison",
+           "TracedCell",
            "trace", "identity_forms", "as_form", "DEFAULT_MAX_CELLS"]
 
 DEFAULT_MAX_CELLS = 2_000_000
@@ -51,7 +52,13 @@ class NotPiecewiseLinear(Exception):
 
 
 class UntraceableCode(TypeError):
-    """The evaluation code used a value outside the Ops contract (a comparison, float(), bool())."""
+    """The evaluation code used a value outside the Ops contract (a comparison, float(), bool()), or raised
+    an exception of its own while being traced (the message names it)."""
+
+
+class UndecidedComparison(UntraceableCode):
+    """``==``, ``!=``, ``<``, ``hash``, ``bool``, ``abs`` ... applied to a traced value that varies with x: the
+    answer would depend on the point, so the tracer refuses instead of answering for the whole cell."""
 
 
 _MPQ = type(_ZERO)
@@ -155,22 +162,61 @@ class AffineForm:
 
     # -- forbidden: decisions outside Ops ---------------------------------------------------
     def _refuse(self, *args):
-        raise UntraceableCode("a comparison / conversion of a traced value outside the Ops interface")
+        raise UndecidedComparison(f"a comparison / conversion of the traced value {self} outside the Ops "
+                                  f"interface (==, !=, <, hash, bool, abs, float, int are refused on values "
+                                  f"that vary with x)")
 
-    __lt__ = __le__ = __gt__ = __ge__ = _refuse
-    __bool__ = __float__ = __int__ = __index__ = _refuse
-
-    # -- queries --------------------------------------------------------------------------
-    def __eq__(self, other):
+    def _constant_other(self, other):
+        """The constant value of ``self`` and of ``other`` (a form or a number), or refuse."""
+        if not self.is_constant():
+            self._refuse()
         if isinstance(other, AffineForm):
-            return self.lin == other.lin and self.const == other.const
+            if not other.is_constant():
+                other._refuse()
+            return self.const, other.const
         c = _num(other)
-        if c is not None:
-            return self.is_constant() and self.const == c
-        return NotImplemented
+        return self.const, c
+
+    def __eq__(self, other):
+        a, b = self._constant_other(other)
+        return NotImplemented if b is None else a == b
+
+    def __ne__(self, other):
+        a, b = self._constant_other(other)
+        return NotImplemented if b is None else a != b
+
+    def __lt__(self, other):
+        a, b = self._constant_other(other)
+        return NotImplemented if b is None else a < b
+
+    def __le__(self, other):
+        a, b = self._constant_other(other)
+        return NotImplemented if b is None else a <= b
+
+    def __gt__(self, other):
+        a, b = self._constant_other(other)
+        return NotImplemented if b is None else a > b
+
+    def __ge__(self, other):
+        a, b = self._constant_other(other)
+        return NotImplemented if b is None else a >= b
 
     def __hash__(self):
-        return hash((self.lin, self.const))
+        if not self.is_constant():
+            self._refuse()
+        return hash(self.const)
+
+    def __bool__(self):
+        if not self.is_constant():
+            self._refuse()
+        return bool(self.const)
+
+    __float__ = __int__ = __index__ = __abs__ = __round__ = __floor__ = __ceil__ = __trunc__ = _refuse
+
+    # -- queries --------------------------------------------------------------------------
+    def same_as(self, other) -> bool:
+        """Structural equality of two forms (the same coefficients), for the tracer's own book-keeping."""
+        return isinstance(other, AffineForm) and self.lin == other.lin and self.const == other.const
 
     def is_constant(self) -> bool:
         return not any(self.lin)
@@ -325,6 +371,8 @@ def trace(stages: Sequence[Callable], cells: Iterable[Cell], *, initial=None, cl
         ops = TracingOps(cell)
         try:
             new_state = stages[si](state, ops)
+        except (NotPiecewiseLinear, UntraceableCode):
+            raise
         except Split as sp:
             pos, neg, cut = cell.split(sp.form.lin, sp.form.const)
             if closed or cut.dim >= top:
@@ -332,5 +380,9 @@ def trace(stages: Sequence[Callable], cells: Iterable[Cell], *, initial=None, cl
             work.append((neg, state, si, pat))
             work.append((pos, state, si, pat))
             continue
+        except SizeLimitError:
+            raise
+        except Exception as exc:   # user code under tracing: never an answer, always the reason
+            raise UntraceableCode(f"the traced code raised {type(exc).__name__}: {str(exc)[:200]}") from exc
         work.append((cell, new_state, si + 1, pat + tuple(ops.pattern) if keep_patterns else ()))
     return done

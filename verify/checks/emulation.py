@@ -4,22 +4,28 @@ Method (exact, input dimension 1 or 2): the evaluation code of both sides is tra
 forms (:mod:`verify.analysis.tracer`) over the *closed* box -- its open interior, its edges and its
 corners -- splitting cells until every ReLU sign, every hardmax selection of the Transformer and
 every argmax of the network is constant.  The final cells (relatively open intervals, points, open
-polygons and segments) partition the box; on each, both sides are affine, and they are compared at
-every vertex of the cell (two affine maps agree on a cell iff they agree at its vertices).  A
-difference gives an exact rational witness in the cell, re-evaluated with exact arithmetic
-(``EXACT`` ops) on both sides before REFUTED is reported.  Input dimension >= 3: exact evaluation
-at seeded random rational points -- a difference is still an exact REFUTED witness; otherwise
-INCONCLUSIVE with the sampled evidence attached.
+polygons and segments) partition the box.  This is the *search*: the Result carries only the cells, and the
+kernel (:mod:`verify.kernel.emulation`, kind ``emulation-regions``) re-evaluates both sides from the
+recorded weights (parameters ``network`` and ``transformer``) on every cell, checks that every decision is
+constant there and that the affine maps agree, and checks that the cells partition the closed box.  A
+difference gives an exact rational witness in the cell (kind ``emulation-witness``: the kernel embeds x
+and evaluates both sides itself).  Input dimension >= 3: exact evaluation at seeded random rational points --
+a difference is an exact REFUTED witness; otherwise INCONCLUSIVE with the sampled evidence attached.
+
+A decided verdict needs what the kernel can re-check: a maxout network in the SPEC format (a
+``MaxoutNetwork``, or an object with ``.maxout`` / ``spec_network=``) and a compiled Transformer with recorded
+weights (``.transformer``, ``.embed``, ``.read``).  A Python callable on either side can still be traced, but
+the answer is then INCONCLUSIVE (with the equality or the witness as evidence): the kernel cannot evaluate it.
 
 >>> from verify.objects.maxout import MaxoutNetwork
+>>> from verify.constructions.maxout_compiler import compile_maxout
 >>> net = MaxoutNetwork([([[[1], [-1]]], [[0, 0]])])            # |x|
->>> same = lambda x, ops: (ops.max([x[0], -x[0]]),)
->>> prove_emulation((net, same), [(-1, 1)]).verdict.value
+>>> prove_emulation(compile_maxout(net, [[-1, 1]])).verdict.value
 'proved'
->>> off = lambda x, ops: (ops.relu(x[0]),)
->>> r = prove_emulation((net, off), [(-1, 1)])
->>> r.verdict.value, r.certificate["summary"]
-('refuted', 'at x = (-1) output 0: Transformer 0 != network 1 (tie rule average)')
+>>> same = lambda x, ops: (ops.max([x[0], -x[0]]),)
+>>> r = prove_emulation((net, same), [(-1, 1)])
+>>> r.verdict.value, r.certificate["summary"][:60]
+('inconclusive', 'equal on all of the box (5 cells), but the target is a Pytho')
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from fractions import Fraction
 from typing import Any, Callable
 
 from ..analysis.geometry import box_faces, parse_box_exact, to_fraction, to_q
+from ..canonical import jsonable
 from ..analysis.tracer import NotPiecewiseLinear, UntraceableCode, as_form, trace
 from ..engines.exact import fraction_str
 from ..errors import InputError, SizeLimitError
@@ -244,102 +251,232 @@ def _resolve(target, box, tie, reference):
     return reference, compiled, bx, rules
 
 
-def _lemma_certificate(reference, compiled, bx) -> dict:
-    out = {}
+def _lemma(reference, compiled, bx) -> dict:
+    """Evidence only (not re-checked by the kernel): the R4 hypothesis S >= the interval-propagation bound."""
     S = getattr(compiled, "S", None)
     if S is None:
-        return {"note": "no gate constant S recorded on the target; lemma certificate not applicable"}
-    out["S"] = Fraction(S)
-    bound = None
+        return {"note": "no gate constant S recorded on the target"}
+    out = {"S": Fraction(S)}
     if _is_maxout(reference):
         bound = reference.interval_bounds(tuple(bx))["S"]
-        out["S_bound_interval_propagation"] = bound
-        out["hypothesis_S_ge_bound"] = Fraction(S) >= bound
-        out["argument"] = ("R4: every piece is bounded by S on the box (exact interval propagation), so each "
-                           "one-hot gate (T3) passes exactly piece j at token j and each hardmax head (T1) returns "
-                           "the unit's max under both tie rules")
+        out.update({"S_bound_interval_propagation": bound, "hypothesis_S_ge_bound": Fraction(S) >= bound,
+                    "argument": "R4: every piece is bounded by S on the box (exact interval propagation), so each "
+                                "one-hot gate (T3) passes exactly piece j at token j and each hardmax head (T1) "
+                                "returns the unit's max under both tie rules"})
     return out
+
+
+# -- what the kernel reads ------------------------------------------------------------------------
+
+def spec_network(obj):
+    """The SPEC-format dict of a maxout network (a MaxoutNetwork, or an object with ``.maxout``), else None."""
+    if _is_maxout(obj):
+        return obj.to_dict()
+    inner = getattr(obj, "maxout", None)
+    if inner is not None and _is_maxout(inner):
+        return inner.to_dict()
+    return None
+
+
+def _sublayer_json(sub) -> dict:
+    if getattr(sub, "kind", "") == "ffn":
+        return {"ffn": {"W1": sub.W1, "b1": sub.b1, "W2": sub.W2, "b2": sub.b2}}
+    return {"attention": [{"W_Q": h.W_Q, "W_K": h.W_K, "W_V": h.W_V, "W_O": h.W_O} for h in sub.heads]}
+
+
+def transformer_json(compiled, d: int):
+    """The exact recorded form of a compiled hardmax Transformer (format of
+    :func:`verify.kernel._cells.read_transformer`): sublayer weights, the embedding x -> X as ``one + sum_m
+    x_m x[m]`` and the read-out ``W X[:, token] + b``, both recovered from ``embed`` / ``read`` by probing
+    and then checked on a test point.  ``None`` if the object is not of that shape (the read-out must read
+    one token affinely)."""
+    if not (_is_compiled(compiled) and hasattr(compiled.transformer, "sublayers")):
+        return None
+    tr = compiled.transformer
+    try:
+        zero = [Fraction(0)] * d
+        X0 = [list(r) for r in compiled.embed(zero)]
+        E, n = len(X0), len(X0[0])
+        xs = []
+        for m in range(d):
+            Xm = compiled.embed([Fraction(int(i == m)) for i in range(d)])
+            xs.append([[Fraction(a) - Fraction(b) for a, b in zip(r, r0)] for r, r0 in zip(Xm, X0)])
+        probe = [Fraction(2 * m + 1, 3 + m) for m in range(d)]
+        want = [[X0[e][j] + sum((probe[m] * xs[m][e][j] for m in range(d)), Fraction(0)) for j in range(n)]
+                for e in range(E)]
+        if [list(map(Fraction, r)) for r in compiled.embed(probe)] != want:
+            return None
+        Z = tuple(tuple(Fraction(0) for _ in range(n)) for _ in range(E))
+        b = [Fraction(v) for v in compiled.read(Z)]
+        cols, token = {}, None
+        for e in range(E):
+            for j in range(n):
+                U = tuple(tuple(Fraction(int(ee == e and jj == j)) for jj in range(n)) for ee in range(E))
+                col = [Fraction(v) - c for v, c in zip(compiled.read(U), b)]
+                if any(col):
+                    if token not in (None, j):
+                        return None
+                    token = j
+                    cols[e] = col
+        token = 0 if token is None else token
+        W = [[cols[e][o] if e in cols else Fraction(0) for e in range(E)] for o in range(len(b))]
+        names = list(getattr(tr, "coordinate_names", None) or [f"c{e}" for e in range(E)])
+    except (AttributeError, TypeError, IndexError, ValueError, InputError):
+        return None
+    return jsonable({"tokens": n, "coordinates": names, "embed": {"one": X0, "x": xs},
+                     "sublayers": [_sublayer_json(s) for s in tr.sublayers],
+                     "read": {"token": token, "W": W, "b": b}})
+
+
+def kernel_parameters(network: dict, transformer: dict, box, tie: str, formula=None) -> dict:
+    """The parameters of an ``emulation-*`` Result, with the sizes recomputed by the kernel itself."""
+    from ..kernel._cells import read_transformer, transformer_sizes
+
+    params = {"network": jsonable(network), "transformer": transformer, "box": jsonable([list(iv) for iv in box]),
+              "tie": tie, "sizes": transformer_sizes(read_transformer(transformer, "transformer"))}
+    if formula is not None:
+        params["formula"] = formula
+    return params
+
+
+def size_problems(params: dict) -> list:
+    """The size entries that violate ``params["formula"]`` (computed by the kernel's own functions)."""
+    from ..kernel import _cells, emulation as kernel_emulation
+
+    net = _cells.read_maxout(params["network"], "network")
+    want = kernel_emulation.formula_sizes(net, params["formula"])
+    return kernel_emulation._formula_holds(params["sizes"], want)
+
+
+def kernel_statement(params: dict, conventions: dict, kind: str) -> str:
+    from ..kernel import emulation as kernel_emulation
+
+    return kernel_emulation.statement(params, jsonable(conventions), kind)
+
+
+def _cell_json(cell) -> list:
+    """The vertices of a traced cell, polygons made strictly convex (collinear vertices dropped)."""
+    vs = cell.vertices_fraction()
+    if len(vs) >= 3:
+        out = []
+        for i, v in enumerate(vs):
+            p, q = vs[i - 1], vs[(i + 1) % len(vs)]
+            if (v[0] - p[0]) * (q[1] - p[1]) - (v[1] - p[1]) * (q[0] - p[0]) != 0:
+                out.append(v)
+        vs = out
+    return [list(v) for v in vs]
+
+
+def _result(claim, verdict, statement, cert, params, conventions, evidence, seeds=None):
+    return Result(claim, statement, verdict, Method.EXACT, certificate=cert, parameters=params,
+                  conventions=conventions, evidence=evidence, seeds=seeds or {})
 
 
 def prove_emulation(net_or_compiled, box=None, tie: str = "both", *, reference=None, claim: str = "T6",
                     max_cells: int = DEFAULT_MAX_CELLS, samples: int = 200, seed: int = 0,
-                    record_regions: bool = True) -> Result:
+                    record_regions: bool = True, network=None, formula=None) -> Result:
     """PROVED / REFUTED (exact witness) / INCONCLUSIVE that the Transformer equals the network on the box.
 
     ``net_or_compiled``: a MaxoutNetwork (compiled here with ``compile_maxout(net, box)``), a compiled
     object (``.transformer``, ``.embed``, ``.read``, ``.source``), or a pair ``(network, transformer)``
     where the transformer is a compiled-like object or a callable ``f(x, tie=..., ops=...)`` /
     ``f(x, ops=...)`` and the network anything with ``evaluate(x, ops=...)``.
-    ``tie``: ``"both"`` (default), ``"average"`` or ``"first"``.
+    ``network``: the MaxoutNetwork the kernel evaluates (default: the reference itself, or its ``.maxout``);
+    it must be the same function as the traced reference.  ``formula``: ``"R4"`` / ``"R8"`` to claim the
+    construction's size formulas too.  ``tie``: ``"both"`` (default), ``"average"`` or ``"first"``.
+    ``record_regions``: put every cell's exact maps in the evidence.
     """
     if not isinstance(max_cells, int) or not 1 <= max_cells <= 2_000_000:
         raise InputError("max_cells", f"must be an integer in [1, 2000000], got {max_cells!r}")
     if not isinstance(samples, int) or not 1 <= samples <= 100_000:
         raise InputError("samples", f"must be an integer in [1, 100000], got {samples!r}")
+    if formula not in (None, "R4", "R8"):
+        raise InputError("formula", f"must be None, 'R4' or 'R8', got {formula!r}")
     ref, target, bx, rules = _resolve(net_or_compiled, box, tie, reference)
     d = len(bx)
-    params = {"box": [list(iv) for iv in bx], "tie": tie, "input_dim": d}
+    spec = spec_network(network if network is not None else ref)
+    T_json = transformer_json(target, d)
     conventions = {"tie_rules": rules, "attention": "hardmax", "region_cover": "closed box (interior, edges, corners)"}
-    if _is_maxout(ref):
-        params["network"] = ref.to_dict()
-    lemma = _lemma_certificate(ref, target, bx)
+    evidence = {"lemma": _lemma(ref, target, bx)}
     note = getattr(target, "note", "")
     if note:
-        params["alteration"] = note
+        evidence["alteration"] = note
+    why_not = None
+    if spec is None:
+        why_not = "the network is not a maxout network in the SPEC format"
+    elif T_json is None:
+        why_not = "the target is a Python callable, not a compiled Transformer with recorded weights"
+    if why_not is None:
+        params = kernel_parameters(spec, T_json, bx, tie, formula)
+        evidence["transformer_sha256"] = R_digest(T_json)
+        if formula is not None:
+            bad = size_problems(params)
+            if bad:
+                evidence["summary"] = f"the sizes {', '.join(bad)} differ from the {formula} formula"
+                return _result(claim, Verdict.REFUTED, kernel_statement(params, conventions, "emulation-sizes"),
+                               {"kind": "emulation-sizes"}, params, conventions, evidence)
+    else:
+        params = {"box": [list(iv) for iv in bx], "tie": tie, "input_dim": d}
+        if spec is not None:
+            params["network"] = spec
+
+    def inconclusive(summary, **extra):
+        return _result(claim, Verdict.INCONCLUSIVE, STATEMENT, {"summary": summary}, params, conventions,
+                       {**evidence, **extra})
+
     if d > MAX_EXACT_DIM:
-        return _sampled(claim, ref, target, bx, rules, samples, seed, params, conventions, lemma)
+        return _sampled(claim, ref, target, bx, rules, samples, seed, params, conventions, evidence, why_not)
 
     stages = emulation_stages(ref, target, rules)
     try:
         cells = trace(stages, box_faces(bx), initial=(_identity(d), _identity(d), None), closed=True,
                       max_cells=max_cells, keep_patterns=False)
     except SizeLimitError as exc:
-        return Result(claim, STATEMENT, Verdict.INCONCLUSIVE, Method.EXACT,
-                      certificate={"summary": f"region decomposition stopped: {exc}", "lemma": lemma},
-                      parameters=params, conventions=conventions)
+        return inconclusive(f"region decomposition stopped: {exc}")
     except (NotPiecewiseLinear, UntraceableCode) as exc:
-        return Result(claim, STATEMENT, Verdict.INCONCLUSIVE, Method.EXACT,
-                      certificate={"summary": f"not traceable as a piecewise-affine function: {exc}", "lemma": lemma},
-                      parameters=params, conventions=conventions)
+        return inconclusive(f"not traceable as a piecewise-affine function: {exc}")
     cells.sort(key=lambda c: (tuple(min(v[i] for v in c.cell.vertices) for i in range(d)), c.cell.dim,
                               c.cell.vertices))
     regions = []
     for tc in cells:
         _, net_out, outs = tc.value
-        net_forms = [as_form(v, d) for v in net_out]
+        try:
+            net_forms = [as_form(v, d) for v in net_out]
+            t_all = {rule: [as_form(v, d) for v in outs[rule]] for rule in rules}
+        except UntraceableCode as exc:
+            return inconclusive(f"not traceable as a piecewise-affine function: {exc}")
         for rule in rules:
-            t_forms = [as_form(v, d) for v in outs[rule]]
+            t_forms = t_all[rule]
             if len(t_forms) != len(net_forms):
-                raise InputError("transformer", f"output length {len(t_forms)} differs from the network's "
-                                                f"{len(net_forms)}")
+                return inconclusive(f"the Transformer has {len(t_forms)} outputs, the network {len(net_forms)}")
             for o, (a, b) in enumerate(zip(net_forms, t_forms)):
                 diff = a - b
                 if all(diff.at(v) == 0 for v in tc.cell.vertices):
                     continue
                 wit = _witness_in(tc.cell, lambda p: diff.at(p) != 0)
-                return _refuted(claim, ref, target, tc, wit, rule, o, params, conventions, lemma, len(cells))
+                return _refuted(claim, ref, target, spec, tc, wit, rule, params, conventions, evidence, why_not)
         if record_regions:
-            regions.append({"dim": tc.cell.dim,
-                            "vertices": tc.cell.vertices_fraction(),
+            regions.append({"dim": tc.cell.dim, "vertices": tc.cell.vertices_fraction(),
                             "network": [f.to_fractions() for f in net_forms],
-                            "transformer": {r: [_map_json(v, d) for v in outs[r]] for r in rules}})
+                            "transformer": {r: [f.to_fractions() for f in t_all[r]] for r in rules}})
     n_open = sum(1 for c in cells if c.cell.dim == d)
-    summary = (f"equal on all of the box: {n_open} open cells + {len(cells) - n_open} lower-dimensional cells, "
-               f"both tie rules" if len(rules) == 2 else f"tie rule {rules[0]}")
-    if "hypothesis_S_ge_bound" in lemma:
-        summary += f"; lemma: S = {fraction_str(lemma['S'])} >= certified bound " \
-                   f"{fraction_str(lemma['S_bound_interval_propagation'])}: {lemma['hypothesis_S_ge_bound']}"
-    cert = {"summary": summary, "box": [list(iv) for iv in bx], "input_dim": d,
-            "tie_rules": rules, "cells": len(cells), "open_cells": n_open, "lemma": lemma}
-    if _is_maxout(ref):
-        # re-checkable from the data alone: the re-checker evaluates the recorded network independently
-        cert["network"] = ref.to_dict()
-        if record_regions:
-            cert["kind"] = "emulation-regions"
+    summary = (f"equal on all of the box ({len(cells)} cells, {n_open} open), tie rule{'s' if len(rules) > 1 else ''} "
+               f"{' and '.join(rules)}")
+    evidence.update({"cells": len(cells), "open_cells": n_open})
     if record_regions:
-        cert["regions"] = regions
-    return Result(claim, STATEMENT, Verdict.PROVED, Method.EXACT, certificate=cert, parameters=params,
-                  conventions=conventions)
+        evidence["regions"] = regions
+    if why_not is not None:
+        return inconclusive(f"equal on all of the box ({len(cells)} cells), but {why_not}: no kernel certificate")
+    cert = {"kind": "emulation-regions", "cells": [_cell_json(tc.cell) for tc in cells]}
+    evidence["summary"] = summary
+    return _result(claim, Verdict.PROVED, kernel_statement(params, conventions, "emulation-regions"), cert, params,
+                   conventions, evidence)
+
+
+def R_digest(data) -> str:
+    from ..kernel._cells import transformer_digest
+
+    return transformer_digest(data)
 
 
 def _identity(d):
@@ -348,65 +485,49 @@ def _identity(d):
     return identity_forms(d)
 
 
-def _refuted(claim, ref, target, tc, wit, rule, o, params, conventions, lemma, n_cells):
+def _refuted(claim, ref, target, spec, tc, wit, rule, params, conventions, evidence, why_not):
+    def inconclusive(summary, **extra):
+        return _result(claim, Verdict.INCONCLUSIVE, STATEMENT, {"summary": summary}, params, conventions,
+                       {**evidence, **extra})
+
     if wit is None:
-        return Result(claim, STATEMENT, Verdict.INCONCLUSIVE, Method.EXACT,
-                      certificate={"summary": "maps differ on a cell but no witness point was found"},
-                      parameters=params, conventions=conventions)
+        return inconclusive("maps differ on a cell but no witness point was found")
     x = [to_fraction(c) for c in wit]
+    return _witness_result(claim, ref, target, spec, x, rule, params, conventions, evidence, why_not,
+                           cell={"dim": tc.cell.dim, "vertices": tc.cell.vertices_fraction()})
+
+
+def _witness_result(claim, ref, target, spec, x, rule, params, conventions, evidence, why_not, cell=None):
+    """REFUTED at the exact point x (re-evaluated exactly on both sides), or INCONCLUSIVE if the kernel could
+    not re-check it."""
     a = _exact_reference(ref, x)
     b = _exact_target(target, x, rule)
+    ev = dict(evidence)
+    if cell is not None:
+        ev["cell"] = cell
     if a == b:
-        return Result(claim, STATEMENT, Verdict.INCONCLUSIVE, Method.EXACT,
-                      certificate={"summary": "traced maps differ but exact re-evaluation agrees at the witness "
-                                              "(tracer inconsistency)", "x": x},
-                      parameters=params, conventions=conventions)
+        return _result(claim, Verdict.INCONCLUSIVE, STATEMENT,
+                       {"summary": "traced maps differ but exact re-evaluation agrees at the witness (tracer "
+                                   "inconsistency)"}, params, conventions, {**ev, "x": x})
     idx = next(i for i, (u, v) in enumerate(zip(a, b)) if u != v)
     summary = (f"at x = ({', '.join(fraction_str(c) for c in x)}) output {idx}: Transformer "
                f"{fraction_str(b[idx])} != network {fraction_str(a[idx])} (tie rule {rule})")
-    cert = {"summary": summary,
-            "witness": {"x": x, "tie": rule, "network": list(a), "transformer": list(b), "output_index": idx},
-            "cell": {"dim": tc.cell.dim, "vertices": tc.cell.vertices_fraction()}, "lemma": lemma}
-    cert.update(_witness_record(ref, target, x, rule, b))
-    if "transformer_sublayers" in cert:
-        # pin the refuted Transformer in the statement's parameters: a re-checker compares the digest
-        import hashlib
+    ev["summary"] = summary
+    if why_not is not None:
+        return _result(claim, Verdict.INCONCLUSIVE, STATEMENT, {"summary": f"{summary}; but {why_not}: no kernel "
+                                                                           f"certificate"},
+                       params, conventions, {**ev, "witness": {"x": x, "tie": rule, "network": list(a),
+                                                               "transformer": list(b)}})
+    from ..objects.maxout import MaxoutNetwork
 
-        from ..canonical import canonical_dumps
-
-        digest = hashlib.sha256(canonical_dumps(cert["transformer_sublayers"]).encode("utf-8")).hexdigest()
-        params = dict(params, transformer_sha256=digest)
-    return Result(claim, STATEMENT, Verdict.REFUTED, Method.EXACT, certificate=cert, parameters=params,
-                  conventions=conventions)
-
-
-def _sublayer_record(sub) -> dict:
-    if getattr(sub, "kind", "") == "ffn":
-        return {"kind": "ffn", "W1": sub.W1, "b1": sub.b1, "W2": sub.W2, "b2": sub.b2}
-    return {"kind": "attention", "heads": [{"W_Q": h.W_Q, "W_K": h.W_K, "W_V": h.W_V, "W_O": h.W_O}
-                                           for h in sub.heads]}
+    phi = MaxoutNetwork.from_dict(spec).evaluate(x)
+    cert = {"kind": "emulation-witness", "x": jsonable(x), "tie": rule, "network": jsonable(list(phi)),
+            "transformer": jsonable(list(b))}
+    return _result(claim, Verdict.REFUTED, kernel_statement(params, conventions, "emulation-witness"), cert, params,
+                   conventions, ev)
 
 
-def _witness_record(ref, target, x, rule, out) -> dict:
-    """Data for the independent re-check of a witness (kind ``emulation-witness``): the network, every
-    sublayer's weights, the embedded token matrix at x and the read-out rule (h-block of token 0, then the
-    network's read-out).  Recorded only when that rule reproduces the target's own read-out exactly."""
-    if not (_is_maxout(ref) and _is_compiled(target) and hasattr(target.transformer, "sublayers")):
-        return {}
-    try:
-        X0 = target.embed(list(x))
-        Xf = target.transformer.evaluate(X0, tie=rule, ops=EXACT)
-        rows = list(range(ref.widths[-1]))
-        if tuple(ref.apply_readout(tuple(Xf[i][0] for i in rows))) != tuple(out):
-            return {}
-        subs = [_sublayer_record(s) for s in target.transformer.sublayers]
-    except (AttributeError, TypeError, IndexError):
-        return {}
-    return {"kind": "emulation-witness", "network": ref.to_dict(), "transformer_sublayers": subs,
-            "embedded_X": [list(r) for r in X0], "read": {"rows": rows, "token": 0, "then": "network readout"}}
-
-
-def _sampled(claim, ref, target, bx, rules, samples, seed, params, conventions, lemma):
+def _sampled(claim, ref, target, bx, rules, samples, seed, params, conventions, evidence, why_not):
     rng = random.Random(seed)
     pts = []
     if len(bx) <= 8:
@@ -414,23 +535,19 @@ def _sampled(claim, ref, target, bx, rules, samples, seed, params, conventions, 
             pts.append([hi if mask >> i & 1 else lo for i, (lo, hi) in enumerate(bx)])
     while len(pts) < samples + (2 ** len(bx) if len(bx) <= 8 else 0):
         pts.append([lo + (hi - lo) * Fraction(rng.randint(0, 1024), 1024) for lo, hi in bx])
-    max_diff = Fraction(0)
     for x in pts:
         a = _exact_reference(ref, x)
         for rule in rules:
             b = _exact_target(target, x, rule)
             if a != b:
-                idx = next(i for i, (u, v) in enumerate(zip(a, b)) if u != v)
-                return Result(claim, STATEMENT, Verdict.REFUTED, Method.EXACT,
-                              certificate={"summary": f"sampled point: Transformer {fraction_str(b[idx])} != "
-                                                      f"network {fraction_str(a[idx])} (tie {rule})",
-                                           "witness": {"x": x, "tie": rule, "network": list(a), "transformer": list(b),
-                                                       "output_index": idx}, "lemma": lemma},
-                              parameters=params, conventions=conventions, seeds={"samples": seed})
-    return Result(claim, STATEMENT, Verdict.INCONCLUSIVE, Method.EXACT,
-                  certificate={"summary": f"input dimension {len(bx)} > {MAX_EXACT_DIM}: no exact region "
-                                          f"decomposition; equal at all {len(pts)} sampled rational points",
-                               "lemma": lemma},
-                  parameters=params, conventions=conventions, seeds={"samples": seed},
-                  evidence={"points": len(pts), "all_equal": True, "max_abs_difference": max_diff,
-                            "point_set": "box corners + uniform k/1024 grid points (seeded)"})
+                out = _witness_result(claim, ref, target, spec_network(ref), x, rule, params, conventions,
+                                      evidence, why_not)
+                return Result(out.claim, out.statement, out.verdict, out.method, certificate=out.certificate,
+                              parameters=out.parameters, conventions=out.conventions, evidence=out.evidence,
+                              seeds={"samples": seed})
+    return _result(claim, Verdict.INCONCLUSIVE, STATEMENT,
+                   {"summary": f"input dimension {len(bx)} > {MAX_EXACT_DIM}: no exact region decomposition; "
+                               f"equal at all {len(pts)} sampled rational points"},
+                   params, conventions, {**evidence, "points": len(pts), "all_equal": True,
+                                         "point_set": "box corners + uniform k/1024 grid points (seeded)"},
+                   seeds={"samples": seed})

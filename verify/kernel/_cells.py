@@ -2,7 +2,7 @@
 
 Objects
 -------
-* an **affine form** over x in R^d is a tuple ``(c0, c1, ..., cd)`` of Fractions: ``c0 + c1 x1 + ... + cd xd``;
+* an **affine form** over x in R^d is a tuple ``(c0, c1, ..., cd)`` of exact rationals: ``c0 + c1 x1 + ... + cd xd``;
 * a :class:`Cell` is a *relatively open* convex cell of R^d (d = 1, 2) given by exact vertices: one vertex (a
   point), two (an open segment / interval) or, in R^2, at least three (an open strictly convex polygon listed
   counter-clockwise).
@@ -20,7 +20,8 @@ Guarantees
 * :func:`check_partition` returns only if the cells are pairwise disjoint and their union is the closed box
   (1-D: points and open intervals; 2-D: points, open segments, open polygons); it runs in O(n log n).
 
-Everything is read with the bounded readers of :mod:`verify.kernel._read`; loops call ``tick``.
+Everything is read with the bounded readers of :mod:`verify.kernel._read`; loops call ``tick``.  Numbers are
+exact rationals (``gmpy2.mpq`` internally, for speed; they compare equal to the ``Fraction`` s they come from).
 
 >>> c = Cell([(Fraction(0),), (Fraction(1),)])
 >>> c.sign((Fraction(-1), Fraction(2))) is None
@@ -33,6 +34,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from gmpy2 import mpq
+
 from . import _read
 from ._read import Rejected, tick
 
@@ -43,7 +46,7 @@ __all__ = ["Cell", "read_cell", "read_cells", "read_maxout", "read_transformer",
 
 TIE_RULES = ("average", "first")
 MAX_CELL_VERTICES = 256
-_Z = Fraction(0)
+_Z = mpq(0)
 
 # limits of the recorded objects (kept well inside a 10 s budget per Result)
 MAX_DIM, MAX_LAYERS, MAX_WIDTH, MAX_RANK = 64, 64, 256, 64
@@ -54,11 +57,16 @@ MAX_WEIGHTS = 2_000_000
 # -- affine forms ------------------------------------------------------------------------------------------
 def identity(d: int) -> list:
     """The coordinates x1..xd as affine forms."""
-    return [tuple(Fraction(int(j == i + 1)) for j in range(d + 1)) for i in range(d)]
+    return [tuple(mpq(int(j == i + 1)) for j in range(d + 1)) for i in range(d)]
 
 
 def const(c, d: int) -> tuple:
-    return (Fraction(c),) + (_Z,) * d
+    return (mpq(c),) + (_Z,) * d
+
+
+def _q(xs) -> list:
+    """Exact numbers (Fraction, int, mpq) as mpq."""
+    return [mpq(x) for x in xs]
 
 
 def add(f, g) -> tuple:
@@ -106,12 +114,12 @@ class Cell:
     __slots__ = ("vertices", "dim", "ambient")
 
     def __init__(self, vertices):
-        vs = [tuple(v) for v in vertices]
+        vs = [tuple(_q(v)) for v in vertices]
         if not 1 <= len(vs) <= MAX_CELL_VERTICES:
             raise Rejected(f"cell: expected 1..{MAX_CELL_VERTICES} vertices, got {len(vs)}")
         d = len(vs[0])
-        if d not in (1, 2) or any(len(v) != d for v in vs):
-            raise Rejected("cell: vertices must all have 1 or all have 2 coordinates")
+        if any(len(v) != d for v in vs) or not (d in (1, 2) or len(vs) == 1 and 1 <= d <= MAX_DIM):
+            raise Rejected("cell: vertices must all have 1 or all have 2 coordinates (a point: up to 64)")
         if d == 1 and len(vs) > 2:
             raise Rejected("cell: a cell of R^1 has 1 or 2 vertices")
         if len(vs) == 2 and vs[0] == vs[1]:
@@ -133,21 +141,45 @@ class Cell:
 
     def sign(self, f) -> int:
         """+1 / -1 / 0 when f is > 0 / < 0 / = 0 on the whole cell; :class:`Rejected` when not decided."""
+        return self.decide(self.values(f), f)
+
+    def decide(self, vals, f=None) -> int:
+        """:meth:`sign` of the affine function with these values at the vertices."""
         tick()
-        vals = self.values(f)
         if all(v >= 0 for v in vals):
             return 1 if any(v > 0 for v in vals) else 0
         if all(v <= 0 for v in vals):
             return -1
-        raise Rejected(f"cell: the sign of {form_str(f)} is not constant on the cell {_pts(self.vertices)}")
+        what = form_str(f) if f is not None else "a value with vertex values " + ", ".join(map(str, vals[:6]))
+        raise Rejected(f"cell: the sign of {what} is not constant on the cell {_pts(self.vertices)}")
 
-    def constant(self, f):
-        """The value of f if f is constant on the cell (decided through :meth:`sign`); else rejected."""
-        c = at(f, self.vertices[0])
-        if self.sign(sub(f, const(c, self.ambient))) != 0:
-            raise Rejected(f"cell: {form_str(f)} is not constant on the cell {_pts(self.vertices)} (a product of "
-                           f"two varying values is not affine)")
-        return c
+    def is_constant(self, vals) -> bool:
+        """Whether the affine function with these vertex values is constant on the cell (decided by
+        :meth:`decide` of its difference with its first value)."""
+        return self.decide([v - vals[0] for v in vals]) == 0
+
+    def form(self, vals) -> tuple:
+        """An affine form with the given values at the vertices (it equals the function on the cell; off the
+        cell's affine hull it is one extension among many)."""
+        V, d = self.vertices, self.ambient
+        p = V[0]
+        if len(V) == 1:
+            return const(vals[0], d)
+        q = V[1]
+        if len(V) == 2:                       # f(x) = f(p) + (f(q) - f(p)) <x - p, q - p> / |q - p|^2
+            u = [b - a for a, b in zip(p, q)]
+            nn = sum((c * c for c in u), _Z)
+            g = [(vals[1] - vals[0]) * c / nn for c in u]
+            return (vals[0] - sum((c * a for c, a in zip(g, p)), _Z),) + tuple(g)
+        r = V[2]                              # a polygon: solve on the first three (affinely independent) vertices
+        det = _cross(p, q, r)
+        fq, fr = vals[1] - vals[0], vals[2] - vals[0]
+        gx = (fq * (r[1] - p[1]) - fr * (q[1] - p[1])) / det
+        gy = (fr * (q[0] - p[0]) - fq * (r[0] - p[0])) / det
+        f = (vals[0] - gx * p[0] - gy * p[1], gx, gy)
+        if [at(f, v) for v in V] != list(vals):
+            raise Rejected(f"cell: the values {', '.join(map(str, vals[:6]))} are not affine on {self!r}")
+        return f
 
     def point(self) -> tuple:
         """A point of the cell (the average of the vertices)."""
@@ -198,17 +230,17 @@ def read_maxout(v, field: str) -> dict:
             total += k * (n_in + 1)
             if total > MAX_WEIGHTS:
                 raise Rejected(f"{field}: more than {MAX_WEIGHTS} weights")
-            W.append([_read.vec(w, f"{f}.W[{i}][{j}]", n_in) for j, w in enumerate(pieces)])
-            b.append(_read.vec(bi, f"{f}.b[{i}]", k))
+            W.append([_q(_read.vec(w, f"{f}.W[{i}][{j}]", n_in)) for j, w in enumerate(pieces)])
+            b.append(_q(_read.vec(bi, f"{f}.b[{i}]", k)))
         layers.append((W, b))
         widths.append(len(W))
     readout = None
     if net.get("readout") is not None:
         r = _read.obj(net["readout"], f"{field}.readout", required=("W", "b"))
-        rW = _read.mat(r["W"], f"{field}.readout.W", cols=widths[-1])
+        rW = [_q(row) for row in _read.mat(r["W"], f"{field}.readout.W", cols=widths[-1])]
         if not 1 <= len(rW) <= MAX_WIDTH:
             raise Rejected(f"{field}.readout.W: expected 1..{MAX_WIDTH} rows")
-        readout = (rW, _read.vec(r["b"], f"{field}.readout.b", len(rW)))
+        readout = (rW, _q(_read.vec(r["b"], f"{field}.readout.b", len(rW))))
     return {"layers": layers, "readout": readout, "input_dim": d, "widths": widths, "rank": k}
 
 
@@ -261,7 +293,7 @@ def _sparse(rows):
 
 def _rmat(v, field, rows=None, cols=None, max_rows=MAX_FFN):
     m = _read.lst(v, field, 1 if rows is None else rows, max_rows if rows is None else rows)
-    return _read.mat(m, field, cols=cols) if cols is not None else _read.mat(m, field)
+    return [_q(r) for r in (_read.mat(m, field, cols=cols) if cols is not None else _read.mat(m, field))]
 
 
 def read_transformer(v, field: str) -> dict:
@@ -298,8 +330,9 @@ def read_transformer(v, field: str) -> dict:
             count(2 * r * E, f)
             W1 = _rmat(ff["W1"], f"{f}.ffn.W1", r, E)
             W2 = _rmat(ff["W2"], f"{f}.ffn.W2", E, r)
-            subs.append(("ffn", {"W1": W1, "b1": _read.vec(ff["b1"], f"{f}.ffn.b1", r), "W2": W2,
-                                 "b2": _read.vec(ff["b2"], f"{f}.ffn.b2", E), "sW1": _sparse(W1), "sW2": _sparse(W2)}))
+            subs.append(("ffn", {"W1": W1, "b1": _q(_read.vec(ff["b1"], f"{f}.ffn.b1", r)), "W2": W2,
+                                 "b2": _q(_read.vec(ff["b2"], f"{f}.ffn.b2", E)), "sW1": _sparse(W1),
+                                 "sW2": _sparse(W2)}))
         else:
             heads = []
             for h, hd in enumerate(_read.lst(sub_["attention"], f"{f}.attention", 1, MAX_HEADS)):
@@ -315,7 +348,7 @@ def read_transformer(v, field: str) -> dict:
     rd = _read.obj(T["read"], f"{field}.read", required=("token", "W", "b"))
     token = _read.integer(rd["token"], f"{field}.read.token", 0, n - 1)
     rW = _rmat(rd["W"], f"{field}.read.W", cols=E, max_rows=MAX_WIDTH)
-    rb = _read.vec(rd["b"], f"{field}.read.b", len(rW))
+    rb = _q(_read.vec(rd["b"], f"{field}.read.b", len(rW)))
     return {"n": n, "E": E, "d": len(xs), "coordinates": names, "embed_one": one, "embed_x": xs,
             "sublayers": subs, "read_token": token, "read_W": rW, "read_b": rb, "s_read_W": _sparse(rW)}
 
@@ -344,25 +377,33 @@ def transformer_sizes(T: dict) -> dict:
             "read_nonzeros": _nnz(T["read_W"]) + _nnz([T["read_b"]])}
 
 
-def _apply(srow, col, d):
-    """sum_j c * col[j] over the sparse row."""
-    return _comb(((c, col[j]) for j, c in srow), d)
+def _lin(srow, col, m):
+    """sum_j c * col[j] over the sparse row, for vertex-value vectors of length m."""
+    out = [_Z] * m
+    for j, c in srow:
+        v = col[j]
+        for i in range(m):
+            out[i] += c * v[i]
+    return out
 
 
 def eval_transformer(T: dict, cell: Cell, tie: str):
     """The Transformer on the cell under the hardmax tie rule ``tie``: ``(output forms, decisions)``.
 
     The token matrix starts as the affine embedding of x; every ReLU sign, every score product (one factor must
-    be constant on the cell), and every hardmax argmax set is decided on the whole cell through ``cell.sign``.
-    ``average`` puts 1/|A| on each maximiser, ``first`` 1 on the smallest key index of A."""
+    be constant on the cell) and every hardmax argmax set is decided on the whole cell (:meth:`Cell.decide`).
+    ``average`` puts 1/|A| on each maximiser, ``first`` 1 on the smallest key index of A.  Internally every
+    value is the vector of its values at the cell's vertices (an affine function on a relatively open convex
+    cell is determined by them, and linear operations act on them vertex-wise)."""
     if tie not in TIE_RULES:
         raise Rejected(f"tie: {tie!r:.40} is not one of average, first")
     d = cell.ambient
     if T["d"] != d:
         raise Rejected(f"transformer: input dimension {T['d']}, the cell is in R^{d}")
-    n, E = T["n"], T["E"]
-    # columns: X[j][e] = form of coordinate e of token j
-    X = [[(T["embed_one"][e][j],) + tuple(T["embed_x"][m][e][j] for m in range(d)) for e in range(E)]
+    n, E, V = T["n"], T["E"], cell.vertices
+    m = len(V)
+    one, xs = T["embed_one"], T["embed_x"]
+    X = [[[one[e][j] + sum((xs[k][e][j] * v[k] for k in range(d)), _Z) for v in V] for e in range(E)]
          for j in range(n)]
     decisions = []
     for kind, s in T["sublayers"]:
@@ -372,62 +413,64 @@ def eval_transformer(T: dict, cell: Cell, tie: str):
             for col in X:
                 hidden = []
                 for srow, b in zip(s["sW1"], s["b1"]):
-                    u = _apply(srow, col, d)
-                    u = (u[0] + b,) + u[1:]
-                    sg = cell.sign(u)
+                    u = _lin(srow, col, m)
+                    u = [x + b for x in u]
+                    sg = cell.decide(u)
                     dec.append(sg > 0)
-                    hidden.append(u if sg > 0 else const(0, d))
-                new.append([add(add(col[e], _apply(s["sW2"][e], hidden, d)), const(s["b2"][e], d))
-                            for e in range(E)])
+                    hidden.append(u if sg > 0 else [_Z] * m)
+                out = []
+                for e in range(E):
+                    w = _lin(s["sW2"][e], hidden, m)
+                    out.append([a + c + s["b2"][e] for a, c in zip(col[e], w)])
+                new.append(out)
             decisions.append(tuple(dec))
             X = new
         else:
-            delta = [[const(0, d) for _ in range(E)] for _ in range(n)]
+            delta = [[[_Z] * m for _ in range(E)] for _ in range(n)]
             dec = []
             for hd in s:
-                Q = [[_apply(r, col, d) for r in hd["sW_Q"]] for col in X]
-                K = [[_apply(r, col, d) for r in hd["sW_K"]] for col in X]
-                V = [[_apply(r, col, d) for r in hd["sW_V"]] for col in X]
-                # a query constant on the cell makes every score affine; otherwise each key must be constant
+                Q = [[_lin(r, col, m) for r in hd["sW_Q"]] for col in X]
+                K = [[_lin(r, col, m) for r in hd["sW_K"]] for col in X]
+                Vv = [[_lin(r, col, m) for r in hd["sW_V"]] for col in X]
                 for j in range(n):
-                    scores = [_dot(K[l], Q[j], cell, d) for l in range(n)]
+                    scores = [_dot(K[l], Q[j], cell) for l in range(n)]
                     best = [0]
                     for l in range(1, n):
-                        sg = cell.sign(sub(scores[l], scores[best[0]]))
+                        sg = cell.decide([a - b for a, b in zip(scores[l], scores[best[0]])])
                         if sg > 0:
                             best = [l]
                         elif sg == 0:
                             best.append(l)
                     dec.append(tuple(best))
                     chosen = best[:1] if tie == "first" else best
-                    w = Fraction(1, len(chosen))
-                    val = [_comb(((w, V[l][a]) for l in chosen), d) for a in range(len(hd["W_V"]))]
+                    w = mpq(1, len(chosen))
+                    val = [[w * sum((Vv[l][a][i] for l in chosen), _Z) for i in range(m)]
+                           for a in range(len(hd["W_V"]))]
                     for e in range(E):
                         if hd["sW_O"][e]:
-                            delta[j][e] = add(delta[j][e], _apply(hd["sW_O"][e], val, d))
-            X = [[add(X[j][e], delta[j][e]) for e in range(E)] for j in range(n)]
+                            delta[j][e] = [x + y for x, y in zip(delta[j][e], _lin(hd["sW_O"][e], val, m))]
+            X = [[[a + b for a, b in zip(X[j][e], delta[j][e])] for e in range(E)] for j in range(n)]
             decisions.append(tuple(dec))
     col = X[T["read_token"]]
-    out = [add(_apply(srow, col, d), const(b, d)) for srow, b in zip(T["s_read_W"], T["read_b"])]
-    return out, tuple(decisions)
+    out = [[x + b for x in _lin(srow, col, m)] for srow, b in zip(T["s_read_W"], T["read_b"])]
+    return [cell.form(vals) for vals in out], tuple(decisions)
 
 
-def _dot(k, q, cell, d):
-    """<k, q> for vectors of forms: each product needs a factor that is constant on the cell."""
-    terms = []
+def _dot(k, q, cell):
+    """<k, q> for vectors of vertex values: each product needs a factor that is constant on the cell."""
+    m = len(cell.vertices)
+    out = [_Z] * m
     for a, b in zip(k, q):
-        if not any(a) or not any(b):
-            continue
-        if not any(b[1:]):
-            terms.append((b[0], a))
-        elif not any(a[1:]):
-            terms.append((a[0], b))
+        if cell.is_constant(b):
+            c, f = b[0], a
+        elif cell.is_constant(a):
+            c, f = a[0], b
         else:
-            try:
-                terms.append((cell.constant(b), a))
-            except Rejected:
-                terms.append((cell.constant(a), b))
-    return _comb(terms, d)
+            raise Rejected(f"cell: a score product of two values that vary on the cell {cell!r} is not affine")
+        if c:
+            for i in range(m):
+                out[i] += c * f[i]
+    return out
 
 
 def eval_transformer_at(T: dict, x, tie: str) -> list:
