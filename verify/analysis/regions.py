@@ -617,13 +617,15 @@ def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_reg
         initial = _wrap_initial_maxout(d)
     cells = trace(stages, [box_cell(bx)], initial=initial, closed=False, max_cells=max_regions)
     outs = [tuple(as_form(v, d) for v in c.value) for c in cells]
+    keys = [tuple(tuple(f.to_fractions()) for f in o) for o in outs]   # forms refuse ==; compare coefficients
     n_act = len({c.pattern for c in cells})
     if d == 1:
         order = sorted(range(len(cells)), key=lambda i: min(cells[i].cell.vertices)[0])
         cells = [cells[i] for i in order]
         outs = [outs[i] for i in order]
+        keys = [keys[i] for i in order]
         iv = [sorted((c.cell.vertices[0][0], c.cell.vertices[1][0])) for c in cells]
-        starts = merge_pieces_1d(None, outs)
+        starts = merge_pieces_1d(None, keys)
         n_pieces = len(starts)
         regions = []
         if include_regions:
@@ -643,7 +645,7 @@ def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_reg
                             "map": _map_json(outs[s], 1)} for s, e in runs]
         return RegionCount(kind, n_act if kind == "activation" else n_pieces, bx, 1, regions, n_act, n_pieces,
                            len(cells), "exact tracer (1-D)")
-    labels = merge_pieces_2d([c.cell for c in cells], outs)
+    labels = merge_pieces_2d([c.cell for c in cells], keys)
     n_pieces = (max(labels) + 1) if labels else 0
     regions = []
     if include_regions:

@@ -20,19 +20,21 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from ..analysis.regions import count_regions, prefix_counts_1d
+from ..analysis.geometry import to_fraction
+from ..analysis.regions import count_regions, maxout_cells_2d, maxout_values_1d, prefix_counts_1d
+from ..canonical import jsonable
 from ..engines.exact import fraction_str
+from ..kernel import regions as KR
 from ..errors import InputError
 from ..objects.maxout import MaxoutNetwork
 from ..results import Method, Result, Verdict
 
 __all__ = ["zigzag_network", "check_tent_counts", "check_zigzag_counts", "check_depth_bound_table",
            "check_universal_reading", "check_one_layer_ceiling", "check_shallow_family", "check_grid_method",
-           "check_region_count", "grid_piece_count", "MAX_TENT_L", "MAX_ZIGZAG_L"]
+           "check_region_count", "grid_piece_count", "region_certificate", "MAX_TENT_L", "MAX_ZIGZAG_L"]
 
 MAX_TENT_L = 20
 MAX_ZIGZAG_L = 8
-STATEMENT_TENT = "the tent network -T^{oL} (and its compiled hardmax Transformer) has exactly 2^L linear pieces on [0, 1]"
 
 
 def _int_in(name, v, lo, hi):
@@ -84,97 +86,98 @@ def _depth_table(counts: dict, q: int, c: int, e: int, D_max: int) -> tuple:
     return rows, ok
 
 
-def check_tent_counts(L_max: int = MAX_TENT_L, compiled_L_max: int = 4, c_values=(2, 3)) -> Result:
-    """PROVED iff count(L) = 2^L for L = 1..L_max (network, exact sweep), the compiled Transformer's
-    traced count is 2^L and it is proved equal to the network (T6) for L <= compiled_L_max, and every
-    row of the depth table (D = c L, c in c_values, e = 0) meets q^(floor(D/3)-1) with q = 2."""
+def _points(xs) -> object:
+    """The breakpoint certificate: ``{"grid": den}`` when xs is the uniform grid of [xs[0], xs[-1]], else the list."""
+    xs = [Fraction(to_fraction(x)) for x in xs]
+    den = len(xs) - 1
+    lo, hi = xs[0], xs[-1]
+    if den >= 1 and all(x == lo + (hi - lo) * Fraction(i, den) for i, x in enumerate(xs)):
+        return {"grid": den}
+    return [fraction_str(x) for x in xs]
+
+
+def _certified_L(family: str, q: int, L: int) -> int:
+    """The largest L' <= L whose breakpoint certificate fits the kernel's work bound."""
+    while L > 1:
+        layers, ro = KR.family_network(family, q, L)
+        if (q ** L + 1) * KR._work(layers, ro) <= KR.MAX_WORK:
+            break
+        L -= 1
+    return L
+
+
+def _family_breakpoints(family, q, L):
+    net = MaxoutNetwork.from_dict(KR.family_spec(family, q, L))
+    xs, _ = maxout_values_1d(net, 0, 1)
+    return _points(xs)
+
+
+def _kernel_result(claim, form, verdict, method, cert, params, conv=None, **kw) -> Result:
+    params, conv = jsonable(params), jsonable(conv or {})
+    return Result(claim, KR.statement(form, params, conv), verdict, method, certificate=cert, parameters=params,
+                  conventions=conv, **kw)
+
+
+CONV_PIECES = {"region": "pieces = maximal connected open sets on which the network is affine (exact breakpoints); "
+                         "activation regions = maximal open sets with constant argmax sets"}
+
+
+def _family_counts(family, q, L_max, c_values, e, compiled_L_max, compile_S):
+    """Shared body of the tent and zigzag checks: certified rows L = 1..L_cert, the rest as evidence."""
     from ..constructions.maxout_compiler import compile_maxout
     from .emulation import prove_emulation
 
-    _int_in("L_max", L_max, 1, MAX_TENT_L)
-    _int_in("compiled_L_max", compiled_L_max, 0, min(L_max, 8))
-    counts, problems = {}, []
-    # the L-layer tent is the prefix of the L_max-layer one: one exact sweep gives every count
-    for L, (_, pieces) in enumerate(prefix_counts_1d(_tent(L_max), 0, 1), start=1):
-        counts[L] = pieces
-        if pieces != 2 ** L:
-            problems.append(f"L = {L}: {pieces} pieces != 2^L")
+    full = MaxoutNetwork.from_dict(KR.family_spec(family, q, L_max))
+    counts = {L: pieces for L, (_, pieces) in
+              enumerate(prefix_counts_1d(full, 0, 1, readout=full.readout), start=1)}
+    L_cert = _certified_L(family, q, L_max)
     compiled = []
     for L in range(1, compiled_L_max + 1):
-        comp = compile_maxout(_tent(L), [[0, 1]], S=4)
+        comp = compile_maxout(MaxoutNetwork.from_dict(KR.family_spec(family, q, L)), [[0, 1]], S=compile_S)
         rc = count_regions(comp, [(0, 1)], include_regions=False)
         eq = prove_emulation(comp, record_regions=False)
-        compiled.append({"L": L, "D": comp.transformer.n_sublayers, "pieces": rc.count,
-                         "activation_regions": rc.activation_regions, "T6": eq.verdict.value})
-        if rc.count != 2 ** L or not eq.proved:
-            problems.append(f"compiled L = {L}: {rc.count} pieces, T6 {eq.verdict.value}")
-    tables = {}
-    for c in c_values:
-        rows, ok = _depth_table(counts, 2, c, 0, c * L_max + (c - 1))
-        tables[f"c={c},e=0"] = rows
-        if not ok:
-            problems.append(f"depth table c = {c} misses the bound")
-    ratios = [Fraction(counts[L + 1], counts[L]) for L in range(1, L_max)]
-    verdict = Verdict.REFUTED if problems else Verdict.PROVED
-    summary = (f"tent: exactly 2^L pieces for L = 1..{L_max} ({counts[L_max]} at L = {L_max}); compiled Transformer "
-               f"counted and proved equal for L <= {compiled_L_max}; every depth-table row meets 2^(floor(D/3)-1) "
-               f"for c in {list(c_values)} (D up to {max(c_values) * L_max + max(c_values) - 1})"
-               if not problems else "; ".join(problems))
-    return Result("T10", STATEMENT_TENT, verdict, Method.EXACT,
-                  certificate={"summary": summary, "counts": {str(L): n for L, n in counts.items()},
-                               "ratios": ratios, "compiled": compiled, "depth_tables": tables},
-                  parameters={"L_max": L_max, "compiled_L_max": compiled_L_max, "c_values": list(c_values)},
-                  conventions={"depth": "D = sublayers; c sublayers per maxout layer, e extra sublayers",
-                               "q": "2 = tokens (tent)", "region": "maximal open affine pieces, exact breakpoints",
-                               "tie": "average (compiled counts)"})
+        compiled.append({"L": L, "D": comp.transformer.n_sublayers + e, "embedding": comp.transformer.embedding_dim,
+                         "pieces": rc.count, "activation_regions": rc.activation_regions, "T6": eq.verdict.value})
+    tables = {f"c={c},e={e}": _depth_table(counts, q, c, e, c * L_max + e + c - 1)[0] for c in c_values}
+    evidence = {"counts_L_1_to_L_max": {str(L): n for L, n in counts.items()},
+                "ratios": [Fraction(counts[L + 1], counts[L]) for L in range(1, L_max)],
+                "depth_tables": tables, "compiled_transformer": compiled,
+                "uncertified_rows": f"L = {L_cert + 1}..{L_max} (exact sweep, beyond the kernel's work bound)"
+                if L_cert < L_max else "none"}
+    params = {"family": family, "q": q, "L_max": L_cert, "c_values": list(c_values), "e": e}
+    bad = [L for L in range(1, L_cert + 1) if counts[L] != q ** L]
+    if bad or any(not _depth_table(counts, q, c, e, c * L_cert + e + c - 1)[1] for c in c_values):
+        return _kernel_result("T10", "family", Verdict.INCONCLUSIVE, Method.EXACT,
+                              {"summary": f"unexpected counts at L = {bad}: no certificate of a refutation"}, params,
+                              CONV_PIECES, evidence=evidence)
+    cert = {"kind": "regions-family", "breakpoints": _family_breakpoints(family, q, L_cert)}
+    return _kernel_result("T10", "family", Verdict.PROVED, Method.EXACT, cert, params, CONV_PIECES, evidence=evidence)
+
+
+def check_tent_counts(L_max: int = MAX_TENT_L, compiled_L_max: int = 4, c_values=(2, 3)) -> Result:
+    """PROVED iff the tent network has exactly 2^L pieces on [0, 1] for L = 1..L_cert (L_cert <= L_max, the
+    largest L whose breakpoint certificate fits the kernel's work bound; the statement names it) and every
+    depth-table row (D = c L, c in c_values, e = 0) meets 2^(floor(D/3)-1).  Counts up to L_max, the compiled
+    Transformer's traced counts and T6 verdicts (L <= compiled_L_max) are evidence only."""
+    _int_in("L_max", L_max, 1, MAX_TENT_L)
+    _int_in("compiled_L_max", compiled_L_max, 0, min(L_max, 8))
+    return _family_counts("tent", 2, L_max, c_values, 0, compiled_L_max, 4)
 
 
 def check_zigzag_counts(q: int = 2, L_max: int = MAX_ZIGZAG_L, compiled_L_max: int = 2, c_values=(2, 3)) -> Result:
-    """PROVED iff g_q^{oL} has exactly q^L pieces on [0, 1] for L = 1..L_max, the compiled Transformer
-    (n = 2, q heads per layer, E = 2q + 3, S = 4q) has q^L pieces and equals the network (T6) for
-    L <= compiled_L_max, and the depth table (D = c L + 1 with the read-out FFN) meets q^(floor(D/3)-1)."""
-    from ..constructions.maxout_compiler import compile_maxout
-    from .emulation import prove_emulation
-
+    """PROVED iff g_q^{oL} has exactly q^L pieces on [0, 1] for L = 1..L_cert (the statement names L_cert <=
+    L_max) and the depth tables (D = c L + 1 with the read-out FFN) meet q^(floor(D/3)-1).  The compiled
+    Transformer (n = 2, q heads per layer, E = 2q + 3, S = 4q) counts and T6 verdicts are evidence."""
     _int_in("q", q, 2, 4)
     _int_in("L_max", L_max, 1, MAX_ZIGZAG_L)
     _int_in("compiled_L_max", compiled_L_max, 0, min(L_max, 3))
-    counts, problems, compiled = {}, [], []
-    net = zigzag_network(q, L_max)
-    for L, (_, pieces) in enumerate(prefix_counts_1d(net, 0, 1, readout=net.readout), start=1):
-        counts[L] = pieces
-        if pieces != q ** L:
-            problems.append(f"L = {L}: {pieces} pieces != {q}^L")
-    for L in range(1, compiled_L_max + 1):
-        comp = compile_maxout(zigzag_network(q, L), [[0, 1]], S=4 * q)
-        rc = count_regions(comp, [(0, 1)], include_regions=False)
-        eq = prove_emulation(comp, record_regions=False)
-        E = comp.transformer.embedding_dim
-        compiled.append({"L": L, "D": comp.transformer.n_sublayers + 1, "embedding": E,
-                         "heads": comp.transformer.heads_per_attention, "pieces": rc.count, "T6": eq.verdict.value})
-        if rc.count != q ** L or not eq.proved or E != 2 * q + 3:
-            problems.append(f"compiled L = {L}: {rc.count} pieces, E = {E}, T6 {eq.verdict.value}")
-    tables = {}
-    for c in c_values:
-        rows, ok = _depth_table(counts, q, c, 1, c * L_max + 1 + (c - 1))
-        tables[f"c={c},e=1"] = rows
-        if not ok:
-            problems.append(f"depth table c = {c} misses the bound")
-    verdict = Verdict.REFUTED if problems else Verdict.PROVED
-    summary = (f"zigzag q = {q}: exactly {q}^L pieces for L = 1..{L_max}; compiled (E = {2 * q + 3}) counted and "
-               f"proved equal for L <= {compiled_L_max}; depth tables meet {q}^(floor(D/3)-1) for c in {list(c_values)}"
-               if not problems else "; ".join(problems))
-    return Result("T10", f"g_{q}^(oL) has exactly {q}^L linear pieces on [0, 1]", verdict, Method.EXACT,
-                  certificate={"summary": summary, "counts": {str(L): n for L, n in counts.items()},
-                               "compiled": compiled, "depth_tables": tables},
-                  parameters={"q": q, "L_max": L_max, "compiled_L_max": compiled_L_max, "c_values": list(c_values)},
-                  conventions={"depth": "D = sublayers = c L + e, e = 1 (read-out FFN)",
-                               "q": "heads per layer (zigzag)", "region": "maximal open affine pieces"})
+    return _family_counts("zigzag", q, L_max, c_values, 1, compiled_L_max, 4 * q)
 
 
 def check_depth_bound_table(family: str = "tent", q: int = 2, D_max: int = 60, c: int = 3, e: int = 0) -> Result:
     """The brief's form as a table: for D = c + e .. D_max, the family member with L = floor((D - e)/c)
-    layers has an exact count >= q^(floor(D/3) - 1).  PROVED iff every row holds."""
+    layers has an exact count >= q^(floor(D/3) - 1).  PROVED iff every row holds, REFUTED iff one fails
+    (kernel kinds regions-depth-bound / regions-depth-miss); INCONCLUSIVE beyond the kernel's work bound."""
     _int_in("c", c, 1, 6)
     _int_in("e", e, 0, 3)
     _int_in("D_max", D_max, c + e, 200)
@@ -184,17 +187,16 @@ def check_depth_bound_table(family: str = "tent", q: int = 2, D_max: int = 60, c
             raise InputError("q", "the tent family has q = 2 (tokens)")
         if L_need > MAX_TENT_L:
             raise InputError("D_max", f"needs L = {L_need} > {MAX_TENT_L} tent layers (2^L pieces); lower D_max or raise c")
-        build = _tent
     elif family == "zigzag":
         _int_in("q", q, 2, 4)
         if L_need > MAX_ZIGZAG_L:
             raise InputError("D_max", f"needs L = {L_need} > {MAX_ZIGZAG_L} zigzag layers")
-        build = lambda L: zigzag_network(q, L)
     elif family == "identical-pieces":
-        build = _identical
+        if q != 2:
+            raise InputError("q", "the identical-pieces family is read with q = 2")
     else:
         raise InputError("family", f"must be tent, zigzag or identical-pieces, got {family!r}")
-    full = build(L_need)
+    full = MaxoutNetwork.from_dict(KR.family_spec(family, q, L_need))
     counts = {L: pieces for L, (_, pieces) in
               enumerate(prefix_counts_1d(full, 0, 1, readout=full.readout), start=1)}
     rows, ok = _depth_table(counts, q, c, e, D_max)
@@ -203,46 +205,60 @@ def check_depth_bound_table(family: str = "tent", q: int = 2, D_max: int = 60, c
                f"count at D = {rows[-1]['D']}: {rows[-1]['count']}" if ok else
                f"{family}: D = {bad[0]['D']} (L = {bad[0]['L']}) has {bad[0]['count']} < {q}^(floor(D/3)-1) = "
                f"{fraction_str(bad[0]['bound'])}")
-    return Result("T10", f"the {family} family of depth D has >= {q}^(floor(D/3)-1) linear regions (c = {c}, e = {e})",
-                  Verdict.PROVED if ok else Verdict.REFUTED, Method.EXACT,
-                  certificate={"summary": summary, "table": rows},
-                  parameters={"family": family, "q": q, "D_max": D_max, "c": c, "e": e},
-                  conventions={"depth": f"D = sublayers, L = floor((D - e)/c), c = {c}, e = {e}", "q": q})
+    params = {"family": family, "q": q, "D_max": D_max, "c": c, "e": e}
+    conv = {"depth": f"D = sublayers, L = floor((D - e)/c), c = {c}, e = {e}", **CONV_PIECES}
+    evidence = {"table": rows}
+    if _certified_L(family, q, L_need) < L_need and family != "identical-pieces":
+        return _kernel_result("T10", "depth", Verdict.INCONCLUSIVE, Method.EXACT,
+                              {"summary": summary + "; beyond the kernel's work bound: not certified"}, params, conv,
+                              evidence=evidence)
+    cert = {"kind": "regions-depth-bound" if ok else "regions-depth-miss",
+            "breakpoints": _family_breakpoints(family, q, L_need)}
+    return _kernel_result("T10", "depth", Verdict.PROVED if ok else Verdict.REFUTED, Method.EXACT, cert, params, conv,
+                          evidence={"summary": summary, **evidence})
 
 
 def _identical(L):
     """h_1 = max(2x, 2x), h_l = max(2h, 2h): one piece whatever the depth."""
-    return MaxoutNetwork([([[[2], [2]]], [[0, 0]])] * L)
+    return MaxoutNetwork.from_dict(KR.family_spec("identical-pieces", 2, L))
 
 
 def check_universal_reading(L: int = 4, q: int = 2) -> Result:
-    """T10.n1: "every depth-D network has >= q^(floor(D/3)-1) regions" is REFUTED by the compiled
-    max(2h, 2h) network (D = 2L sublayers), counted through its hardmax Transformer."""
+    """T10.n1: "every L-layer network of depth D = 2L sublayers (the compiled depth) has >= q^(floor(D/3)-1)
+    pieces" is REFUTED by max(2h, 2h) with L layers (1 piece), certified by its exact breakpoints (kind
+    regions-universal-miss); the compiled hardmax Transformer's count is evidence."""
     from ..constructions.maxout_compiler import compile_maxout
 
     _int_in("L", L, 1, 8)
-    comp = compile_maxout(_identical(L), [[0, 1]])
+    net = _identical(L)
+    comp = compile_maxout(net, [[0, 1]])
     D = comp.transformer.n_sublayers
-    rc = count_regions(comp, [(0, 1)], kind="pieces")
-    b = _bound(q, D)
-    ok = rc.count >= b
-    return Result("T10", "every depth-D network has >= q^(floor(D/3)-1) linear regions (universal reading)",
-                  Verdict.PROVED if ok else Verdict.REFUTED, Method.EXACT,
-                  certificate={"summary": f"compiled max(2h, 2h), L = {L}, D = {D}: {rc.count} piece(s) "
-                                          f"{'>=' if ok else '<'} {q}^(floor({D}/3)-1) = {fraction_str(b)}; "
-                                          "the brief's bound is existential",
-                               "count": rc.count, "activation_regions": rc.activation_regions, "D": D, "bound": b,
-                               "regions": rc.regions},
-                  parameters={"L": L, "q": q}, conventions={"depth": "D = sublayers (c = 2, e = 0)"})
+    rc = count_regions(net, [(0, 1)], kind="pieces")
+    rct = count_regions(comp, [(0, 1)], kind="pieces", include_regions=False)
+    b = _bound(q, 2 * L)
+    evidence = {"compiled_transformer": {"D": D, "pieces": rct.count, "activation_regions": rct.activation_regions}}
+    params = {"q": q, "c": 2, "e": 0}
+    conv = {"depth": "D = c L + e sublayers of the compiled network (c = 2, e = 0)", **CONV_PIECES}
+    if rc.count >= b:
+        return _kernel_result("T10", "universal", Verdict.INCONCLUSIVE, Method.EXACT,
+                              {"summary": f"{rc.count} pieces >= {fraction_str(b)}: no counterexample at L = {L}"},
+                              params, conv, evidence=evidence)
+    xs, _ = maxout_values_1d(net, 0, 1)
+    cert = {"kind": "regions-universal-miss", "network": jsonable(net.to_dict()), "breakpoints": _points(xs)}
+    return _kernel_result("T10", "universal", Verdict.REFUTED, Method.EXACT, cert, params, conv,
+                          evidence={"summary": f"max(2h, 2h), L = {L}, D = {2 * L}: {rc.count} piece(s) < {q}^(floor("
+                                               f"{2 * L}/3)-1) = {fraction_str(b)}; the brief's bound is existential",
+                                    **evidence})
 
 
 def check_one_layer_ceiling(seeds=tuple(range(10)), N: int = 3, k: int = 3) -> Result:
-    """T10.n2 (first half): a 1-D maxout layer of width N and rank k with a linear read-out has
-    <= 1 + N(k-1) pieces (each unit's envelope has <= k - 1 breakpoints); checked exactly on seeded
-    random instances.  PROVED iff every instance is within the ceiling."""
+    """T10.n2 (first half), narrowed to the instances: each of the seeded random 1-D maxout layers of width N
+    and rank k (linear read-out) has <= 1 + N(k-1) pieces on [-2, 2], each counted exactly (kind
+    regions-one-layer).  The instances are in ``parameters.networks``; the universal ceiling is a lemma
+    (each unit's envelope has <= k - 1 breakpoints), not what this Result proves."""
     _int_in("N", N, 1, 8)
     _int_in("k", k, 2, 6)
-    rows, ok = [], True
+    rows, ok, nets, pts = [], True, [], []
     for s in seeds:
         rng = random.Random(s)
         q = lambda: Fraction(rng.randint(-8, 8), rng.randint(1, 4))
@@ -251,30 +267,40 @@ def check_one_layer_ceiling(seeds=tuple(range(10)), N: int = 3, k: int = 3) -> R
         n = count_regions(net, [(-2, 2)], include_regions=False).count
         ok = ok and n <= 1 + N * (k - 1)
         rows.append({"seed": s, "pieces": n})
-    return Result("T10", f"one maxout layer (width {N}, rank {k}) has <= 1 + N(k-1) = {1 + N * (k - 1)} pieces in 1-D",
-                  Verdict.PROVED if ok else Verdict.REFUTED, Method.EXACT,
-                  certificate={"summary": f"{len(rows)} random instances, max {max(r['pieces'] for r in rows)} pieces "
-                                          f"<= {1 + N * (k - 1)}", "instances": rows},
-                  parameters={"N": N, "k": k}, seeds={"instances": list(seeds)})
+        nets.append(net.to_dict())
+        pts.append(_points(maxout_values_1d(net, -2, 2)[0]))
+    params = {"box": [[-2, 2]], "networks": nets}
+    evidence = {"instances": rows, "N": N, "k": k}
+    if not ok:
+        return _kernel_result("T10", "one-layer", Verdict.INCONCLUSIVE, Method.EXACT,
+                              {"summary": "an instance exceeds the ceiling (impossible: a bug)"}, params, CONV_PIECES,
+                              evidence=evidence, seeds={"instances": list(seeds)})
+    return _kernel_result("T10", "one-layer", Verdict.PROVED, Method.EXACT,
+                          {"kind": "regions-one-layer", "breakpoints": pts}, params, CONV_PIECES,
+                          evidence={"summary": f"{len(rows)} instances, max {max(r['pieces'] for r in rows)} pieces "
+                                               f"<= {1 + N * (k - 1)}", **evidence}, seeds={"instances": list(seeds)})
 
 
 def check_shallow_family(L: int = 3, q: int = 2) -> Result:
-    """T10.n2 (second half): "a one-layer network of width N = qL, rank 2 reaches 2^L pieces" is REFUTED:
-    the one-layer ceiling gives <= 1 + N, and the best shallow instance (N distinct ReLU breakpoints,
-    alternating read-out) has exactly 1 + N < 2^L pieces for L >= 3."""
+    """T10.n2 (second half): "some one-layer network of width N = qL, rank 2 reaches 2^L pieces" is REFUTED
+    by the one-layer ceiling 1 + N(k-1) = 1 + N < 2^L (kind regions-one-layer-lemma, which trusts that lemma);
+    the best shallow instance (N distinct ReLU breakpoints, alternating read-out) with exactly 1 + N pieces is
+    evidence that the ceiling is attained.  INCONCLUSIVE when 1 + N >= 2^L."""
     _int_in("L", L, 1, 12)
     N = q * L
     layer = ([[[Fraction(1)], [Fraction(0)]] for _ in range(N)],
              [[Fraction(-i, N + 1), Fraction(0)] for i in range(1, N + 1)])
     net = MaxoutNetwork([layer], readout=([[Fraction((-1) ** i * (i + 1)) for i in range(N)]], [0]))
     n = count_regions(net, [(0, 1)], include_regions=False).count
-    ok = n >= 2 ** L
-    return Result("T10", f"a one-layer width-{N} rank-2 network reaches 2^{L} = {2 ** L} pieces",
-                  Verdict.PROVED if ok else Verdict.REFUTED, Method.EXACT,
-                  certificate={"summary": f"exact count {n} = 1 + N; ceiling 1 + N(k-1) = {1 + N} "
-                                          f"{'>=' if ok else '<'} 2^L = {2 ** L}: depth is needed",
-                               "count": n, "ceiling": 1 + N, "target": 2 ** L},
-                  parameters={"L": L, "q": q, "N": N})
+    evidence = {"best_instance_pieces": n, "ceiling": 1 + N, "target": 2 ** L}
+    params = {"L": L, "q": q}
+    if 1 + N >= 2 ** L:
+        return _kernel_result("T10", "shallow", Verdict.INCONCLUSIVE, Method.EXACT,
+                              {"summary": f"the ceiling 1 + N = {1 + N} does not rule out 2^{L} = {2 ** L}"}, params,
+                              CONV_PIECES, evidence=evidence)
+    return _kernel_result("T10", "shallow", Verdict.REFUTED, Method.EXACT, {"kind": "regions-one-layer-lemma"}, params,
+                          CONV_PIECES, evidence={"summary": f"ceiling 1 + N(k-1) = {1 + N} < 2^L = {2 ** L} (the best "
+                                                            f"instance has exactly {n}): depth is needed", **evidence})
 
 
 def grid_piece_count(net, lo, hi, den: int) -> int:
@@ -289,7 +315,8 @@ def grid_piece_count(net, lo, hi, den: int) -> int:
 def check_grid_method(network: str = "O2", den: int = 720) -> Result:
     """T10.n3: "the grid count equals the exact count" -- REFUTED on O2 with step 1/720 (5 versus 4:
     9/26 is not a grid point); PROVED for the tent on the dyadic grid {i/2^(L+1)}, which contains every
-    breakpoint (``network="tent-L"``)."""
+    breakpoint (``network="tent-L"``).  Kinds regions-grid / regions-grid-miss (the network's SPEC is in
+    the parameters, its name in the evidence)."""
     from .t6_maxout_emulation import o2_network
 
     _int_in("den", den, 1, 100_000)
@@ -302,26 +329,83 @@ def check_grid_method(network: str = "O2", den: int = 720) -> Result:
     exact = count_regions(net, [(0, 1)])
     grid = grid_piece_count(net, 0, 1, den)
     ok = grid == exact.count
-    return Result("T10", f"sampling {network} on the grid of step 1/{den} finds the exact number of pieces",
-                  Verdict.PROVED if ok else Verdict.REFUTED, Method.EXACT,
-                  certificate={"summary": f"grid count {grid} {'=' if ok else '!='} exact count {exact.count}",
-                               "grid_count": grid, "exact_count": exact.count,
-                               "breakpoints": [r["interval"][0] for r in exact.regions[1:]]},
-                  parameters={"network": network, "den": den})
+    params = {"network": net.to_dict(), "box": [[0, 1]], "den": den}
+    cert = {"kind": "regions-grid" if ok else "regions-grid-miss", "breakpoints": _points(maxout_values_1d(net, 0, 1)[0])}
+    return _kernel_result("T10", "grid", Verdict.PROVED if ok else Verdict.REFUTED, Method.EXACT, cert, params,
+                          CONV_PIECES, evidence={"summary": f"grid count {grid} {'=' if ok else '!='} exact count "
+                                                            f"{exact.count}", "network_name": network,
+                                                 "grid_count": grid, "exact_count": exact.count,
+                                                 "breakpoints": [r["interval"][0] for r in exact.regions[1:]]})
+
+
+def region_certificate(net, box) -> dict:
+    """The kernel certificate of an exact count on a 1-D / 2-D box: breakpoints, or the full partition of the
+    closed box (open polygons, open segments of their skeleton, points)."""
+    if len(box) == 1:
+        return {"breakpoints": _points(maxout_values_1d(net, box[0][0], box[0][1])[0])}
+    polys = [_clean(vs) for vs, _, _ in maxout_cells_2d(net, box)]
+    return {"cells": [[[fraction_str(c) for c in v] for v in P] for P in polys + _skeleton(polys)]}
+
+
+def _clean(vs):
+    """A strictly convex counter-clockwise vertex list (collinear and repeated vertices removed)."""
+    vs = [tuple(Fraction(to_fraction(c)) for c in v) for v in vs]
+    out = []
+    for v in vs:
+        if not out or out[-1] != v:
+            out.append(v)
+    if out[0] == out[-1]:
+        out.pop()
+    changed = True
+    while changed and len(out) > 3:
+        changed = False
+        for i in range(len(out)):
+            a, b, c = out[i - 1], out[i], out[(i + 1) % len(out)]
+            if (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]) == 0:
+                del out[i]
+                changed = True
+                break
+    area = sum(out[i][0] * out[(i + 1) % len(out)][1] - out[(i + 1) % len(out)][0] * out[i][1] for i in range(len(out)))
+    return out if area > 0 else out[::-1]
+
+
+def _skeleton(polys) -> list:
+    """The open segments and points that complete the open polygons to a partition of the closed box."""
+    lines, points = {}, set()
+    for P in polys:
+        for a, b in zip(P, P[1:] + P[:1]):
+            dy, dx = b[1] - a[1], a[0] - b[0]
+            c = dy * a[0] + dx * a[1]
+            n = dy if dy != 0 else dx
+            key, k = (dy / n, dx / n, c / n), (0 if dx != 0 else 1)
+            lines.setdefault(key, []).append((min(a, b, key=lambda p: p[k]), max(a, b, key=lambda p: p[k]), k))
+            points.update((a, b))
+    out = []
+    for key, es in lines.items():
+        k = es[0][2]
+        ts = sorted({p for a, b, _ in es for p in (a, b)}, key=lambda p: p[k])
+        iv = sorted((a[k], b[k]) for a, b, _ in es)
+        for p, r in zip(ts, ts[1:]):
+            mid = (p[k] + r[k]) / 2
+            if any(lo < mid < hi for lo, hi in iv):
+                out.append([p, r])
+            points.update((p, r))
+    return out + [[p] for p in sorted(points)]
 
 
 def check_region_count(spec, box, kind: str = "pieces", expected: int | None = None, tie: str = "average") -> Result:
-    """A re-checkable exact count (certificate kind ``regions-count``) of a MaxoutNetwork SPEC dict on a
-    1-D or 2-D box; PROVED iff it equals ``expected`` (REFUTED otherwise)."""
+    """A re-checkable exact count (kernel kinds ``regions-count`` / ``regions-miscount``) of a maxout network
+    SPEC on a 1-D or 2-D box: PROVED iff it has exactly ``expected`` regions of ``kind`` (REFUTED otherwise);
+    ``expected=None`` claims the exact count found."""
     net = spec if isinstance(spec, MaxoutNetwork) else MaxoutNetwork.from_dict(spec)
     rc = count_regions(net, box, kind=kind, tie=tie)
-    if expected is None:
-        raise InputError("expected", "give the expected count")
-    ok = rc.count == expected
-    cert = {"kind": "regions-count", "summary": f"{rc.count} {kind} regions (expected {expected})",
-            "network": net.to_dict(), "box": [[lo, hi] for lo, hi in rc.box], "count_kind": kind,
-            "count": rc.count, "activation_regions": rc.activation_regions, "pieces": rc.pieces,
-            "regions": rc.regions}
-    return Result("T10", f"the network has exactly {expected} {kind} regions on the box",
-                  Verdict.PROVED if ok else Verdict.REFUTED, Method.EXACT, certificate=cert,
-                  parameters={"kind": kind, "expected": expected})
+    claimed = rc.count if expected is None else expected
+    if not isinstance(claimed, int) or isinstance(claimed, bool) or claimed < 0:
+        raise InputError("expected", f"must be a non-negative integer, got {claimed!r}")
+    ok = rc.count == claimed
+    cert = {"kind": "regions-count" if ok else "regions-miscount", **region_certificate(net, rc.box)}
+    params = {"network": net.to_dict(), "box": [[lo, hi] for lo, hi in rc.box], "kind": kind, "count": claimed}
+    return _kernel_result("T10", "count", Verdict.PROVED if ok else Verdict.REFUTED, Method.EXACT, cert, params,
+                          CONV_PIECES, evidence={"summary": f"{rc.count} {kind} regions (claimed {claimed})",
+                                                 "activation_regions": rc.activation_regions, "pieces": rc.pieces,
+                                                 "regions": rc.regions if len(rc.regions) <= 2000 else None})

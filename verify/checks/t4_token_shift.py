@@ -11,15 +11,16 @@ Independent of the construction's own bookkeeping, for every layer l the check
 3. proves the compiled Transformer equal to -T^{oL} on the whole box (exact region decomposition, both tie
    rules) and counts its pieces (2^L).
 
-When two slabs meet, an exact collision witness is given: inputs x, x' and tokens j != j' whose shifted
-states h + Delta_l pi coincide, re-computed from the compiled Transformer's own intermediate token states,
-together with the exact output error at x = 0.
+When two slabs meet, an exact collision witness is given (kernel kind ``token-shift-witness``): inputs x, x'
+and tokens j != j' whose shifted states h_l + j Delta coincide (h_l the exact state of the tent prefix), or a
+gate failure; the exact output error at x = 0 is evidence.  A PROVED Result (kind ``token-shift``) names the
+compiled Transformer by its weights (``parameters.transformer``), which the kernel evaluates on every cell.
 
 >>> check_token_shift(L=2, Delta=2, M=4).verdict.value
 'proved'
 >>> r = check_token_shift(L=2, Delta=1, M=4)
->>> r.verdict.value, r.certificate["output_at_0"]
-('refuted', {'x': Fraction(0, 1), 'transformer': Fraction(-1, 1), 'network': Fraction(0, 1)})
+>>> r.verdict.value, r.certificate["collision"], r.evidence["output_at_0"]
+('refuted', {'tokens': [1, 2], 'x': ['1', '0']}, {'x': Fraction(0, 1), 'transformer': Fraction(-1, 1), 'network': Fraction(0, 1)})
 """
 
 from __future__ import annotations
@@ -30,14 +31,16 @@ from ..analysis.geometry import to_fraction
 from ..analysis.regions import count_regions, maxout_values_1d
 from ..engines.exact import fraction_str, parse_positive
 from ..errors import InputError
+from ..canonical import jsonable
+from ..kernel import regions as KR
 from ..objects.maxout import MaxoutNetwork
 from ..results import Method, Result, Verdict
+from .emulation import prove_emulation
+from .t10_linear_regions import _points
 
-__all__ = ["check_token_shift", "entering_ranges", "MAX_L"]
+__all__ = ["check_token_shift", "entering_ranges", "transformer_json", "MAX_L"]
 
 MAX_L = 8
-STATEMENT = ("in the scalar-shift compiled tent network the token slabs are pairwise disjoint at every layer over "
-             "the whole domain (margin gamma_l > 0, M_l gamma_l >= sup|P_j - P_(j-1)|), and the network is exact")
 
 
 def _prefix(net: MaxoutNetwork, l: int) -> MaxoutNetwork:
@@ -75,10 +78,56 @@ def _locate(points, value):
     return None
 
 
+def transformer_json(comp) -> dict:
+    """The compiled scalar-shift Transformer in the kernel's format (:mod:`verify.kernel._cells`): tokens
+    j = 1..n embedded as (h, z, pi, one) = (x, 0, j, 1), read-out h of token 1."""
+    T, n = comp.transformer, comp.n_tokens
+    E = T.embedding_dim
+    one = [[0] * n, [0] * n, list(range(1, n + 1)), [1] * n]
+    xrow = [[1] * n] + [[0] * n for _ in range(E - 1)]
+    subs = []
+    for sub in T.sublayers:
+        if sub.kind == "ffn":
+            subs.append({"ffn": {"W1": sub.W1, "b1": sub.b1, "W2": sub.W2, "b2": sub.b2}})
+        else:
+            subs.append({"attention": [{"W_Q": h.W_Q, "W_K": h.W_K, "W_V": h.W_V, "W_O": h.W_O} for h in sub.heads]})
+    W, b = comp.source.readout if comp.source.readout else ([[1]], [0])
+    read = [[row[0]] + [0] * (E - 1) for row in W]
+    return jsonable({"tokens": n, "coordinates": list(comp.coordinate_names), "embed": {"one": one, "x": [xrow]},
+                     "sublayers": subs, "read": {"token": 0, "W": read, "b": list(b)}})
+
+
+def _witness(net, rng, layer_rows, L, Delta, M, n):
+    """An exact refutation: a collision of two tokens' shifted states, or a gate failure, at the first
+    failing layer (exact ranges only)."""
+    for l in range(L):
+        pts = rng[l]["points"]
+        a, b = rng[l]["range"]
+        for j in range(1, n + 1):
+            for j2 in range(j + 1, n + 1):
+                lo, hi = max(a + j * Delta, a + j2 * Delta), min(b + j * Delta, b + j2 * Delta)
+                if lo <= hi:
+                    x, x2 = _locate(pts, lo - j * Delta), _locate(pts, lo - j2 * Delta)
+                    if x is not None and x2 is not None:
+                        return {"layer": l + 1, "collision": {"tokens": [j, j2], "x": [x, x2]}}
+        row = layer_rows[l]
+        if not row["gates_exact"]:
+            u, v = _locate(pts, b), _locate(pts, a)
+            s, t = row["pieces_diff"]
+            worst = a if abs(s * a + t) >= abs(s * b + t) else b
+            return {"layer": l + 1, "gate": {"u": u, "v": v, "x": _locate(pts, worst)}}
+    return None
+
+
 def check_token_shift(L: int = 3, Delta=2, M=4, ranges: str = "exact", prove_equal: bool = True) -> Result:
-    """T4 on O5: the tent -T^{oL} on [0, 1] compiled with scalar shifts Delta and gate slopes M."""
+    """T4 on O5: the tent -T^{oL} on [0, 1] compiled with scalar shifts Delta and gate slopes M.
+
+    PROVED (kernel kind ``token-shift``): the slabs are disjoint and the gates exact at every layer, and the
+    compiled Transformer (its weights in ``parameters.transformer``) equals -T^{oL} on every cell of the exact
+    breakpoint partition of [0, 1] under both tie rules.  REFUTED (``token-shift-witness``): an exact collision
+    of two tokens' shifted states, or a gate failure.  INCONCLUSIVE: interval enclosures too wide (a sufficient
+    condition only), or ``prove_equal=False``."""
     from ..constructions.token_shift import scalar_shift_tent
-    from .emulation import prove_emulation
 
     if not isinstance(L, int) or isinstance(L, bool) or not 1 <= L <= MAX_L:
         raise InputError("L", f"must be an integer in [1, {MAX_L}], got {L!r}")
@@ -103,75 +152,47 @@ def check_token_shift(L: int = 3, Delta=2, M=4, ranges: str = "exact", prove_equ
             va, vb = pieces[j][0] - pieces[j - 1][0], pieces[j][1] - pieces[j - 1][1]
             sups.append(max(abs(va * a + vb), abs(va * b + vb)))
         gates = gamma > 0 and all(M * gamma >= s for s in sups)
-        rec = comp.layer_data[l]
-        row = {"layer": l + 1, "range": [a, b], "width": w, "Delta": Delta, "gamma": gamma, "slabs": slabs,
-               "disjoint": disjoint, "M_gamma": M * gamma, "sup_abs_differences": sups, "gates_exact": gates,
-               "construction_range": list(rec["range"]),
-               "construction_range_encloses": rec["range"][0] <= a and b <= rec["range"][1]}
-        if not disjoint and ranges == "exact":
-            row["collision"] = _collision(comp, rng[l]["points"], l, a, b, Delta, n)
-        layers.append(row)
+        layers.append({"layer": l + 1, "range": [a, b], "width": w, "Delta": Delta, "gamma": gamma, "slabs": slabs,
+                       "disjoint": disjoint, "M_gamma": M * gamma, "sup_abs_differences": sups, "gates_exact": gates,
+                       "pieces_diff": (pieces[1][0] - pieces[0][0], pieces[1][1] - pieces[0][1]),
+                       "construction_range": list(comp.layer_data[l]["range"])})
         if not (disjoint and gates):
             failures.append(l + 1)
-    cert = {"summary": "", "layers": layers}
     x0 = Fraction(0)
     tv, nv = comp([x0])[0], net.evaluate([x0])[0]
-    cert["output_at_0"] = {"x": x0, "transformer": tv, "network": nv}
+    evidence = {"layers": layers, "output_at_0": {"x": x0, "transformer": tv, "network": nv}}
     params = {"L": L, "Delta": Delta, "M": M, "ranges": ranges}
     conv = {"construction": "R3s / O5 scalar shift s = h + Delta pi, thresholds t = a + j Delta - gamma",
             "ranges": ranges, "tie_rules": ["average", "first"]}
+
+    def result(verdict, method, cert, params, summary):
+        params, cv = jsonable(params), jsonable(conv)
+        return Result("T4", KR.statement("token-shift", params, cv), verdict, method, certificate=cert,
+                      parameters=params, conventions=cv, evidence={"summary": summary, **evidence})
+
     if failures:
         if ranges == "interval":
-            cert["summary"] = (f"interval enclosures do not certify disjoint slabs at layer(s) {failures}: "
-                               "the sufficient condition fails (no counterexample implied)")
-            return Result("T4", STATEMENT, Verdict.INCONCLUSIVE, Method.CERTIFIED, certificate=cert,
-                          parameters=params, conventions=conv)
-        col = next((r["collision"] for r in layers if "collision" in r and r["collision"]), None)
-        txt = ""
-        if col:
-            txt = (f"; at layer {col['layer']} token {col['tokens'][0]} at x = {fraction_str(col['x'][0])} and token "
-                   f"{col['tokens'][1]} at x = {fraction_str(col['x'][1])} share the shifted state "
-                   f"{fraction_str(col['shifted_state'])}")
-        cert["summary"] = (f"slabs not disjoint (or gates inexact) at layer(s) {failures}{txt}; output at x = 0: "
-                           f"{fraction_str(tv)} instead of {fraction_str(nv)}")
-        return Result("T4", STATEMENT, Verdict.REFUTED, Method.EXACT, certificate=cert, parameters=params,
-                      conventions=conv)
-    if prove_equal:
-        eq = prove_emulation((net, comp), [[0, 1]], tie="both", claim="T4", record_regions=False)
-        pieces = count_regions(comp, [(0, 1)], include_regions=False).count
-        cert["whole_box_equality"] = {"verdict": eq.verdict.value, "summary": eq.certificate.get("summary")}
-        cert["pieces"] = pieces
-        if not eq.proved or pieces != 2 ** L:
-            cert["summary"] = (f"slabs disjoint at every layer, but the whole-box equality is {eq.verdict.value} "
-                               f"and the count is {pieces}")
-            return Result("T4", STATEMENT, eq.verdict if not eq.proved else Verdict.REFUTED, Method.EXACT,
-                          certificate=cert, parameters=params, conventions=conv)
-    cert["summary"] = (f"every layer 1..{L}: slabs disjoint with margin gamma > 0 and M gamma >= sup|P_j - P_(j-1)| "
-                       f"({ranges} ranges)" + (f"; output = -T^(o{L}) on all of [0, 1] under both tie rules, "
-                                              f"{cert['pieces']} pieces" if prove_equal else ""))
-    return Result("T4", STATEMENT, Verdict.PROVED, Method.EXACT if ranges == "exact" else Method.CERTIFIED,
-                  certificate=cert, parameters=params, conventions=conv)
-
-
-def _collision(comp, points, l, a, b, Delta, n):
-    """Tokens j < j' and inputs x, x' whose shifted states h + Delta pi coincide at layer l (0-based),
-    read from the compiled Transformer's token states entering that layer's FFN."""
-    for j in range(1, n + 1):
-        for j2 in range(j + 1, n + 1):
-            lo, hi = max(a + j * Delta, a + j2 * Delta), min(b + j * Delta, b + j2 * Delta)
-            if lo > hi:
-                continue
-            t = lo
-            x = _locate(points, t - j * Delta)
-            x2 = _locate(points, t - j2 * Delta)
-            if x is None or x2 is None:
-                continue
-            states = []
-            for xx, tok in ((x, j), (x2, j2)):
-                X = comp.transformer.evaluate(comp.embed([xx]), trace=True)[2 * l]
-                h, pi = X[0][tok - 1], X[2][tok - 1]
-                states.append(h + Delta * pi)
-            if states[0] == states[1]:
-                return {"layer": l + 1, "tokens": [j, j2], "x": [x, x2], "shifted_state": states[0],
-                        "from_transformer_states": True}
-    return None
+            return result(Verdict.INCONCLUSIVE, Method.CERTIFIED, {}, params,
+                          f"interval enclosures do not certify disjoint slabs at layer(s) {failures}: the sufficient "
+                          "condition fails (no counterexample implied)")
+        wit = _witness(net, rng, layers, L, Delta, M, n)
+        if wit is None:
+            return result(Verdict.INCONCLUSIVE, Method.EXACT, {}, params, f"layer(s) {failures} fail but no exact "
+                                                                          "witness was found")
+        what = (f"tokens {wit['collision']['tokens']} at x = {[fraction_str(v) for v in wit['collision']['x']]} share "
+                "a shifted state" if "collision" in wit else "M gamma < sup|P_2 - P_1|")
+        return result(Verdict.REFUTED, Method.EXACT, {"kind": "token-shift-witness", **jsonable(wit)}, params,
+                      f"layer {wit['layer']}: {what}; output at x = 0: {fraction_str(tv)} instead of {fraction_str(nv)}")
+    if not prove_equal:
+        return result(Verdict.INCONCLUSIVE, Method.EXACT if ranges == "exact" else Method.CERTIFIED, {}, params,
+                      "slabs disjoint and gates exact; the whole-box equality was not checked (prove_equal=False)")
+    eq = prove_emulation((net, comp), [[0, 1]], tie="both", claim="T4", record_regions=False)
+    pieces = count_regions(comp, [(0, 1)], include_regions=False).count
+    evidence.update({"whole_box_equality": {"verdict": eq.verdict.value, "summary": eq.certificate.get("summary")},
+                     "pieces": pieces})
+    params["transformer"] = transformer_json(comp)
+    xs, _ = maxout_values_1d(net, 0, 1)
+    cert = {"kind": "token-shift", "breakpoints": _points(xs)}
+    return result(Verdict.PROVED, Method.EXACT if ranges == "exact" else Method.CERTIFIED, cert, params,
+                  f"every layer 1..{L}: slabs disjoint with margin gamma > 0 and M gamma >= sup|P_j - P_(j-1)| "
+                  f"({ranges} ranges); output = -T^(o{L}) on all of [0, 1] under both tie rules, {pieces} pieces")
