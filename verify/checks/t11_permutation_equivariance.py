@@ -4,8 +4,11 @@ For any composition of attention (softmax, or hardmax with ``average``) and FFN 
 every permutation Pi of the tokens (columns).  For X = x 1^T all columns of T(X) are equal and each attention
 sublayer acts as X -> X + sum_h W_O^h W_V^h X.
 
-* hardmax: exact, on seeded random Transformers (E <= 6, n <= 5, H <= 2, <= 4 sublayers) and inputs with forced
-  ties (repeated tokens and repeated key values), every permutation;
+* hardmax ``average``: exact, on seeded random Transformers (E <= 6, n <= 5, H <= 2, <= 4 sublayers) and inputs
+  with forced ties (repeated tokens and repeated key values), every permutation.  PROVED means: for exactly these
+  recorded instances (their weights and inputs are the Result's parameters; the kernel re-evaluates every
+  permutation).  Sampling never proves the universal claim;
+* hardmax ``first``: the universal claim is REFUTED by an exact counterexample (sampled, else T11.n1);
 * softmax, n <= 3: symbolic (SymPy) -- token entries are symbols, the difference T(X Pi) - T(X) Pi must be
   identically 0;
 * softmax, larger n: 50-digit mpmath evidence only (INCONCLUSIVE, with ``criterion_met`` stating whether the
@@ -26,9 +29,11 @@ import itertools
 import random
 from fractions import Fraction
 
+from ..canonical import jsonable
 from ..constructions.maxout_compiler import compile_maxout
-from ..engines.exact import fraction_str
+from ..engines.exact import fraction_str, parse_exact
 from ..errors import InputError
+from ..kernel import casesplit as K
 from ..objects.maxout import MaxoutNetwork
 from ..objects.ops import TIE_RULES
 from ..objects.transformer import Attention, FeedForward, Head, Transformer
@@ -85,77 +90,114 @@ def _perms(n, rng, limit=120):
     return perms if len(perms) <= limit else rng.sample(perms, limit)
 
 
+def transformer_json(T: Transformer) -> dict:
+    """The exact weights of T in the kernel's format (:func:`verify.kernel.casesplit._transformer`)."""
+    subs = []
+    for sub in T.sublayers:
+        if isinstance(sub, Attention):
+            subs.append({"attention": [{"W_Q": h.W_Q, "W_K": h.W_K, "W_V": h.W_V, "W_O": h.W_O} for h in sub.heads]})
+        else:
+            subs.append({"ffn": {"W1": sub.W1, "b1": sub.b1, "W2": sub.W2, "b2": sub.b2}})
+    return jsonable({"sublayers": subs})
+
+
+def _self_checked(r: Result) -> Result:
+    """``r`` if the kernel accepts it, else INCONCLUSIVE with the kernel's reason."""
+    import json
+
+    from .. import kernel
+
+    try:
+        kernel.check(json.loads(r.to_json()))
+    except kernel.Rejected as exc:
+        return Result(r.claim, r.statement, Verdict.INCONCLUSIVE, r.method, parameters=r.parameters, seeds=r.seeds,
+                      evidence=dict(r.evidence), certificate={"summary": f"the kernel rejects the certificate: {exc}"})
+    return r
+
+
+_KV = Transformer([Attention([Head([[0, 0, 1, 0]], [[1, 0, 0, 0]], [[0, 1, 0, 0]], [[0], [0], [0], [1]])])],
+                  coordinate_names=["key", "value", "one", "out"])
+
+
+def _counterexample(claim, tie, T, X, perm, summary, evidence=None, seeds=None) -> Result:
+    """REFUTED: "every hardmax (tie) Transformer is equivariant on n-token inputs", with the exact witness."""
+    params = {"tie": tie, "n": len(X[0])}
+    return _self_checked(Result(
+        claim, K.statement("equivariance-counterexample", jsonable(params), {}), Verdict.REFUTED, Method.EXACT,
+        parameters=params, seeds=seeds or {}, evidence=evidence or {},
+        certificate={"kind": "equivariance-counterexample", "transformer": transformer_json(T), "X": jsonable(X),
+                     "perm": list(perm), "summary": summary}))
+
+
+def _first_rule_witness(v0=Fraction(0), v1=Fraction(5)):
+    """The T11.n1 instance: keys (1, 1), values (v0, v1), constant query, the swap."""
+    X = ((Fraction(1), Fraction(1)), (v0, v1), (Fraction(1), Fraction(1)), (Fraction(0), Fraction(0)))
+    return _KV, X, (1, 0)
+
+
 def check_permutation_equivariance(trials: int = 12, seed: int = 20260311, tie: str = "average", E_max: int = 6,
                                    n_max: int = 5, H_max: int = 2, depth_max: int = 4) -> Result:
-    """Hardmax, exact: PROVED iff T(X Pi) = T(X) Pi for every permutation in every trial (random Transformers,
-    inputs with forced ties); REFUTED with the exact instance otherwise (e.g. ``tie="first"`` may fail)."""
-    for name, v, lo, hi in (("trials", trials, 1, 500), ("E_max", E_max, 1, 6), ("n_max", n_max, 1, 5),
+    """Hardmax, exact, on seeded random Transformers (inputs with forced ties).
+
+    ``average``: PROVED for exactly the recorded instances -- the statement is "for each of these Transformers and
+    inputs X, T(X Pi) = T(X) Pi for every permutation", and the kernel re-evaluates every permutation of every
+    instance (kind ``equivariance-instances``); sampling never proves the universal claim.
+    ``first``: the universal claim is REFUTED by an exact counterexample (kind ``equivariance-counterexample``):
+    a sampled one if the samples contain one, else the T11.n1 instance -- so the verdict does not depend on the
+    seed."""
+    for name, v, lo, hi in (("trials", trials, 1, 64), ("E_max", E_max, 1, 6), ("n_max", n_max, 1, 5),
                             ("H_max", H_max, 1, 2), ("depth_max", depth_max, 1, 4)):
         if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
             raise InputError(name, f"must be an integer in [{lo}, {hi}], got {v!r}")
     if tie not in TIE_RULES:
         raise InputError("tie", f"must be one of {', '.join(TIE_RULES)}, got {tie!r}")
     rng = random.Random(seed)
-    checked = 0
-    params = {"trials": trials, "tie": tie, "E_max": E_max, "n_max": n_max, "H_max": H_max, "depth_max": depth_max}
+    checked, instances = 0, []
+    sampling = {"trials": trials, "E_max": E_max, "n_max": n_max, "H_max": H_max, "depth_max": depth_max}
     for t in range(trials):
         E = rng.randint(1, E_max)
         n = 1 + t % n_max
         T = random_transformer(rng, E, rng.randint(1, depth_max), H_max)
         X = _random_input(rng, E, n, forced_ties=t % 2 == 0)
         Y = T.evaluate(X, tie=tie)
-        for perm in _perms(n, rng):
+        instances.append({"transformer": transformer_json(T), "X": jsonable(X)})
+        for perm in itertools.permutations(range(n)):
             Yp = T.evaluate(permute_columns(X, perm), tie=tie)
             checked += 1
             if Yp != permute_columns(Y, perm):
-                return Result("T11", STATEMENT, Verdict.REFUTED, Method.EXACT, parameters=params, seeds={"random": seed},
-                              conventions={"attention": "hardmax", "tie_rule": tie},
-                              certificate={"summary": f"trial {t}: permutation {list(perm)} breaks equivariance "
-                                                      f"(tie rule {tie})",
-                                           "witness": {"X": X, "perm": list(perm), "T_X": Y, "T_XPi": Yp,
-                                                       "transformer": T.describe(dense=True)}})
-    return Result("T11", STATEMENT, Verdict.PROVED, Method.EXACT, parameters=params, seeds={"random": seed},
-                  conventions={"attention": "hardmax", "tie_rule": tie},
-                  certificate={"summary": f"{trials} random Transformers, {checked} (input, permutation) pairs, "
-                                          f"exact equality T(X Pi) = T(X) Pi (half the inputs with forced ties)",
-                               "pairs_checked": checked})
+                return _counterexample("T11", tie, T, X, perm, f"trial {t}: permutation {list(perm)} breaks "
+                                       f"equivariance (tie rule {tie})", sampling, {"random": seed})
+    if tie == "first":
+        T, X, perm = _first_rule_witness()
+        return _counterexample("T11", tie, T, X, perm, f"no sampled counterexample among {trials} trials; the T11.n1 "
+                               "instance (keys (1, 1), values (0, 5), the swap) is one", sampling, {"random": seed})
+    params = {"tie": tie, "instances": instances}
+    return _self_checked(Result(
+        "T11", K.statement("equivariance-instances", jsonable(params), {}), Verdict.PROVED, Method.EXACT,
+        parameters=params, seeds={"random": seed}, evidence={"sampling": sampling, "pairs_checked": checked},
+        certificate={"kind": "equivariance-instances",
+                     "summary": f"{trials} recorded random Transformers, {checked} (input, permutation) pairs, exact "
+                                "(half the inputs with forced ties); a statement about these instances only"}))
 
 
 def check_softmax_equivariance_symbolic(n_max: int = 3, trials: int = 3, seed: int = 20260312, E: int = 2,
                                         n_sublayers: int = 2) -> Result:
-    """Softmax with a symbolic scale lambda and symbolic token entries: PROVED iff every difference
-    T(X Pi) - T(X) Pi is identically zero (SymPy), for n = 1..n_max and every permutation."""
-    import sympy
-
+    """Softmax with a symbolic scale lambda and symbolic token entries: PROVED for the recorded Transformers
+    (kind ``softmax-equivariance-symbolic``) iff, for n = 1..n_max and every permutation, T(X Pi) and T(X) Pi are
+    the same SymPy expression -- the kernel rebuilds both with Dummy symbols and an uninterpreted ReLU."""
     for name, v, hi in (("n_max", n_max, 3), ("trials", trials, 10), ("E", E, 3), ("n_sublayers", n_sublayers, 3)):
         if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= hi:
             raise InputError(name, f"must be an integer in [1, {hi}], got {v!r}")
     rng = random.Random(seed)
-    lam = sympy.Symbol("lambda", positive=True)
-    checked = 0
-    for t in range(trials):
-        T = random_transformer(rng, E, n_sublayers, 1)
-        for n in range(1, n_max + 1):
-            X = tuple(tuple(sympy.Symbol(f"x{e}_{j}", real=True) for j in range(n)) for e in range(E))
-            Y = T.evaluate(X, "softmax", scale=lam, backend="sympy")
-            for perm in itertools.permutations(range(n)):
-                Yp = T.evaluate(permute_columns(X, perm), "softmax", scale=lam, backend="sympy")
-                want = permute_columns(Y, perm)
-                for e in range(E):
-                    for j in range(n):
-                        a, b = Yp[e][j], want[e][j]
-                        if a != b and sympy.simplify(a - b) != 0:
-                            return Result("T11", STATEMENT, Verdict.INCONCLUSIVE, Method.EXACT,
-                                          seeds={"random": seed},
-                                          certificate={"summary": f"SymPy could not show T(X Pi) = T(X) Pi "
-                                                                  f"(trial {t}, n = {n}, entry ({e}, {j}))"})
-                checked += 1
-    return Result("T11", STATEMENT, Verdict.PROVED, Method.EXACT, seeds={"random": seed},
-                  parameters={"n_max": n_max, "trials": trials, "E": E, "n_sublayers": n_sublayers},
-                  conventions={"attention": "softmax(lambda * score), lambda symbolic", "entries": "symbols"},
-                  certificate={"summary": f"symbolic softmax: T(X Pi) - T(X) Pi is identically 0 for {checked} "
-                                          f"(Transformer, n, permutation) cases, n <= {n_max}",
-                               "cases": checked})
+    instances = [{"E": E, "transformer": transformer_json(random_transformer(rng, E, n_sublayers, 1))}
+                 for _ in range(trials)]
+    params = {"n_max": n_max, "instances": instances}
+    return _self_checked(Result(
+        "T11", K.statement("softmax-equivariance-symbolic", jsonable(params), {}), Verdict.PROVED, Method.EXACT,
+        parameters=params, seeds={"random": seed},
+        certificate={"kind": "softmax-equivariance-symbolic",
+                     "summary": f"symbolic softmax: T(X Pi) = T(X) Pi identically for {trials} recorded Transformers, "
+                                f"n <= {n_max}, every permutation"}))
 
 
 def check_softmax_equivariance_evidence(n: int = 5, trials: int = 3, seed: int = 20260313, scale="3",
@@ -197,63 +239,45 @@ def check_softmax_equivariance_evidence(n: int = 5, trials: int = 3, seed: int =
 
 def check_identical_tokens(trials: int = 10, seed: int = 20260314, n: int = 4) -> Result:
     """X = x 1^T: every column of T(X) is equal (hardmax, both tie rules) and each attention sublayer equals
-    X + sum_h W_O^h W_V^h X exactly."""
+    X + sum_h W_O^h W_V^h X exactly -- PROVED for the recorded (Transformer, x) instances only (kind
+    ``identical-tokens-instances``, re-evaluated by the kernel)."""
     if not isinstance(trials, int) or not 1 <= trials <= 200 or not isinstance(n, int) or not 1 <= n <= 8:
         raise InputError("trials", "need 1 <= trials <= 200 and 1 <= n <= 8")
     rng = random.Random(seed)
-    checked = 0
+    instances = []
     for t in range(trials):
         E = rng.randint(1, 6)
         T = random_transformer(rng, E, rng.randint(1, 4))
         x = [Fraction(rng.randint(-3, 3), rng.choice((1, 2))) for _ in range(E)]
-        for tie in TIE_RULES:
-            states = T.evaluate(tuple(tuple(v for _ in range(n)) for v in x), tie=tie, trace=True)
-            for s, (sub, X, Y) in enumerate(zip(T.sublayers, states, states[1:])):
-                if any(len(set(row)) != 1 for row in Y):
-                    return Result("T11", STATEMENT, Verdict.REFUTED, Method.EXACT, seeds={"random": seed},
-                                  certificate={"summary": f"trial {t}, sublayer {s}: columns differ for X = x 1^T"})
-                if isinstance(sub, Attention):
-                    col = [row[0] for row in X]
-                    lin = list(col)
-                    for h in sub.heads:
-                        v = [sum((h.W_V[i][e] * col[e] for e in range(E)), Fraction(0)) for i in range(h.size)]
-                        for e in range(E):
-                            lin[e] += sum((h.W_O[e][i] * v[i] for i in range(h.size)), Fraction(0))
-                    if [row[0] for row in Y] != lin:
-                        return Result("T11", STATEMENT, Verdict.REFUTED, Method.EXACT, seeds={"random": seed},
-                                      certificate={"summary": f"trial {t}, sublayer {s}: attention is not "
-                                                              f"X + sum W_O W_V X on identical tokens"})
-                checked += 1
-    return Result("T11", "for X = x 1^T every column of T(X) is equal and each attention sublayer acts as "
-                         "X + sum_h W_O W_V X", Verdict.PROVED, Method.EXACT, seeds={"random": seed},
-                  parameters={"trials": trials, "n": n}, conventions={"tie_rules": list(TIE_RULES)},
-                  certificate={"summary": f"{checked} sublayer applications on identical tokens, both tie rules, exact",
-                               "sublayers_checked": checked})
+        instances.append({"transformer": transformer_json(T), "x": jsonable(x)})
+    params = {"n": n, "instances": instances}
+    return _self_checked(Result(
+        "T11", K.statement("identical-tokens-instances", jsonable(params), {}), Verdict.PROVED, Method.EXACT,
+        parameters=params, seeds={"random": seed},
+        certificate={"kind": "identical-tokens-instances",
+                     "summary": f"{trials} recorded Transformers on identical tokens (n = {n}), both tie rules, exact"}))
 
 
 def check_first_rule_ties(values=(0, 5)) -> Result:
-    """T11.n1: hardmax ``first`` with tied keys and different values is not equivariant."""
+    """T11.n1: hardmax ``first`` with tied keys (1, 1) and the given values, constant query, the swap: REFUTED
+    ("every hardmax first Transformer is equivariant on 2-token inputs") when the values differ; otherwise
+    this instance is no counterexample and the check is INCONCLUSIVE (it never proves the universal claim)."""
     if not isinstance(values, (list, tuple)) or len(values) != 2:
         raise InputError("values", "expected two values")
-    v0, v1 = (Fraction(v) for v in values)
-    # coordinates (key, value, one, out)
-    T = Transformer([Attention([Head([[0, 0, 1, 0]], [[1, 0, 0, 0]], [[0, 1, 0, 0]], [[0], [0], [0], [1]])])],
-                    coordinate_names=["key", "value", "one", "out"])
-    X = ((Fraction(1), Fraction(1)), (v0, v1), (Fraction(1), Fraction(1)), (Fraction(0), Fraction(0)))
-    perm = (1, 0)
-    statement = "hardmax attention with the first tie rule is permutation equivariant"
+    v0, v1 = (parse_exact(v, f"values[{i}]") for i, v in enumerate(values))
+    T, X, perm = _first_rule_witness(v0, v1)
     Y = T.evaluate(X, tie="first")
     Yp = T.evaluate(permute_columns(X, perm), tie="first")
     want = permute_columns(Y, perm)
-    if Yp == want:
-        return Result("T11.n1", statement, Verdict.PROVED, Method.EXACT, parameters={"values": [v0, v1]},
-                      certificate={"summary": "equivariant on this instance"})
     f = lambda row: "(" + ", ".join(fraction_str(v) for v in row) + ")"
-    return Result("T11.n1", statement, Verdict.REFUTED, Method.EXACT, parameters={"values": [v0, v1]},
-                  conventions={"tie_rule": "first"},
-                  certificate={"summary": f"first rule: T(X) out = {f(Y[3])}, T(X Pi) out = {f(Yp[3])} != "
-                                          f"T(X) Pi = {f(want[3])}",
-                               "witness": {"X": X, "perm": list(perm), "T_X": Y, "T_XPi": Yp}})
+    if Yp == want:
+        params = {"tie": "first", "n": 2}
+        return Result("T11.n1", K.statement("equivariance-counterexample", jsonable(params), {}), Verdict.INCONCLUSIVE,
+                      Method.EXACT, parameters=params, evidence={"values": [v0, v1]},
+                      certificate={"summary": f"values {f((v0, v1))}: this instance is equivariant, so it is no "
+                                              "counterexample (and proves nothing universal)"})
+    return _counterexample("T11.n1", "first", T, X, perm, f"first rule: T(X) out = {f(Y[3])}, T(X Pi) out = "
+                           f"{f(Yp[3])} != T(X) Pi = {f(want[3])}")
 
 
 def check_positional_codes(tie: str = "average") -> Result:
@@ -279,13 +303,16 @@ def check_positional_codes(tie: str = "average") -> Result:
     Y = T.evaluate(X, tie=tie)
     Yp = T.evaluate(Xp, tie=tie)
     want = permute_columns(Y, (1, 0))
-    statement = "the R4 Transformer with one-hot codes fixed to positions is permutation equivariant in the token contents"
-    params = {"contents": list(contents), "tie": tie, "code_rows": [names[i] for i in p_rows]}
     h = names.index("h_1")
-    if Yp == want:
-        return Result("T11.n2", statement, Verdict.PROVED, Method.EXACT, parameters=params,
+    params = {"transformer": transformer_json(T), "X": jsonable(X), "tie": tie, "content_rows": [h],
+              "read_rows": [h]}
+    statement = K.statement("content-equivariance-counterexample", jsonable(params), {})
+    if Yp == want or Yp[h] == want[h]:
+        return Result("T11.n2", statement, Verdict.INCONCLUSIVE, Method.EXACT, parameters=params,
                       certificate={"summary": "equivariant on this instance"})
-    return Result("T11.n2", statement, Verdict.REFUTED, Method.EXACT, parameters=params,
-                  certificate={"summary": f"contents (x_1, x_2) = (0, 1): h_1 = {fraction_str(Y[h][0])}; swapped: "
-                                          f"h_1 = {fraction_str(Yp[h][0])} != {fraction_str(want[h][0])}",
-                               "witness": {"X": X, "X_swapped_contents": Xp, "T_X": Y, "T_XPi": Yp}})
+    return _self_checked(Result(
+        "T11.n2", statement, Verdict.REFUTED, Method.EXACT, parameters=params,
+        evidence={"code_rows": [names[i] for i in p_rows], "contents": list(contents)},
+        certificate={"kind": "content-equivariance-counterexample", "perm": [1, 0],
+                     "summary": f"contents (x_1, x_2) = (0, 1): h_1 = {fraction_str(Y[h][0])}; swapped: "
+                                f"h_1 = {fraction_str(Yp[h][0])} != {fraction_str(want[h][0])}"}))

@@ -2,7 +2,7 @@
 
 Head (size 1) on tokens with coordinates ``(z, one, out)``: W_Q = e_one^T, W_K = W_V = e_z^T, W_O = e_out, so
 score_lj = z_l for every query j.  Claim: Attn(X) has out_j = max_l z_l at every token j and all other
-coordinates unchanged, for every z in Q^n, under both tie rules.
+coordinates unchanged, for n = n_min..n_max (at most 8) and every z in Q^n, under both tie rules.
 
 **Symbolic proof for each n <= 8 (exact case analysis).**  The token values are the symbols z_1..z_n, carried
 through the *actual* Transformer evaluation as exact linear forms.  Every decision the evaluation makes is a
@@ -10,12 +10,16 @@ comparison z_a vs z_b; a decision already implied by the earlier ones (transitiv
 undecided one **branches** into z_a > z_b, z_a = z_b, z_a < z_b.  The leaves of this decision tree partition
 Q^n (each leaf is one ordering / tie pattern, realised by an exact witness); at every leaf the output is an
 exact linear form in z, which must equal z_t for a maximiser t of the leaf (modulo the leaf's equalities).
-So the identity holds on all of Q^n for that n.  The O1 grid (169 pairs) and random rational z (half with a
-repeated maximum) are then evaluated exactly as a second, concrete check.
+So the identity holds on all of Q^n for that n.  The tree is the certificate (kind ``hardmax-max-tree``): the
+kernel (:mod:`verify.kernel.casesplit`) re-evaluates the head under every leaf's facts.  The O1 grid (169 pairs)
+and random rational z (half with a repeated maximum) are evaluated exactly as evidence.
 
 >>> r = check_hardmax_max(n_max=3, grid_step=2, random_cases=4)
->>> r.verdict.value, r.certificate["symbolic"]["3"]["leaves"]["average"]
-('proved', 9)
+>>> r.verdict.value, len(r.certificate["trees"][2])           # n = 3: 9 leaves, 4 comparisons
+('proved', 13)
+>>> r.statement.split(", under")[0][-31:]
+'for n = 1..3 and every z in Q^n'
+
 >>> check_tie_rule_independence(scores=[1, 1], values=[0, 2]).verdict.value
 'refuted'
 """
@@ -27,18 +31,17 @@ from fractions import Fraction
 
 from gmpy2 import mpq
 
+from ..canonical import jsonable
 from ..engines.exact import fraction_str, parse_exact
 from ..errors import InputError
 from ..objects.ops import EXACT, TIE_RULES, Ops
 from ..objects.transformer import Attention, Head, Transformer
+from ..kernel import casesplit as K
 from ..results import Method, Result, Verdict
 
 __all__ = ["check_hardmax_max", "check_tie_rule_independence", "max_head_transformer", "LinearForm",
            "DecisionTree", "explore_decisions", "MAX_SYMBOLIC_N"]
 
-STATEMENT = ("A hardmax head with value = score (W_Q = e_one^T, W_K = W_V = e_z^T, W_O = e_out) writes max_l z_l "
-             "into the out slot of every token and leaves the other coordinates unchanged, for all z in Q^n, "
-             "under the tie rules average and first")
 MAX_SYMBOLIC_N = 8
 MAX_NODES = 200_000
 _MPQ = type(mpq(0))
@@ -291,6 +294,22 @@ def explore_decisions(n: int, run, max_nodes: int = MAX_NODES):
     return leaves, nodes
 
 
+def tree_from_leaves(leaves) -> list:
+    """The case-split tree (flat preorder, the kernel's format) whose leaves are these fact sequences
+    ((a, b, s): sign(z_a - z_b) = s, a < b) of :func:`explore_decisions`."""
+    def build(group, depth):
+        if len(group) == 1 and len(group[0]) == depth:
+            return [[]]
+        a, b, _ = group[0][depth]
+        if any(len(f) <= depth or f[depth][:2] != (a, b) for f in group):  # pragma: no cover - DFS invariant
+            raise AssertionError("leaves do not form a tree")
+        out = [[a, b]]
+        for sgn in (-1, 0, 1):
+            out += build([f for f in group if f[depth][2] == sgn], depth + 1)
+        return out
+    return build([tuple(f) for f in leaves], 0)
+
+
 def _symbolic_case(n: int, tie: str, T: Transformer) -> dict:
     X = (tuple(LinearForm.var(a) for a in range(n)), tuple(LinearForm(None, 1) for _ in range(n)),
          tuple(LinearForm() for _ in range(n)))
@@ -309,17 +328,15 @@ def _symbolic_case(n: int, tie: str, T: Transformer) -> dict:
         rep = {a: ops.find(a) for a in range(n)}
         target = LinearForm.var(top).substitute(rep).key()
         for j in range(n):
-            if Y[2][j].substitute(rep).key() != target:
-                return {"ok": False, "witness": ops.witness(), "token": j, "output": str(Y[2][j]),
-                        "facts": ops.facts}
-            if Y[0][j].key() != X[0][j].key() or Y[1][j].key() != X[1][j].key():
-                return {"ok": False, "witness": ops.witness(), "token": j, "reason": "z or one coordinate changed"}
+            if Y[2][j].substitute(rep).key() != target or Y[0][j].key() != X[0][j].key() \
+                    or Y[1][j].key() != X[1][j].key():
+                return {"ok": False, "witness": ops.witness()}
         # concrete cross-check at the leaf's witness with exact numbers
         z = ops.witness()
-        Yw = T.evaluate((tuple(z), tuple(Fraction(1) for _ in z), tuple(Fraction(0) for _ in z)), tie=tie)
-        if any(v != max(z) for v in Yw[2]):
-            return {"ok": False, "witness": z, "reason": "exact evaluation at the witness differs"}
-    return {"ok": True, "leaves": len(leaves), "nodes": nodes}
+        if not _check_point(T, z, tie)[0]:
+            return {"ok": False, "witness": z}
+    return {"ok": True, "leaves": len(leaves), "nodes": nodes, "tree": tree_from_leaves([o.facts for o in
+                                                                                          (l[0] for l in leaves)])}
 
 
 def _check_point(T, z, tie):
@@ -330,16 +347,41 @@ def _check_point(T, z, tie):
     return Y[0] == X[0] and Y[1] == X[1] and all(v == m for v in Y[2]), Y
 
 
+def _single_head(T):
+    """(W_Q, W_K, W_V, W_O) if T is one attention sublayer with one head on 3 coordinates, else None."""
+    if len(T.sublayers) != 1 or not isinstance(T.sublayers[0], Attention) or len(T.sublayers[0].heads) != 1:
+        return None
+    h = T.sublayers[0].heads[0]
+    return (h.W_Q, h.W_K, h.W_V, h.W_O) if h.embedding_dim == 3 else None
+
+
+def _counterexample(T, params, z, tie, why) -> Result:
+    """REFUTED with an exact witness for the head T (named by its weights in the statement), or
+    INCONCLUSIVE when T is not a single head (the kernel's witness kind names one head)."""
+    head = _single_head(T)
+    if head is None:
+        return Result("T1", K.statement("hardmax-max-tree", jsonable(params), {}), Verdict.INCONCLUSIVE,
+                      Method.EXACT, parameters=params, evidence={"witness": list(z), "tie": tie},
+                      certificate={"summary": f"{why}; not a single head, so no kernel witness kind"})
+    p = dict(params, head=dict(zip(("W_Q", "W_K", "W_V", "W_O"), head)))
+    return Result("T1", K.statement("hardmax-max-witness", jsonable(p), {}), Verdict.REFUTED, Method.EXACT,
+                  parameters=p, certificate={"kind": "hardmax-max-witness", "z": list(z), "tie": tie,
+                                             "summary": f"{why} at z = {[fraction_str(v) for v in z]}, {tie}"})
+
+
 def check_hardmax_max(n_max: int = 8, ties=TIE_RULES, grid_step: int = 1, random_cases: int = 60,
                       seed: int = 20260301, n_min: int = 1) -> Result:
-    """PROVED if, for every n in n_min..n_max and each tie rule, the decision-tree case analysis proves the identity
-    on all of Q^n, and the O1 grid and the random rational cases agree exactly.  ``grid_step`` thins the O1 grid
-    {k/3 : |k| <= 6} (1 = all 169 pairs)."""
+    """PROVED (for n = n_min..n_max, every z in Q^n, each tie rule) if the decision-tree case analysis of the
+    actual head proves the identity; the certificate is that tree (kind ``hardmax-max-tree``), re-checked by
+    the kernel.  The O1 grid and random rational z are evaluated exactly as evidence (a failure there is a
+    REFUTED witness).  ``grid_step`` thins the O1 grid {k/3 : |k| <= 6} (1 = all 169 pairs)."""
     if not isinstance(n_max, int) or isinstance(n_max, bool) or not 1 <= n_max <= MAX_SYMBOLIC_N:
         raise InputError("n_max", f"must be an integer in [1, {MAX_SYMBOLIC_N}], got {n_max!r}")
     if not isinstance(n_min, int) or isinstance(n_min, bool) or not 1 <= n_min <= n_max:
         raise InputError("n_min", f"must be an integer in [1, n_max = {n_max}], got {n_min!r}")
     ties = tuple(ties)
+    if not ties or len(set(ties)) != len(ties):
+        raise InputError("ties", f"expected distinct tie rules among {', '.join(TIE_RULES)}")
     for t in ties:
         if t not in TIE_RULES:
             raise InputError("ties", f"each must be one of {', '.join(TIE_RULES)}, got {t!r}")
@@ -348,37 +390,23 @@ def check_hardmax_max(n_max: int = 8, ties=TIE_RULES, grid_step: int = 1, random
     if not isinstance(random_cases, int) or not 0 <= random_cases <= 10_000:
         raise InputError("random_cases", f"must be an integer in [0, 10000], got {random_cases!r}")
     T = max_head_transformer()
-    params = {"n_min": n_min, "n_max": n_max, "ties": list(ties), "grid_step": grid_step, "random_cases": random_cases}
-    symbolic = {}
+    params = {"n_min": n_min, "n_max": n_max, "ties": list(ties)}
+    statement = K.statement("hardmax-max-tree", jsonable(params), {})
+    trees, leaves = [], 0
     for n in range(n_min, n_max + 1):
-        entry = {"leaves": {}, "nodes": {}}
         for tie in ties:
             res = _symbolic_case(n, tie, T)
             if res["ok"] is None:
-                return Result("T1", STATEMENT, Verdict.INCONCLUSIVE, Method.EXACT, parameters=params,
+                return Result("T1", statement, Verdict.INCONCLUSIVE, Method.EXACT, parameters=params,
                               certificate={"summary": f"n = {n}, {tie}: {res['reason']}"})
             if not res["ok"]:
-                return Result("T1", STATEMENT, Verdict.REFUTED, Method.EXACT, parameters=params,
-                              certificate={"summary": f"n = {n}, {tie}: fails at z = "
-                                                      f"{[fraction_str(v) for v in res['witness']]}", **res})
-            entry["leaves"][tie] = res["leaves"]
-            entry["nodes"][tie] = res["nodes"]
-        symbolic[str(n)] = entry
-    # O1 grid
+                return _counterexample(T, params, res["witness"], tie, f"n = {n}: the head does not compute max")
+        trees.append(res["tree"])
+        leaves += res["leaves"]
+    # O1 grid and random rational z: exact evaluations, evidence (a failure is a witness)
     vals = [Fraction(k, 3) for k in range(-6, 7, grid_step)]
-    grid_points = 0
-    for a in vals:
-        for b in vals:
-            for tie in ties:
-                ok, Y = _check_point(T, (a, b), tie)
-                grid_points += 1
-                if not ok:
-                    return Result("T1", STATEMENT, Verdict.REFUTED, Method.EXACT, parameters=params,
-                                  certificate={"summary": f"O1 fails at (a, b) = ({a}, {b}), {tie}",
-                                               "witness": [a, b], "output": Y})
-    # random rational z, n = 3..8, at least half with a repeated maximum
     rng = random.Random(seed)
-    repeated = 0
+    cases = [(a, b) for a in vals for b in vals]
     for c in range(random_cases):
         n = 3 + c % 6
         z = [Fraction(rng.randint(-20, 20), rng.randint(1, 6)) for _ in range(n)]
@@ -386,47 +414,46 @@ def check_hardmax_max(n_max: int = 8, ties=TIE_RULES, grid_step: int = 1, random
             m = max(z)
             for idx in rng.sample(range(n), rng.randint(2, n)):
                 z[idx] = m
-        if sum(1 for v in z if v == max(z)) > 1:
-            repeated += 1
+        cases.append(tuple(z))
+    repeated = sum(1 for z in cases[len(vals) ** 2:] if z.count(max(z)) > 1)
+    for z in cases:
         for tie in ties:
-            ok, Y = _check_point(T, tuple(z), tie)
-            if not ok:
-                return Result("T1", STATEMENT, Verdict.REFUTED, Method.EXACT, parameters=params,
-                              seeds={"random": seed}, certificate={"summary": f"fails at z = {z}, {tie}",
-                                                                   "witness": z, "output": Y})
-    leaves = sum(sum(e["leaves"].values()) for e in symbolic.values())
+            if not _check_point(T, z, tie)[0]:
+                return _counterexample(T, params, z, tie, "the head does not compute max")
+    if _single_head(T) != tuple(tuple(tuple(Fraction(x) for x in r) for r in W) for W in K.o1_head()):
+        return Result("T1", statement, Verdict.INCONCLUSIVE, Method.EXACT, parameters=params,
+                      certificate={"summary": "the case analysis passed, but the kernel's tree kind proves the O1 "
+                                              "head only"})
     return Result(
-        "T1", STATEMENT, Verdict.PROVED, Method.EXACT, parameters=params, seeds={"random": seed},
-        conventions={"tie_rules": list(ties), "head": "size 1, W_Q = e_one^T, W_K = W_V = e_z^T, W_O = e_out"},
-        certificate={
-            "summary": f"decision-tree case analysis over every ordering/tie pattern for n = {n_min}..{n_max} "
-                       f"({leaves} leaves, exact linear forms), O1 grid {grid_points} evaluations, "
-                       f"{random_cases} random rational cases ({repeated} with a repeated maximum)",
-            "symbolic": symbolic, "grid_evaluations": grid_points,
-            "random_cases": random_cases, "random_with_repeated_maximum": repeated,
-            "method": "every comparison z_a vs z_b the evaluation makes is branched (>, =, <) unless implied by "
-                      "transitivity; leaves partition Q^n; output compared as exact linear forms"})
+        "T1", statement, Verdict.PROVED, Method.EXACT, parameters=params, seeds={"random": seed},
+        evidence={"grid_evaluations": len(vals) ** 2 * len(ties), "random_cases": random_cases,
+                  "random_with_repeated_maximum": repeated},
+        certificate={"kind": "hardmax-max-tree", "trees": trees,
+                     "summary": f"decision tree over every ordering/tie pattern for n = {n_min}..{n_max} "
+                                f"({leaves} leaves per tie rule), exact linear forms at every leaf"})
+
+
+_KV_HEAD = Transformer([Attention([Head([[0, 0, 1, 0]], [[1, 0, 0, 0]], [[0, 1, 0, 0]], [[0], [0], [0], [1]])])],
+                       coordinate_names=["key", "value", "one", "out"])
 
 
 def check_tie_rule_independence(scores=(1, 1), values=(0, 2)) -> Result:
-    """T1.n: a head with value != score.  PROVED if average and first give the same output at every token,
-    REFUTED with both outputs otherwise (the tie rule matters)."""
+    """T1.n: a head with value != score.  For the given keys (scores) and values: PROVED if average and first
+    give the same output at every token (kind ``tie-rule-agree``), REFUTED otherwise (``tie-rule-differ``):
+    the statement is about this instance; the kernel re-evaluates both rules exactly."""
     if not isinstance(scores, (list, tuple)) or not isinstance(values, (list, tuple)) or len(scores) != len(values) \
             or not 1 <= len(scores) <= 64:
         raise InputError("scores", "scores and values must be lists of the same length in [1, 64]")
     s = tuple(parse_exact(v, f"scores[{i}]") for i, v in enumerate(scores))
     v = tuple(parse_exact(x, f"values[{i}]") for i, x in enumerate(values))
     n = len(s)
-    # coordinates (key, value, one, out)
-    T = Transformer([Attention([Head([[0, 0, 1, 0]], [[1, 0, 0, 0]], [[0, 1, 0, 0]], [[0], [0], [0], [1]])])],
-                    coordinate_names=["key", "value", "one", "out"])
     X = (s, v, tuple(Fraction(1) for _ in range(n)), tuple(Fraction(0) for _ in range(n)))
-    outs = {tie: T.evaluate(X, tie=tie)[3] for tie in TIE_RULES}
-    statement = "a hardmax head's output does not depend on the tie rule (value != score)"
+    outs = {tie: _KV_HEAD.evaluate(X, tie=tie)[3] for tie in TIE_RULES}
     params = {"scores": list(s), "values": list(v)}
-    if outs["average"] == outs["first"]:
-        return Result("T1.n", statement, Verdict.PROVED, Method.EXACT, parameters=params,
-                      certificate={"summary": "average and first agree", "outputs": outs})
-    return Result("T1.n", statement, Verdict.REFUTED, Method.EXACT, parameters=params,
-                  certificate={"summary": f"average gives {fraction_str(outs['average'][0])}, first gives "
-                                          f"{fraction_str(outs['first'][0])} at token 1", "outputs": outs})
+    agree = outs["average"] == outs["first"]
+    kind = "tie-rule-agree" if agree else "tie-rule-differ"
+    summary = ("average and first agree" if agree else f"average gives {fraction_str(outs['average'][0])}, first "
+               f"gives {fraction_str(outs['first'][0])} at token 1")
+    return Result("T1.n", K.statement(kind, jsonable(params), {}), Verdict.PROVED if agree else Verdict.REFUTED,
+                  Method.EXACT, parameters=params, evidence={"outputs": outs},
+                  certificate={"kind": kind, "summary": summary})

@@ -18,13 +18,13 @@ from fractions import Fraction
 
 import sympy
 
+from ..canonical import jsonable
 from ..engines.exact import fraction_str, parse_exact
 from ..errors import InputError
+from ..kernel import casesplit as K
 from ..results import Method, Result, Verdict
 
 __all__ = ["gate", "check_gate_identity"]
-
-STATEMENT = "gate_S(u,p) = ReLU(u - S(1-p)) - ReLU(-u - S(1-p)) equals p*u for p in {0,1} and |u| <= S"
 
 
 def gate(u, p, S) -> Fraction:
@@ -69,6 +69,10 @@ def _partitions(regions: list, S) -> bool:
     return at == S and at_open is True
 
 
+def _frac(r) -> Fraction:
+    return Fraction(int(r.p), int(r.q))
+
+
 def _symbolic_case_split(S: Fraction) -> dict:
     """Prove the identity on the whole interval |u| <= S for p = 0 and p = 1.
 
@@ -100,6 +104,7 @@ def _symbolic_case_split(S: Fraction) -> dict:
                 diff = sympy.expand((A if a_on else 0) - (B if b_on else 0) - p * u)
                 zero = diff == 0 if lo < hi else diff.subs(u, lo) == 0
                 pieces.append({"region": f"{'(' if lo_open else '['}{lo}, {hi}{')' if hi_open else ']'}",
+                               "piece": [p, _frac(lo), _frac(hi), not lo_open, not hi_open],
                                "relu_active": [a_on, b_on], "difference": str(diff), "zero": bool(zero)})
                 ok = ok and bool(zero)
         covered = _partitions(regions, Ss)
@@ -107,10 +112,17 @@ def _symbolic_case_split(S: Fraction) -> dict:
     return cases
 
 
+def _result(kind, verdict, params, summary, **cert) -> Result:
+    return Result("T3", K.statement(kind, jsonable(params), {}), verdict, Method.EXACT, parameters=params,
+                  certificate={"kind": kind, "summary": summary, **cert})
+
+
 def check_gate_identity(S=10, points=None, grid_denominator: int = 4) -> Result:
-    """PROVED if the identity holds on [-S, S] for p in {0,1} (symbolic case split, plus exact grid);
-    REFUTED with the first exact counterexample among ``points`` (pairs (u, p)), which may lie outside
-    the hypothesis (|u| > S or p not in {0, 1}) to show the hypothesis is needed."""
+    """Without ``points``: PROVED if the identity holds for p in {0, 1} and every u in [-S, S], by the exact
+    case split (kind ``gate-case-split``: the pieces tile [-S, S] for each p, the kernel re-derives the ReLU
+    argument signs on each piece); the exact grid is evidence.  With ``points`` (pairs (u, p), which may lie
+    outside the hypothesis): the statement is "gate = p*u at these points", PROVED (``gate-points``) or
+    REFUTED (``gate-witness``) by exact evaluation.  Anything the kernel does not accept is INCONCLUSIVE."""
     S = parse_exact(S, "S")
     if S <= 0:
         raise InputError("S", f"must be > 0, got {fraction_str(S)}")
@@ -118,33 +130,44 @@ def check_gate_identity(S=10, points=None, grid_denominator: int = 4) -> Result:
         raise InputError("grid_denominator", f"must be an integer in [1, 64], got {grid_denominator!r}")
     params = {"S": S}
     if points is not None:
+        if not isinstance(points, (list, tuple)) or not 1 <= len(points) <= 10_000:
+            raise InputError("points", "expected 1..10000 pairs (u, p)")
         pts = [(parse_exact(u, f"points[{i}].u"), parse_exact(p, f"points[{i}].p")) for i, (u, p) in enumerate(points)]
         params["points"] = [[u, p] for u, p in pts]
-        for u, p in pts:
-            value = gate(u, p, S)
-            if value != p * u:
-                return Result("T3", STATEMENT, Verdict.REFUTED, Method.EXACT,
-                              certificate={"summary": f"gate({fraction_str(u)}, {fraction_str(p)}) = "
-                                                      f"{fraction_str(value)} != p*u = {fraction_str(p * u)}",
-                                           "witness": {"u": u, "p": p, "S": S, "gate": value, "p_times_u": p * u}},
-                              parameters=params)
-        return Result("T3", STATEMENT, Verdict.PROVED, Method.EXACT,
-                      certificate={"summary": f"identity holds at all {len(pts)} given points",
-                                   "points_checked": len(pts)}, parameters=params)
+        bad = [(u, p) for u, p in pts if gate(u, p, S) != p * u]
+        if bad:
+            u, p = bad[0]
+            r = _result("gate-witness", Verdict.REFUTED, params, f"gate({fraction_str(u)}, {fraction_str(p)}) = "
+                        f"{fraction_str(gate(u, p, S))} != p*u = {fraction_str(p * u)}")
+        else:
+            r = _result("gate-points", Verdict.PROVED, params, f"identity holds at all {len(pts)} given points")
+        return _self_checked(r)
     cases = _symbolic_case_split(S)
     n = int(S * grid_denominator)
-    grid_fail = None
-    for k in range(-n, n + 1):
-        u = Fraction(k, grid_denominator)
-        for p in (0, 1):
-            if gate(u, p, S) != p * u:
-                grid_fail = (u, p)
-                break
-        if grid_fail:
-            break
-    ok = all(c["identity"] for c in cases.values()) and grid_fail is None
-    return Result("T3", STATEMENT, Verdict.PROVED if ok else Verdict.REFUTED, Method.EXACT,
-                  certificate={"summary": "symbolic case split on [-S, S] for p = 0 and p = 1" +
-                               (", exact grid agrees" if grid_fail is None else f", grid fails at {grid_fail}"),
-                               "cases": cases, "grid": f"k/{grid_denominator}, |k| <= {n}"},
-                  parameters=params)
+    grid_fail = next(((Fraction(k, grid_denominator), p) for k in range(-n, n + 1) for p in (0, 1)
+                      if gate(Fraction(k, grid_denominator), p, S) != p * Fraction(k, grid_denominator)), None)
+    evidence = {"cases": cases, "grid": f"k/{grid_denominator}, |k| <= {n}", "grid_failure": grid_fail}
+    if not all(c["identity"] for c in cases.values()) or grid_fail is not None:
+        return Result("T3", K.statement("gate-case-split", jsonable(params), {}), Verdict.INCONCLUSIVE, Method.EXACT,
+                      parameters=params, evidence=evidence,
+                      certificate={"summary": "the case split or the grid disagrees with p*u" +
+                                   (f" (grid fails at {grid_fail})" if grid_fail else "")})
+    pieces = [pc["piece"] for c in cases.values() for pc in c["pieces"]]
+    r = _result("gate-case-split", Verdict.PROVED, params, f"symbolic case split on [-S, S] for p = 0 and p = 1 "
+                f"({len(pieces)} pieces), exact grid agrees", pieces=pieces)
+    return _self_checked(Result(r.claim, r.statement, r.verdict, r.method, parameters=r.parameters,
+                                certificate=r.certificate, evidence=evidence))
+
+
+def _self_checked(r: Result) -> Result:
+    """``r`` if the kernel accepts it, else INCONCLUSIVE with the kernel's reason (a search/kernel mismatch)."""
+    import json
+
+    from .. import kernel
+
+    try:
+        kernel.check(json.loads(r.to_json()))
+    except kernel.Rejected as exc:
+        return Result(r.claim, r.statement, Verdict.INCONCLUSIVE, r.method, parameters=r.parameters,
+                      evidence=dict(r.evidence), certificate={"summary": f"the kernel rejects the certificate: {exc}"})
+    return r

@@ -8,12 +8,13 @@ How the check decides:
 
 * **Lemma (exact).** For l in group(j) and l' outside, score_lj - score_l'j = M + z_l - z_l' >= M - 2C > 0, so the
   argmax set lies inside the query's group; there the value is score - M, so the head reduces to T1.
-* **Machine proof on a small shape.** The actual head is evaluated on symbolic z in [-C, C]^n (exact linear forms):
-  a decision is answered by exact interval bounds over the box when they exclude 0, by branching when it is a
-  comparison z_a vs z_b, and otherwise the proof stops (INCONCLUSIVE).  This proves the small shapes for
-  all z in the box (group shapes 2+2, 2+2+2 and 1+3).
-* **Exact instances.** 300 random rational z in [-C, C]^n (O7: N = 3, k = 4), half with repeated group maxima, or
-  the given value vectors; any mismatch is REFUTED with the exact witness.
+* **Certificate (exact, the claimed shape).** One case-split tree per group, the argmax scan over the group's
+  tokens (3^(k-1) leaves); the kernel (:mod:`verify.kernel.casesplit`) evaluates the actual head on symbolic z at
+  every leaf, each in-group versus out-group comparison decided by the box bound M - 2C > 0, each in-group one by
+  the leaf's facts.  This proves the statement for every z in [-C, C]^n for the given group assignment.
+* **Exact instances.** 300 random rational z in [-C, C]^n (O7: N = 3, k = 4), half with repeated group maxima:
+  evidence (a mismatch is REFUTED with the exact witness).  With given value vectors the statement is about
+  those vectors only.
 
 >>> check_group_isolation(M="61/10", C=3, N=3, k=4, cases=20).verdict.value
 'proved'
@@ -26,92 +27,57 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
+from ..canonical import jsonable
 from ..constructions.group_shift import GroupShiftHead
 from ..engines.exact import fraction_str, parse_exact, parse_positive
 from ..errors import InputError
+from ..kernel import casesplit as K
 from ..objects.ops import TIE_RULES
 from ..results import Method, Result, Verdict
-from .t1_hardmax_max import DecisionTree, LinearForm, Undecided, UnsupportedDecision
 
 __all__ = ["check_group_isolation"]
 
-STATEMENT = ("with |z_l| <= C and score M[g_l = i] + z_l, hardmax at every token of group i returns "
-             "max_{l in group i} z_l under the tie rules average and first")
 MAX_CASES = 5000
-SYMBOLIC_SHAPES = ((0, 0, 1, 1), (0, 0, 1, 1, 2, 2), (0, 1, 1, 1))
 
 
-class _BoxDecisions(DecisionTree):
-    """Decisions on linear forms over the box [-C, C]^n: interval bounds first, then pairwise branching."""
-
-    def __init__(self, n, facts=(), C=Fraction(1)):
-        super().__init__(n, facts)
-        self.C = C
-
-    def sign(self, form):
-        if isinstance(form, LinearForm) and form.coef:
-            f = form.substitute({a: self.find(a) for a in form.coef})
-            spread = sum(abs(Fraction(int(v.numerator), int(v.denominator))) for v in f.coef.values()) * self.C
-            c0 = Fraction(int(f.const.numerator), int(f.const.denominator))
-            if c0 - spread > 0:
-                return 1
-            if c0 + spread < 0:
-                return -1
-        return super().sign(form)
+def scan_tree(members) -> list:
+    """The case-split tree (flat preorder, the kernel's format) of the argmax scan over ``members``: compare
+    each member with the current best (<: it becomes the best; =, >: the best stays)."""
+    def gen(k, best):
+        if k == len(members):
+            return [[]]
+        i = members[k]
+        return [[best, i]] + gen(k + 1, i) + gen(k + 1, best) + gen(k + 1, best)
+    return gen(1, members[0])
 
 
-def _ge(ops, a, b) -> bool:
+def _self_checked(r: Result) -> Result:
+    """``r`` if the kernel accepts it, else INCONCLUSIVE with the kernel's reason."""
+    import json
+
+    from .. import kernel
+
     try:
-        return ops.compare(a, b) >= 0
-    except Undecided:
-        return False
-
-
-def _symbolic_shape(M, C, groups, tie):
-    gs = GroupShiftHead(M, C, groups)
-    n = len(groups)
-    T = gs.transformer
-    X0 = gs.embed([LinearForm.var(a) for a in range(n)])
-
-    def run(ops):
-        return T.evaluate(X0, tie=tie, ops=ops)
-
-    class Box(_BoxDecisions):
-        def __init__(self, n_, facts=()):
-            super().__init__(n_, facts, C)
-
-    stack, leaves, nodes = [()], 0, 0
-    while stack:
-        facts = stack.pop()
-        nodes += 1
-        if nodes > 20000:
-            return None, "too many decision nodes"
-        ops = Box(n, facts)
-        try:
-            Y = run(ops)
-        except Undecided as u:
-            stack.extend(facts + ((u.a, u.b, s),) for s in (-1, 0, 1))
-            continue
-        except UnsupportedDecision as exc:
-            return None, f"undecided comparison ({exc}); the interval lemma needs M > 2C"
-        leaves += 1
-        rep = {a: ops.find(a) for a in range(n)}
-        for j in range(n):
-            members = [l for l in range(n) if groups[l] == groups[j]]
-            # the maximiser of the group: a member not below any other member
-            top = next(l for l in members if all(_ge(ops, l, m) for m in members))
-            if Y[-1][j].substitute(rep).key() != LinearForm.var(top).substitute(rep).key():
-                return False, {"token": j, "output": str(Y[-1][j]), "facts": ops.facts}
-    return True, {"leaves": leaves, "nodes": nodes}
+        kernel.check(json.loads(r.to_json()))
+    except kernel.Rejected as exc:
+        return Result(r.claim, r.statement, Verdict.INCONCLUSIVE, r.method, parameters=r.parameters, seeds=r.seeds,
+                      evidence=dict(r.evidence), certificate={"summary": f"the kernel rejects the certificate: {exc}"})
+    return r
 
 
 def check_group_isolation(M, C, N: int = 3, k: int = 4, groups=None, values=None, cases: int = 300,
                           seed: int = 20260305, ties=TIE_RULES) -> Result:
-    """PROVED iff M > 2C (exact lemma), the small-shape machine proof succeeds and every case agrees exactly;
-    REFUTED with a witness if a case disagrees; INCONCLUSIVE if M <= 2C but no case disagrees."""
+    """With ``values``: the statement is about those value vectors; PROVED (``group-isolation-instances``) or
+    REFUTED with the failing vector (``group-isolation-witness``), by exact evaluation.  Without: the statement
+    is "for every z in [-C, C]^n" for this group assignment; ``cases`` random rational z are evaluated exactly
+    (a failure is a REFUTED witness, otherwise evidence) and, if M > 2C, PROVED by one scan tree per group
+    (``group-isolation-tree``: the kernel evaluates the head under every leaf's facts and the box, where
+    in-group scores exceed out-group ones by M - 2C > 0).  M <= 2C without a failure: INCONCLUSIVE."""
     M = parse_positive(M, "M")
     C = parse_positive(C, "C")
     ties = tuple(ties)
+    if not ties or len(set(ties)) != len(ties):
+        raise InputError("ties", f"expected distinct tie rules among {', '.join(TIE_RULES)}")
     for t in ties:
         if t not in TIE_RULES:
             raise InputError("ties", f"each must be one of {', '.join(TIE_RULES)}, got {t!r}")
@@ -142,7 +108,6 @@ def check_group_isolation(M, C, N: int = 3, k: int = 4, groups=None, values=None
     else:
         rng = random.Random(seed)
         seeds["random"] = seed
-        params["cases"] = cases
         vecs = []
         for c in range(cases):
             z = [C * Fraction(rng.randint(-12, 12), 12) for _ in range(n)]
@@ -153,40 +118,35 @@ def check_group_isolation(M, C, N: int = 3, k: int = 4, groups=None, values=None
                     for l in rng.sample(members, min(2, len(members))):
                         z[l] = m
             vecs.append(tuple(z))
+    statement = K.statement("group-isolation-tree", jsonable(params), {})
+    evidence = {"cases_checked": len(vecs), "M_minus_2C": M - 2 * C}
     for z in vecs:
         want = gs.expected(z)
         for tie in ties:
             got = gs(z, tie=tie)
             if got != want:
                 j = next(i for i in range(n) if got[i] != want[i])
-                return Result("T5", STATEMENT, Verdict.REFUTED, Method.EXACT, parameters=params, seeds=seeds,
-                              conventions={"tie_rule": tie},
-                              certificate={"summary": f"{tie}: token {j + 1} (group {groups[j] + 1}) gets "
-                                                      f"{fraction_str(got[j])} instead of {fraction_str(want[j])} "
-                                                      f"at M = {fraction_str(M)}, C = {fraction_str(C)}",
-                                           "witness": {"z": list(z), "tie": tie, "token": j, "output": got[j],
-                                                       "group_max": want[j]}})
+                return _self_checked(Result(
+                    "T5", statement, Verdict.REFUTED, Method.EXACT, parameters=params, seeds=seeds, evidence=evidence,
+                    certificate={"kind": "group-isolation-witness", "z": list(z), "tie": tie,
+                                 "summary": f"{tie}: token {j + 1} (group {groups[j] + 1}) gets "
+                                            f"{fraction_str(got[j])} instead of {fraction_str(want[j])} at "
+                                            f"M = {fraction_str(M)}, C = {fraction_str(C)}"}))
+    if values is not None:
+        return _self_checked(Result(
+            "T5", statement, Verdict.PROVED, Method.EXACT, parameters=params, evidence=evidence,
+            certificate={"kind": "group-isolation-instances",
+                         "summary": f"{len(vecs)} value vectors x {len(ties)} tie rules give the group maxima"}))
     margin = M - 2 * C
     if margin <= 0:
-        return Result("T5", STATEMENT, Verdict.INCONCLUSIVE, Method.EXACT, parameters=params, seeds=seeds,
+        return Result("T5", statement, Verdict.INCONCLUSIVE, Method.EXACT, parameters=params, seeds=seeds,
+                      evidence=evidence,
                       certificate={"summary": f"hypothesis M > 2C fails (M - 2C = {fraction_str(margin)}); "
                                               f"no counterexample among {len(vecs)} cases"})
-    shape = {}
-    for shp in SYMBOLIC_SHAPES:
-        key = "groups " + "".join(str(g) for g in shp)
-        shape[key] = {}
-        for tie in ties:
-            ok, info = _symbolic_shape(M, C, list(shp), tie)
-            if ok is not True:
-                verdict = Verdict.REFUTED if ok is False else Verdict.INCONCLUSIVE
-                return Result("T5", STATEMENT, verdict, Method.EXACT, parameters=params, seeds=seeds,
-                              certificate={"summary": f"symbolic shape {key} ({tie}): {info}"})
-            shape[key][tie] = info
-    return Result(
-        "T5", STATEMENT, Verdict.PROVED, Method.EXACT, parameters=params, seeds=seeds,
-        conventions={"tie_rules": list(ties), "head": "query (M g_j, 1), key (g_l, z_l), value z_l"},
-        certificate={"summary": f"M - 2C = {fraction_str(margin)} > 0 separates in-group scores [M-C, M+C] from "
-                                f"the rest [-C, C]; symbolic proof on all of [-C, C]^n for the group shapes 2+2, 2+2+2, 1+3; "
-                                f"{len(vecs)} exact cases x {len(ties)} tie rules agree",
-                     "lemma": {"M_minus_2C": margin, "in_group_score_min": M - C, "out_group_score_max": C},
-                     "symbolic_shapes": shape, "cases_checked": len(vecs)})
+    trees = [scan_tree([l for l in range(n) if groups[l] == g]) for g in range(gs.n_groups)]
+    return _self_checked(Result(
+        "T5", statement, Verdict.PROVED, Method.EXACT, parameters=params, seeds=seeds, evidence=evidence,
+        certificate={"kind": "group-isolation-tree", "trees": trees,
+                     "summary": f"M - 2C = {fraction_str(margin)} > 0: in-group scores exceed out-group ones on "
+                                f"[-C, C]^{n}; one scan tree per group ({sum(len(t) for t in trees)} nodes); "
+                                f"{len(vecs)} exact random cases agree (evidence)"}))
