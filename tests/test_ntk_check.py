@@ -1,4 +1,5 @@
-"""ntk_positive_definite: soundness properties, exact null vectors, float64 flags, determinism."""
+"""ntk_positive_definite: soundness properties, exact null vectors, float64 flags, determinism; every decided
+Result is re-checked by the kernel."""
 
 import json
 from fractions import Fraction as F
@@ -7,8 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verify.checks.ntk import (FLOAT64_UNDECIDED_RATIO, float64_verdicts, null_vector_from_relation,
-                               ntk_positive_definite)
+from verify import kernel
+from verify.checks.ntk import (FLOAT64_UNDECIDED_RATIO, float64_verdicts, null_basis_from_relation,
+                               null_vector_from_relation, ntk_positive_definite)
 from verify.engines.ball import certainly_contains, to_ball, workprec
 from verify.analysis.ntk import ntk_gram, oracle_head_set
 from verify.objects.distributions import Discrete, Gaussian
@@ -38,6 +40,7 @@ def test_translates_never_pd_with_two_queries(p1, p2, shift):
     assert r.verdict is not Verdict.PROVED
     if r.verdict is Verdict.REFUTED:
         assert r.method is Method.EXACT and r.certificate["kind"] == "ntk-null-vector"
+        assert kernel.check(json.loads(r.to_json())).startswith("ntk-null-vector")
 
 
 @settings(max_examples=6, deadline=None)
@@ -69,7 +72,8 @@ def test_exact_null_vector_for_translates():
     laws = [b, b.translated([F(1, 2), F(-1, 5)])]
     r = ntk_positive_definite(laws, Q94, head_set=oracle_head_set(F(1, 2)), ladder=(200,))
     assert r.verdict is Verdict.REFUTED and r.method is Method.EXACT
-    assert r.certificate["null_vector"] == [1, -1, -1, 1]
+    assert r.certificate["null_space"] == [["1", "-1", "-1", "1"]]
+    assert "dimension 1" in kernel.check(json.loads(r.to_json()))
     g = ntk_gram(laws, Q94, head_set=oracle_head_set(F(1, 2)), precision=200)
     with workprec(200):
         for i in range(4):
@@ -82,32 +86,49 @@ def test_zero_head_set_is_inconclusive_not_refuted():
     r = ntk_positive_definite(laws, Q94, head_set=[[[0, 0], [0, 0]]], ladder=LADDER)
     assert r.verdict is Verdict.INCONCLUSIVE
     assert r.evidence["independence"]["verdict"] == "proved"
+    assert "not null for every head" in r.evidence["null_space"]
 
 
 def test_pd_certificate_contents():
     r = ntk_positive_definite([beta(), beta().dilated(2)], Q94, heads=12, seed=5, ladder=(200,))
     assert r.verdict is Verdict.PROVED and r.method is Method.CERTIFIED
     c = r.certificate
-    assert c["kind"] == "ntk-cholesky" and len(c["pivot_lower_bounds"]) == 4
-    assert all(F(p) > 0 for p in c["pivot_lower_bounds"])
-    assert "support" in c["mean_field_argument"] and "non-empty interior" in c["scope"]["note"]
-    assert c["scope"]["inside_lse_9_3_setting"] is True
-    assert r.seeds == {"heads": 5}
-    spec = c["spectrum"]
+    assert c["kind"] == "ntk-cholesky" and len(c["pivots"]) == 4 and sorted(c) == [
+        "kind", "pivots", "precision_bits", "summary"]
+    assert all(F(p) > 0 for p in c["pivots"])
+    ev = r.evidence
+    assert "support" in ev["mean_field_argument"] and "non-empty interior" in ev["scope"]["note"]
+    assert ev["scope"]["inside_lse_9_3_setting"] is True
+    assert r.seeds == {"heads": 5} and sorted(r.parameters) == ["heads", "laws", "queries", "reading"]
+    assert len(r.parameters["heads"]) == 12
+    assert "PD by ball Cholesky" in kernel.check(json.loads(r.to_json()))
+    spec = ev["spectrum"]
     assert F(spec["ratio"]["lower"]) <= F(spec["ratio"]["upper"])
 
 
 def test_outside_setting_is_reported():
     mu = Discrete([[0], [1]])
     r = ntk_positive_definite([mu, mu.dilated(2)], [[1], [2]], heads=8, seed=0, ladder=LADDER)
-    assert r.verdict is Verdict.INCONCLUSIVE  # singular for collinear queries, but no exact relation
-    assert r.certificate["scope"]["inside_lse_9_3_setting"] is False
-    assert "m = 2 queries > d = 1" in r.certificate["scope"]["why_outside"]
+    # singular for collinear queries (Lambda_2(t) = Lambda_1(2t)), though there is no exact relation
+    assert r.verdict is Verdict.REFUTED and r.certificate["null_space"] == [["0", "1", "-1/2", "0"]]
+    assert r.evidence["scope"]["inside_lse_9_3_setting"] is False
+    assert "m = 2 queries > d = 1" in r.evidence["scope"]["why_outside"]
+    assert kernel.check(json.loads(r.to_json())).startswith("ntk-null-vector")
 
 
 def test_null_vector_construction():
     assert null_vector_from_relation([1, 1, -1], 1) == [1, 1, -1]
     assert null_vector_from_relation([2, -1], 3) == [2, -2, 0, -1, 1, 0]
+    assert null_basis_from_relation([2, -1], [1], 3) == [[2, -2, 0, -1, 1, 0], [2, 0, -2, -1, 0, 1]]
+    assert null_basis_from_relation([2, -1], [0], 2) == [[2, 0, -1, 0], [0, 2, 0, -1]]
+    assert null_basis_from_relation([1, 1], [1], 1) == []
+
+
+def test_gaussian_relation_with_zero_alpha_gives_a_two_dimensional_null_space():
+    laws = [Gaussian([[1, 0], [0, 1]]), Gaussian([[2, 0], [0, 2]]), Gaussian([[3, 0], [0, 3]])]
+    r = ntk_positive_definite(laws, Q94, heads=8, seed=3, ladder=LADDER, spectrum=False)
+    assert r.verdict is Verdict.REFUTED and len(r.certificate["null_space"]) == 4   # 2 relations x 2 queries
+    assert "dimension 4" in kernel.check(json.loads(r.to_json()))
 
 
 def test_float64_flags_are_consistent():

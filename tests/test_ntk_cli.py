@@ -6,8 +6,8 @@ import json
 
 import pytest
 
+from verify import kernel
 from verify.cli import main
-from verify.recheck import recheck
 
 SPEC = {"modulo": "affine", "distributions": [
     {"family": "discrete", "atoms": [[0, 0], [1, "3/10"], ["-2/5", "11/10"]]},
@@ -39,13 +39,14 @@ def test_translates_one_query_pd_and_json_rechecks(files):
     assert code == 0 and err == ""
     assert out.startswith("N7 PROVED (certified)") and "float64 (evidence)" in out
     d = json.loads(out_json.read_text())
-    assert d["verdict"] == "proved" and "PD by interval Cholesky" in recheck(d)
+    assert d["verdict"] == "proved" and "PD by ball Cholesky" in kernel.check(d)
 
 
 def test_translates_two_queries_singular(files):
     _, spec, _, q2 = files
-    code, out, err = _run(["ntk", spec, "--queries", q2])
+    code, out, err = _run(["ntk", spec, "--queries", q2, "--json", str(files[0] / "s.json")])
     assert code == 0 and out.startswith("N7 REFUTED (exact)") and "(1, -1, -1, 1)" in out
+    assert kernel.check(json.loads((files[0] / "s.json").read_text())).startswith("ntk-null-vector")
 
 
 def test_per_token_reading_note(files):
@@ -61,7 +62,23 @@ def test_outside_setting_note(tmp_path):
     q = tmp_path / "q.json"
     q.write_text(json.dumps([[1], [2]]))
     code, out, err = _run(["ntk", str(spec), "--queries", str(q), "--ladder", "64,128"])
-    assert code == 0 and "outside the lse 9.3 setting" in out
+    assert code == 0 and "outside the lse 9.3 setting" in out and out.startswith("N7 REFUTED")
+
+
+def test_zero_heads_inconclusive_exit_0(tmp_path):
+    spec = tmp_path / "s.json"
+    spec.write_text(json.dumps({"distributions": [{"family": "uniform_cube", "radius": 1, "center": [0, 0]},
+                                                  {"family": "uniform_cube", "radius": 2, "center": [0, 0]}]}))
+    q = tmp_path / "q.json"
+    q.write_text(json.dumps([[1, 0]]))
+    code, out, err = _run(["ntk", str(spec), "--queries", str(q), "--scale", "1/10000000000", "--heads", "2",
+                           "--ladder", "32"])
+    assert code == 0 and out.startswith("N7 ")
+
+
+def test_help_documents_the_exit_status():
+    code, out, err = _run(["ntk", "--help"])
+    assert code == 0 and "exit status: 0 whenever a verdict is printed" in " ".join(out.split())
 
 
 @pytest.mark.parametrize("extra, field", [

@@ -282,11 +282,16 @@ def check_equivalence(families: Sequence[str] = EQUIVALENCE_FAMILIES, random_tri
         return Result("N7", statement, verdict, Method.CERTIFIED, certificate=cert, parameters=params,
                       conventions=conventions, seeds=seeds, evidence=evidence)
 
-    if counter is not None:
+    if counter is not None:   # the statement is narrowed to the counterexample's instance (the rest: evidence)
         k, sub, rel = counter
-        return result(Verdict.REFUTED, {"kind": "ntk-equivalence-counterexample", "row": k, **sub, "relation": rel,
-                                        "summary": f"{len(contradictions)} of {n} pairs contradict: "
-                                                   + ", ".join(contradictions[:8]) + note})
+        params = jsonable({"rows": [params_rows[k]], "label": f"{rows[k]['family']} m={rows[k]['m']}"
+                           + (" (swapped pairing)" if swap_pairing else "")})
+        statement = kernel_ntk.statement(params, conventions)
+        return Result("N7", statement, Verdict.REFUTED, Method.CERTIFIED,
+                      certificate={"kind": "ntk-equivalence-counterexample", **sub, "relation": rel,
+                                   "summary": f"{len(contradictions)} of {n} pairs contradict: "
+                                              + ", ".join(contradictions[:8]) + note},
+                      parameters=params, conventions=conventions, seeds=seeds, evidence=evidence)
     valid = all(sub is not None and (("null_space" in sub and (r["m"] == 1 or r["modulo"] == "affine")) or
                                      ("null_space" not in sub and (r["m"] >= 2 or r["modulo"] == "constants")))
                 for sub, r in zip(subs, rows))

@@ -4,8 +4,9 @@ V-block Gram positive definite? (claim N7, lse.md §9)
 SPEC is the ``verify independence`` format: ``{"distributions": [{"family": ...}, ...], "modulo": ...}``
 (``modulo`` is optional here: the number of queries decides it, m = 1 <-> constants, m >= 2 <-> affine).
 Q.json is a list of query tokens with exact numbers, e.g. ``[[1, "1/2"], ["-3/10", 1]]``.
-Prints the verdict (PROVED = certified PD, REFUTED = exact null vector, INCONCLUSIVE), the certificate
-summary and the float64 comparison; exit 0 whatever the verdict, 2 on bad input.
+Prints the verdict (PROVED = certified PD, REFUTED = exact null space: the Gram is not PD, INCONCLUSIVE), the
+certificate summary and the float64 comparison.  The Result written by ``--json`` is re-checked by
+``verify check`` (kernel kinds ``ntk-cholesky`` / ``ntk-null-vector``).  Exit status: see :data:`EXIT_STATUS`.
 """
 
 from __future__ import annotations
@@ -13,9 +14,13 @@ from __future__ import annotations
 HELP = "certify the attention-NTK V-block Gram PD (interval Cholesky) or singular (exact null vector)"
 
 MAX_LAWS = 400
+EXIT_STATUS = ("exit status: 0 whenever a verdict is printed -- PROVED (the Gram is certified PD), REFUTED (an exact "
+               "null space: the Gram is not PD) and INCONCLUSIVE (neither could be certified) are all answers; read "
+               "the verdict from the first line of stdout or from --json. 2 on bad input (one line on stderr).")
 
 
 def add_arguments(p):
+    p.epilog = EXIT_STATUS
     p.add_argument("spec", metavar="SPEC.json", help="the laws, as for 'verify independence'")
     p.add_argument("--queries", metavar="Q.json", help="list of query tokens (exact numbers); required unless "
                    "--reading per-token")
@@ -153,7 +158,7 @@ def run(args) -> int:
         print(f"float64 (evidence): eigvalsh lambda_min/lambda_max = {f64['ratio']:.4e}, naive rule {f64['naive_rule']}, "
               f"matrix_rank {f64['matrix_rank']}/{f64['size']}, Cholesky {f64['cholesky']}"
               + (" -- UNDECIDED (ratio <= 1e-12)" if f64["undecided"] else ""))
-    scope = result.certificate.get("scope", {})
+    scope = result.evidence.get("scope", {})
     if args.reading == "per-token":
         print("note: per-token reading (lse 9.3 negative reading): the verdict says nothing about CGF independence")
     elif scope and not scope.get("inside_lse_9_3_setting", True):

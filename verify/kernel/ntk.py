@@ -54,7 +54,8 @@ MAX_EVALS = 40_000        # n * H gradient evaluations
 MAX_EXPS = 400_000        # n * H * atoms exponentials
 MAX_MUL = 4_000_000       # n^2 * H * d ball multiply-adds of the Gram product
 MAX_BITS = 512            # bit size of every numerator / denominator of the inputs
-MAX_PREC = 4096
+MAX_PREC = 2048
+MAX_WORK = 4_000_000      # ball operations (weighted by precision) of all Grams of one Result
 MAX_INSTANCES = 16
 MAX_TERMS = 200_000       # term-count product allowed for one exact polynomial multiplication
 MAX_TOTAL_TERMS = 20_000_000   # ... and for all of them in one Result
@@ -84,7 +85,7 @@ def _law_numbers(law):
                 yield key, x
 
 
-_WORK = {"gram": 0, "terms": 0}   # work charged to the Result being checked (reset by every kind's check)
+_WORK = {"reads": 0, "gram": 0, "terms": 0}   # work charged to the Result being checked (reset by every kind's check)
 
 
 def _charge(key, amount, limit):
@@ -125,15 +126,18 @@ def read_instance(p, field="parameters", extra=None) -> dict:
     atoms = max(len(law.get("atoms", (0,))) for law in laws)
     if n * H > MAX_EVALS or n * H * atoms > MAX_EXPS or n * n * H * d > MAX_MUL:
         raise Rejected(f"{field}: Gram too large for the kernel ({n} rows, {H} heads, d = {d})")
-    _charge("gram", n * H * atoms + n * n * H * d // 8, 2 * MAX_EXPS)
+    _charge("reads", n * H, 4 * MAX_EVALS)
+    out = {"rows": rows, "heads": heads}
+    thetas = _thetas(out)
     for i, q in rows:
-        for h, A in enumerate(heads):
-            tick()
-            if not in_domain(laws[i], _apply(A, q)):
-                raise Rejected(f"{field}.heads[{h}]: A q lies outside the domain of law {i}")
+        if laws[i]["family"] == "laplace":
+            for h in range(H):
+                tick()
+                if not in_domain(laws[i], thetas[(q, h)]):
+                    raise Rejected(f"{field}.heads[{h}]: A q lies outside the domain of law {i}")
     label = R.string(p.get("label", ""), f"{field}.label", max_len=200)
-    out = {"laws": laws, "rows": rows, "heads": heads, "d": d, "n": n, "reading": reading, "label": label,
-           "m": len(qs) if qs else None, "queries": qs}
+    out.update(laws=laws, d=d, n=n, reading=reading, label=label, m=len(qs) if qs else None, queries=qs,
+               thetas=thetas)
     for key, choices in extra.items():
         out[key] = R.string(p[key], f"{field}.{key}", choices)
     return out
@@ -196,7 +200,7 @@ def statement(parameters: dict, conventions: dict) -> str:
 
 def _expect(result):
     """Read the parameters; reject unless conventions and statement are the ones they determine."""
-    _WORK.update(gram=0, terms=0)
+    _WORK.update(reads=0, gram=0, terms=0)
     if result.get("conventions") != CONVENTIONS:
         raise Rejected("conventions: expected the N7 Gram conventions (verify.kernel.ntk.CONVENTIONS)")
     inst, text = _read(result["parameters"])
@@ -209,15 +213,16 @@ def _dot(a, b):
     return sum((x * y for x, y in zip(a, b)), Fraction(0))
 
 
-def _grad_ball(law, t) -> list:
-    """grad Lambda(t) as balls at the current precision (t exact, inside the domain)."""
+def _grad_ball(law, t, tb) -> list:
+    """grad Lambda(t) as balls at the current precision (t exact inside the domain, tb its balls)."""
     fam, d = law["family"], law["dim"]
-    if fam == "discrete":
-        ex = [_dot(x, t) for x in law["atoms"]]
-        top = max(ex)
-        e = [ball(w) * ball(s - top).exp() for s, w in zip(ex, law["weights"])]
+    if fam == "discrete":   # softmax of the <x_k, t>, shifted by an exact number (the largest midpoint)
+        X, logw = law["balls"]
+        ex = [sum((x[k] * tb[k] for k in range(d)), lw) for x, lw in zip(X, logw)]
+        top = max(ex, key=lambda z: z.mid()).mid()
+        e = [(z - top).exp() for z in ex]
         tot = sum(e, arb(0))
-        return [sum((ek * ball(x[k]) for ek, x in zip(e, law["atoms"])), arb(0)) / tot for k in range(d)]
+        return [sum((ek * x[k] for ek, x in zip(e, X)), arb(0)) / tot for k in range(d)]
     if fam == "uniform_cube":
         out = []
         for k in range(d):
@@ -232,39 +237,62 @@ def _grad_ball(law, t) -> list:
                 val = ball(law["center"][k]) + ball(law["radius"]) * (ub.cosh() / ub.sinh() - 1 / ub)
             out.append(+val)
         return out
-    S, m = law["cov"], law["mean"]
-    St = [_dot(S[i], t) for i in range(d)]
+    S, m = law["balls"]
+    St = [sum((S[i][j] * tb[j] for j in range(d)), arb(0)) for i in range(d)]
     if fam == "gaussian":
-        return [ball(m[i] + St[i]) for i in range(d)]
-    if fam == "laplace":
-        return [ball(m[i] + St[i] / (1 - _dot(t, St) / 2)) for i in range(d)]
+        return [m[i] + St[i] for i in range(d)]
+    if fam == "laplace":    # 1 - t^T S t / 2 > 0 was checked exactly (read_instance)
+        den = 1 - sum((tb[i] * St[i] for i in range(d)), arb(0)) / 2
+        return [m[i] + St[i] / den for i in range(d)]
     u = law["direction"]
     mu = [ball(law["separation"]) * ball(x) / ball(_dot(u, u)).sqrt() for x in u]
-    th = sum((mu[k] * ball(t[k]) for k in range(d)), arb(0)).tanh()
-    return [ball(m[i] + St[i]) + th * mu[i] for i in range(d)]
+    th = sum((mu[k] * tb[k] for k in range(d)), arb(0)).tanh()
+    return [m[i] + St[i] + th * mu[i] for i in range(d)]
+
+
+def _law_balls(law):
+    """The law's numbers as balls at the current precision (discrete: atoms and log-weights)."""
+    if law["family"] == "discrete":
+        return [[ball(x) for x in a] for a in law["atoms"]], [ball(w).log() for w in law["weights"]]
+    if law["family"] == "uniform_cube":
+        return None
+    return [[ball(x) for x in row] for row in law["cov"]], [ball(x) for x in law["mean"]]
+
+
+def _thetas(inst) -> dict:
+    """A_h q exactly for every distinct query q and head h: {(q, h): theta}."""
+    out = {}
+    for _, q in inst["rows"]:
+        if (q, 0) not in out:
+            for h, A in enumerate(inst["heads"]):
+                tick()
+                out[(q, h)] = _apply(A, q)
+    return out
 
 
 def _gram(inst, prec, rows=None) -> list:
     """The Gram (or its principal sub-matrix on ``rows``) as a symmetric list of lists of balls."""
     rows = list(range(inst["n"])) if rows is None else rows
-    laws, heads, d = inst["laws"], inst["heads"], inst["d"]
-    cache = {}
+    laws, H, n, d = inst["laws"], len(inst["heads"]), len(rows), inst["d"]
+    atoms = max(len(laws[inst["rows"][r][0]].get("atoms", ())) for r in rows) if rows else 0
+    _charge("gram", (n * H * (atoms + d) + n * n * H * d // 16 + n ** 3 // 6) * (prec + 256) // 512, MAX_WORK)
     with workprec(prec):
-        F = []
+        thetas, tballs, lballs, F = inst["thetas"], {}, {}, []
         for r in rows:
             i, q = inst["rows"][r]
+            if i not in lballs:
+                lballs[i] = dict(laws[i], balls=_law_balls(laws[i]))
             feat = []
-            for A in heads:
+            for h in range(H):
                 tick()
-                t = _apply(A, q)
-                if (i, t) not in cache:
-                    cache[(i, t)] = _grad_ball(laws[i], t)
-                feat.extend(cache[(i, t)])
+                if (q, h) not in tballs:
+                    tballs[(q, h)] = [ball(x) for x in thetas[(q, h)]]
+                feat.extend(_grad_ball(lballs[i], thetas[(q, h)], tballs[(q, h)]))
             F.append(feat)
         if not F:
             return []
         M = arb_mat(F)
-        K = (M * M.transpose()) / len(heads)
+        K = (M * M.transpose()) / H
         return [[K[min(r, c), max(r, c)] for c in range(len(rows))] for r in range(len(rows))]
 
 
@@ -573,24 +601,24 @@ def _check_equivalence(result) -> str:
 
 
 def _check_counterexample(result) -> str:
-    """One row whose Gram is PD (ball Cholesky) while its CGFs satisfy an exact relation modulo the row's
-    ``modulo``: sum_i c_i grad Lambda_i(theta) = alpha identically (c != 0; alpha = 0 modulo constants), so
-    sum_i c_i Lambda_i = <alpha, theta> (every Lambda_i(0) = 0).  That row's equivalence fails."""
+    """The one instance of the parameters has a PD Gram (ball Cholesky) while its CGFs satisfy an exact relation
+    modulo its ``modulo``: sum_i c_i grad Lambda_i(theta) = alpha identically (c != 0; alpha = 0 modulo
+    constants), so sum_i c_i Lambda_i = <alpha, theta> (every Lambda_i(0) = 0).  Its equivalence fails."""
     rows = _equivalence_rows(result)
-    cert = result["certificate"]
-    _keys(cert, "certificate", ("kind",), ("row", "precision_bits", "pivots", "relation"))
-    k = R.integer(cert["row"], "certificate.row", 0, len(rows) - 1)
-    x = rows[k]
+    if len(rows) != 1:
+        raise Rejected("parameters.rows: a counterexample Result states its one instance")
+    x, cert = rows[0], result["certificate"]
+    _keys(cert, "certificate", ("kind",), ("precision_bits", "pivots", "relation"))
     rel = R.obj(cert["relation"], "certificate.relation", required=("c", "alpha"))
     c = [_small(v, "certificate.relation.c") for v in R.vec(rel["c"], "certificate.relation.c", len(x["laws"]))]
     alpha = [_small(v, "certificate.relation.alpha") for v in R.vec(rel["alpha"], "certificate.relation.alpha", x["d"])]
     if not any(c) or (x["modulo"] == "constants" and any(alpha)):
-        raise Rejected("certificate.relation: c = 0, or an affine relation where the row is modulo constants")
+        raise Rejected("certificate.relation: c = 0, or an affine relation where the instance is modulo constants")
     e1 = tuple(Fraction(int(j == 0)) for j in range(x["d"]))
     if not null_identity_holds({"laws": x["laws"], "d": x["d"], "rows": [(i, e1) for i in range(len(c))]}, c, alpha):
         raise Rejected("certificate.relation: sum_i c_i grad Lambda_i - alpha does not vanish identically")
     _check_pd(x, {"precision_bits": cert["precision_bits"], "pivots": cert["pivots"]}, "certificate")
-    return f"instance {k + 1}: the Gram is PD while the CGFs satisfy an exact relation modulo {x['modulo']}"
+    return f"the Gram is PD while the CGFs satisfy an exact relation modulo {x['modulo']}"
 
 
 _N7 = frozenset({"N7"})
