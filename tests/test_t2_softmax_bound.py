@@ -10,6 +10,9 @@ from verify.analysis import softmax_error as se
 from verify.checks import t2_softmax_bound as t2
 from verify.engines.ball import ball_bounds, to_ball, workprec
 from verify.errors import InputError, InputTypeError
+from verify import kernel
+from verify.kernel import softmax as ks
+import json
 
 # spec maxout R2 table: W0((n-1)/e)
 ORACLE = {2: "0.278464542761", 3: "0.463055513366", 4: "0.603545739536", 8: "0.973138752867",
@@ -26,21 +29,24 @@ def test_sharp_constant_matches_spec_table(n, value):
     assert abs((lo + hi) / 2 - Fraction(value)) <= Fraction(1, 10**digits)
 
 
-def test_universal_proof_holds_every_step():
-    proof = t2.universal_bound_proof()
-    assert proof["holds"]
-    assert {s["step"] for s in proof["steps"]} >= {"reduction", "jensen-concavity", "derivative", "h-decreasing",
-                                                   "critical-point", "maximum-value", "critical-point-inside"}
+def _kernel(r):
+    """Every decided Result is re-checked by the kernel (JSON round trip)."""
+    return kernel.check(json.loads(r.to_json()))
+
+
+def test_symbolic_lemmas_hold():
+    assert ks.scalar_lemma() and ks.gap_lemma()
 
 
 def test_sharp_bound_proved_and_attained():
     r = t2.check_softmax_bound(3, 10, search_points=200, local_starts=1)
     assert r.verdict.value == "proved" and r.method.value == "certified"
-    att = r.certificate["attainment"]
-    assert att["contains_bound"]
-    assert att["E_at_s_star"]["upper"] - att["E_at_s_star"]["lower"] <= 2 * Fraction(1, 10**30)
-    assert r.certificate["witness"]["within_1e-30_of_sharp_bound"]
-    ev = r.evidence
+    assert r.certificate["kind"] == "softmax-bound" and _kernel(r)
+    pt = [Fraction(v) for v in r.certificate["witness"]]
+    with workprec(256):
+        assert se.softmax_error_ball(pt, 10) > se.sharp_bound(3, 10) - to_ball(Fraction(1, 10**30))
+    assert r.parameters == {"n": 3, "lam": "10", "bound": "w0", "factor": "1"}
+    ev = r.evidence["search"]
     assert ev["criterion_met"] is True and ev["random_and_adversarial"] == 200
 
 
@@ -48,8 +54,8 @@ def test_sharp_bound_proved_and_attained():
 def test_too_small_bounds_refuted_with_exact_witness(kwargs):
     r = t2.check_softmax_bound(4, 100, search_points=0, **kwargs)
     assert r.verdict.value == "refuted" and r.claim == "T2.n"
-    pt = r.certificate["witness"]["point"]
-    assert all(isinstance(v, Fraction) for v in pt)
+    assert r.certificate["kind"] == "softmax-bound-exceeded" and _kernel(r)
+    pt = [Fraction(v) for v in r.certificate["witness"]]
     # re-check the witness independently: the ball for E at the exact point lies above the candidate
     with workprec(256):
         e = se.softmax_error_ball(pt, 100)
@@ -91,8 +97,8 @@ def test_scale_law_and_closed_form(s, lam):
 def test_weaker_bounds_proved():
     for bound in ("ln_n", "n_minus_1_over_e"):
         r = t2.check_softmax_bound(5, 1, bound=bound, search_points=0)
-        assert r.verdict.value == "proved"
-        assert "candidate > sharp bound" in r.certificate["summary"]
+        assert r.verdict.value == "proved" and _kernel(r)
+        assert r.statement.startswith(f"E_lambda(s) = max s - <softmax(lambda s), s> <= 1 * {t2.BOUNDS[bound]}")
 
 
 def test_search_evidence_never_decides(monkeypatch):
@@ -108,28 +114,36 @@ def test_search_evidence_never_decides(monkeypatch):
     monkeypatch.setattr(t2, "search_softmax_error", fake)
     r = t2.check_softmax_bound(3, 10, search_points=30, local_starts=1)
     assert r.verdict.value == "proved"
-    assert r.evidence["criterion_met"] is False
+    assert r.evidence["search"]["criterion_met"] is False
 
 
 def test_scalar_problem_and_two_token_identity():
     assert t2.check_scalar_problem().verdict.value == "proved"
     for wrong in ("W0(m)", "m/e", "ln(1+m)"):
-        assert t2.check_scalar_problem(wrong).verdict.value == "refuted"
-    assert t2.check_two_token_identity().verdict.value == "proved"
+        r = t2.check_scalar_problem(wrong)
+        assert r.verdict.value == "refuted" and _kernel(r)
+    assert _kernel(t2.check_two_token_identity())
     for wrong in ("delta/(1+exp(-lam*delta))", "delta*exp(-lam*delta)"):
-        assert t2.check_two_token_identity(wrong).verdict.value == "refuted"
+        r = t2.check_two_token_identity(wrong)
+        assert r.verdict.value == "refuted" and _kernel(r)
 
 
 @settings(max_examples=6)
 @given(n=st.integers(2, 8), delta=st.fractions(min_value=Fraction(1, 50), max_value=2, max_denominator=50),
        lam=st.sampled_from([1, 10, 100]))
 def test_gap_bound(n, delta, lam):
-    assert t2.check_gap_bound(n, lam, delta, trials=10).verdict.value == "proved"
+    r = t2.check_gap_bound(n, lam, delta, trials=10)
+    assert r.verdict.value == "proved" and r.certificate == {"kind": "softmax-gap-lemma"} and _kernel(r)
+
+
+def test_gap_bound_proved_without_any_sample():
+    """The verdict rests on the lemma, not on sampled trials."""
+    assert t2.check_gap_bound(5, 10, "1/5", trials=0).verdict.value == "proved"
 
 
 def test_gap_bound_faster_rate_never_proved():
     r = t2.check_gap_bound(3, 10, "1/5", rate=2, trials=10)
-    assert r.verdict.value == "refuted" and r.certificate["witness"]["inequality"]
+    assert r.verdict.value == "refuted" and r.certificate["witness"] == ["1/5", "0", "0"] and _kernel(r)
     assert t2.check_gap_bound(3, 10, "1/5", rate="101/100", trials=10).verdict.value != "proved"
 
 
@@ -157,7 +171,7 @@ def test_bad_input_other_checks():
     with pytest.raises(InputError, match="^maximiser"):
         t2.check_scalar_problem("W1(m)")
     with pytest.raises(InputError, match="^formula"):
-        t2.check_two_token_identity("delta")
+        t2.check_two_token_identity("lam")
     with pytest.raises(InputError, match="^delta"):
         t2.check_gap_bound(3, 10, 0)
     with pytest.raises(InputError, match="^trials"):

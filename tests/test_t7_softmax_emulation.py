@@ -1,11 +1,13 @@
 """T7: softmax emulation error of the compiled maxout Transformer -- soundness, tampering, inputs."""
 
+import json
 from fractions import Fraction
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from verify import kernel
 from verify.analysis.softmax_error import softmax_forward_ball
 from verify.checks import t7_softmax_emulation as t7
 from verify.constructions.maxout_compiler import compile_maxout
@@ -13,6 +15,11 @@ from verify.engines.ball import workprec
 from verify.errors import InputError, InputTypeError
 from verify.objects.maxout import MaxoutNetwork
 from verify.objects.transformer import FeedForward
+
+def _kernel(r):
+    """Every decided Result is re-checked by the kernel (JSON round trip)."""
+    return kernel.check(json.loads(r.to_json()))
+
 
 weights = st.fractions(min_value=-2, max_value=2, max_denominator=4)
 
@@ -46,35 +53,38 @@ def test_o2_lemma_hypotheses_exact():
 def test_o2_proved_with_evidence_and_figure_data():
     r = t7.check_softmax_emulation(lams=(10, 100), tie_offsets=4)
     assert r.verdict.value == "proved" and r.method.value == "certified"
-    assert r.certificate["decision_points"] == [Fraction(5, 18), Fraction(9, 26), Fraction(3, 4)]
+    assert r.certificate["kind"] == "softmax-emulation-points" and _kernel(r)
+    assert r.evidence["decision_points"] == ["5/18", "9/26", "3/4"]
     ev = r.evidence
     assert all(v["agrees_to_3_digits"] for v in ev["o3_reference"].values())
     errs = [e for _, e in ev["figure_error_vs_lambda"]]
     bounds = [b for _, b in ev["figure_bound_vs_lambda"]]
     assert all(e < b for e, b in zip(errs, bounds)) and errs == sorted(errs, reverse=True)
     assert all(0.4 < le < 1.2 for _, le in ev["lambda_times_max_error"])      # lambda * error stays bounded
-    assert not r.certificate["independent_cross_check"]["disagreements"]
+    assert not r.evidence["independent_cross_check"]["disagreements"]
 
 
 def test_sharpness_refuted_and_tight():
     r = t7.check_softmax_sharpness(lam=1000)
     assert r.verdict.value == "refuted" and r.claim == "T7.n"
-    assert r.certificate["error_within_1e-30_of_B"]
-    assert isinstance(r.certificate["x_q"], Fraction)
+    assert r.evidence["error_within_1e-30_of_B"] and _kernel(r)
+    assert r.certificate["witness"] == [r.evidence["x_q"]]
 
 
 def test_small_S_refuted_mid_S_inconclusive():
-    assert t7.check_softmax_emulation(lams=(10,), S="3/2", search=False).verdict.value == "refuted"
+    r = t7.check_softmax_emulation(lams=(10,), S="3/2", search=False)
+    assert r.verdict.value == "refuted" and _kernel(r)
     r = t7.check_softmax_emulation(lams=(10,), S="11/2", search=False, grid=8)
-    assert r.verdict.value == "inconclusive"
-    assert not r.certificate["hypotheses"]["S_sufficient_every_lambda"]
+    assert r.verdict.value == "inconclusive" and r.certificate == {}
+    assert not r.evidence["hypotheses"]["S_sufficient_every_lambda"]
 
 
 @settings(max_examples=8)
 @given(net=small_nets(), lam=st.sampled_from([10, 50]))
 def test_random_networks_proved(net, lam):
     r = t7.check_softmax_emulation(net, [[-1, 1]], lams=(lam,), S="auto", grid=8, tie_offsets=2, search=False)
-    assert r.verdict.value == "proved", r.certificate["summary"]
+    assert r.verdict.value == "proved", r.evidence["summary"]
+    assert _kernel(r)
 
 
 def _tampered(net, box, S, delta):
@@ -93,14 +103,16 @@ def test_altered_weight_never_proved(delta):
     c = _tampered(net, [[0, 1]], 40, delta)
     r = t7.check_softmax_emulation(net, [[0, 1]], lams=(100,), compiled=c, grid=8, tie_offsets=2, search=False)
     assert r.verdict.value != "proved"
-    assert not r.certificate["hypotheses"]["weights_equal_R4_compilation_of_net"]
+    assert not r.evidence["hypotheses"]["weights_equal_R4_compilation_of_net"]
+    if r.verdict.value == "refuted":
+        assert "are NOT the R4 compilation" in r.statement and _kernel(r)
 
 
 def test_large_alteration_refuted():
     net = t7.o2_network()
     r = t7.check_softmax_emulation(net, [[0, 1]], lams=(10,), compiled=_tampered(net, [[0, 1]], 40, Fraction(1)),
                                    search=False)
-    assert r.verdict.value == "refuted" and "witness" in r.certificate
+    assert r.verdict.value == "refuted" and "witness" in r.certificate and _kernel(r)
 
 
 @settings(max_examples=10)

@@ -39,7 +39,8 @@ from fractions import Fraction
 from flint import arb
 
 from . import Kind
-from ._ball import ball, bounds, workprec
+from ._ball import bounds, workprec
+from ._ball import ball as _ball
 from . import _cells, _read as R
 from ._read import Rejected, digest, expect_statement, integer, lst, mat, num, obj, string, tick, vec
 
@@ -61,8 +62,13 @@ MAXIMISERS = {"W0(m/e)": lambda m: (m / arb.const_e()).lambertw(), "W0(m)": lamb
 
 
 # -- shared readers and balls -------------------------------------------------------------------------------
+def ball(x) -> arb:
+    """An exact number (Fraction, int or the gmpy2 mpq of ``_cells``) as a ball."""
+    return _ball(Fraction(int(x.numerator), int(x.denominator)) if hasattr(x, "numerator") else x)
+
+
 def _q(x) -> str:
-    return str(Fraction(x))
+    return str(Fraction(int(x.numerator), int(x.denominator)))
 
 
 def _lam(v, field="parameters.lam") -> Fraction:
