@@ -13,13 +13,25 @@ def test_broken_gate_is_refuted_not_proved(monkeypatch):
         return relu(u - S * (1 - p)) - relu(-u)
     monkeypatch.setattr(t3, "gate", leaky_gate)
     r = t3.check_gate_identity(S=10)
-    assert r.verdict is Verdict.REFUTED
+    # the claim about the real gate is true: a broken evaluator gives no verdict (the kernel has its own gate)
+    assert r.verdict is Verdict.INCONCLUSIVE
     assert "grid fails" in r.certificate["summary"]
 
 
 def test_points_inside_hypothesis_proved_outside_refuted():
-    assert t3.check_gate_identity(S=2, points=[(2, 0), (-2, 1), ("1/3", 1)]).verdict is Verdict.PROVED
-    assert t3.check_gate_identity(S=2, points=[(-3, 0)]).verdict is Verdict.REFUTED
+    import json
+
+    from verify import kernel
+    ok = t3.check_gate_identity(S=2, points=[(2, 0), (-2, 1), ("1/3", 1)])
+    assert ok.verdict is Verdict.PROVED and kernel.check(json.loads(ok.to_json())) == "gate-points: gate = p*u at all 3 points"
+    bad = t3.check_gate_identity(S=2, points=[(-3, 0)])
+    assert bad.verdict is Verdict.REFUTED and "at (u, p) = (-3, 0), with S = 2 [instance" in bad.statement
+    assert kernel.check(json.loads(bad.to_json())) == "gate-witness: gate differs from p*u at (u, p) = (-3, 0)"
+    r = t3.check_gate_identity(S=10)
+    assert r.certificate["pieces"] == [[0, -10, 10, True, True], [1, 0, 10, False, True], [1, -10, 0, True, False],
+                                       [1, 0, 0, True, True]]
+    assert kernel.check(json.loads(r.to_json())) == ("gate-case-split: S = 10: 1 + 3 pieces tile [-S, S] for p = 0, 1; "
+                                                     "gate = p*u on each")
 
 
 def test_bad_input_names_field():

@@ -8,9 +8,10 @@ P, R, I = Verdict.PROVED, Verdict.REFUTED, Verdict.INCONCLUSIVE
 
 AUDITS = [
     Audit("T5", "O7-M-2C-plus-1-100", P, check_group_isolation, {"M": "601/100", "C": 3, "N": 3, "k": 4},
-          description="O7: N = 3 groups of k = 4, C = 3, M = 2C + 1/100, 300 random rational z, both rules"),
+          description="O7: N = 3 groups of k = 4, C = 3, M = 2C + 1/100: every z in [-C, C]^12 by one scan tree "
+                      "per group (kernel-checked), 300 random rational z as evidence, both rules"),
     Audit("T5", "O7-M-7C", P, check_group_isolation, {"M": 21, "C": 3, "N": 3, "k": 4, "cases": 150},
-          description="O7 with M = 7C"),
+          description="O7 with M = 7C (group trees; 150 random z as evidence)"),
     Audit("T5", "n-M-2C-average", R, check_group_isolation,
           {"M": 2, "C": 1, "groups": [0, 0, 1, 1], "values": [[-1, -1, 1, 0]], "ties": ["average"]},
           description="T5.n: M = 2C, groups {a,b} z = (-1,-1), {c,d} z = (1,0): average gives -1/3 at group 1"),
