@@ -22,9 +22,18 @@ def test_maxout_cli(tmp_path):
     assert "tokens n = 2, embedding E = 7, sublayers D = 4, heads per layer [2, 1]" in r.stdout
     assert "W1 [32, 24], W2 [16, 12], attention [8, 4]" in r.stdout and "T6 PROVED" in r.stdout
     res = json.loads(out.read_text())
-    assert res["verdict"] == "proved" and res["certificate"]["sizes"]["embedding"] == 7
-    bad = _run(str(spec), "--S", "3/2", "--tie", "first")
+    assert res["verdict"] == "proved" and res["evidence"]["sizes"]["embedding"] == 7
+    assert res["certificate"]["kind"] == "emulation-regions" and res["parameters"]["sizes"]["embedding"] == 7
+    from verify import kernel
+    from verify.kernel._cells import transformer_digest
+
+    digest = transformer_digest(res["parameters"]["transformer"])
+    assert f"Transformer sha256:{digest}" in r.stdout and f"sha256:{digest}" in res["statement"]
+    assert kernel.check(res).startswith("emulation-regions")
+    bad = _run(str(spec), "--S", "3/2", "--tie", "first", "--json", str(out))
     assert bad.returncode == 1 and "T6 REFUTED" in bad.stdout and "2/3" in bad.stdout
+    res = json.loads(out.read_text())
+    assert res["certificate"]["transformer"] == ["2/3"] and kernel.check(res).startswith("emulation-witness")
     spec.write_text(json.dumps(dict(O2, box=[["0", "1"], ["0", "1"]])))
     err = _run(str(spec))
     assert err.returncode == 2 and err.stderr.startswith("error: box: expected 1") and err.stderr.count("\n") == 1

@@ -14,17 +14,20 @@ from verify.objects.ops import EXACT
 
 def test_o2_refutation_witness_is_the_catalogue_one():
     r = check_maxout_emulation("O2", S="3/2")
-    w = r.certificate["witness"]
-    assert r.refuted and w["x"] == [0] and w["transformer"] == [F(2, 3)] and w["network"] == [F(7, 6)]
+    w = r.certificate
+    assert r.refuted and w == {"kind": "emulation-witness", "x": ["0"], "tie": "average", "network": ["7/6"],
+                               "transformer": ["2/3"]}
 
 
 def test_o2_proof_records_sizes_lemma_and_regions():
     r = check_maxout_emulation("O2", S=40)
-    c = r.certificate
-    assert r.proved and c["kind"] == "emulation-regions" and not c["size_problems"]
-    assert c["lemma"]["S_bound_interval_propagation"] == F(11, 2) and c["lemma"]["hypothesis_S_ge_bound"]
+    c, ev = r.certificate, r.evidence
+    assert r.proved and c["kind"] == "emulation-regions" and set(c) == {"kind", "cells"}
+    assert r.parameters["formula"] == "R4" and r.parameters["sizes"]["W1_nonzeros"] == [32, 24]
+    assert "non-zeros W1 32/24, W2 16/12, attention 8/4" in r.statement and "sizes are those of R4" in r.statement
+    assert ev["lemma"]["S_bound_interval_propagation"] == F(11, 2) and ev["lemma"]["hypothesis_S_ge_bound"]
     # the open cells cover [0, 1] and the closed cover contains the breakpoints of Phi
-    pts = {reg["vertices"][0][0] for reg in c["regions"] if reg["dim"] == 0}
+    pts = {reg["vertices"][0][0] for reg in ev["regions"] if reg["dim"] == 0}
     assert {F(5, 18), F(9, 26), F(3, 4), 0, 1} <= pts
 
 
@@ -73,10 +76,11 @@ def test_altered_weight_never_proved_when_the_function_changes(seed, d, which, d
     r = prove_emulation((net, alt), box)
     grid = [[F(i, 4)] if d == 1 else [F(i, 4), F(j, 4)] for i in range(-4, 5) for j in (range(-4, 5) if d == 2 else [0])]
     differs = any(net.evaluate(x) != alt(x, tie=t) for x in grid for t in ("average", "first"))
-    if differs:
+    if differs:     # (a change that makes a score product quadratic is found by the exact point search)
         assert r.refuted
     if r.refuted:
-        w = r.certificate["witness"]
-        assert net.evaluate(w["x"]) != alt(w["x"], tie=w["tie"], ops=EXACT)
+        w = r.certificate
+        x = [F(v) for v in w["x"]]
+        assert net.evaluate(x) != alt(x, tie=w["tie"], ops=EXACT)
     else:
         assert r.proved and not differs

@@ -10,13 +10,19 @@ P, R = Verdict.PROVED, Verdict.REFUTED
 
 AUDITS = [
     Audit("T8", "lit-identities", P, check_relu_identities, {"k_max": 8},
-          description="ReLU(t) = max(t, 0), max(a, b) = a + ReLU(b - a) (symbolic), tournament max with "
-                      "ceil(log2 k) ReLU levels proved on Q^k, k <= 8"),
-    Audit("T8", "random-relu-d1-d2", P, check_random_relu_emulation, {"count": 12, "seed": 20260308},
-          description="12 random rational ReLU networks (d in {1, 2}, widths <= 4, L <= 3) on [-1, 1]^d"),
+          description="tournament max with ceil(log2 k) ReLU levels proved on R^k, k <= 8, every ReLU decided on "
+                      "every ordering cone (k = 2 gives max(a, b) = a + ReLU(b - a) and ReLU(t) = max(t, 0))"),
     Audit("T8", "two-units-abs", P, check_relu_emulation,
           {"weights": [[[1], [-1]]], "biases": [[0, 0]], "readout": ([[1, 1]], [0]), "box": [[-1, 1]]},
           description="|x| = ReLU(x) + ReLU(-x) with one head per unit"),
+]
+AUDITS += [
+    # formerly one audit "random-relu-d1-d2" PROVED a universal statement from 12 samples; now each of the 12
+    # seeded networks is its own Result whose statement names that network by its weights
+    Audit("T8", f"random-relu-{i}", P, check_random_relu_emulation, {"index": i, "seed": 20260308},
+          description=f"random rational ReLU network {i} of the seeded family (d in {{1, 2}}, widths <= 4, L <= 3) "
+                      f"on [-1, 1]^d")
+    for i in range(12)
 ]
 AUDITS += [
     Audit("T8", f"zigzag-q{q}-L{L}", P, check_zigzag_relu_emulation, {"q": q, "L": L},

@@ -38,7 +38,7 @@ from typing import Any, Callable
 from ..analysis.geometry import box_faces, parse_box_exact, to_fraction, to_q
 from ..canonical import jsonable
 from ..analysis.tracer import NotPiecewiseLinear, UntraceableCode, as_form, trace
-from ..engines.exact import fraction_str
+from ..engines.exact import fraction_str, parse_exact as parse_exact_num
 from ..errors import InputError, SizeLimitError
 from ..objects.ops import EXACT, TIE_RULES
 from ..results import Method, Result, Verdict
@@ -374,7 +374,7 @@ def _result(claim, verdict, statement, cert, params, conventions, evidence, seed
 
 def prove_emulation(net_or_compiled, box=None, tie: str = "both", *, reference=None, claim: str = "T6",
                     max_cells: int = DEFAULT_MAX_CELLS, samples: int = 200, seed: int = 0,
-                    record_regions: bool = True, network=None, formula=None) -> Result:
+                    record_regions: bool = True, network=None, formula=None, witness=None) -> Result:
     """PROVED / REFUTED (exact witness) / INCONCLUSIVE that the Transformer equals the network on the box.
 
     ``net_or_compiled``: a MaxoutNetwork (compiled here with ``compile_maxout(net, box)``), a compiled
@@ -384,7 +384,8 @@ def prove_emulation(net_or_compiled, box=None, tie: str = "both", *, reference=N
     ``network``: the MaxoutNetwork the kernel evaluates (default: the reference itself, or its ``.maxout``);
     it must be the same function as the traced reference.  ``formula``: ``"R4"`` / ``"R8"`` to claim the
     construction's size formulas too.  ``tie``: ``"both"`` (default), ``"average"`` or ``"first"``.
-    ``record_regions``: put every cell's exact maps in the evidence.
+    ``record_regions``: put every cell's exact maps in the evidence.  ``witness``: a point of the box tried
+    first (REFUTED there if the two sides differ; otherwise the full decomposition runs).
     """
     if not isinstance(max_cells, int) or not 1 <= max_cells <= 2_000_000:
         raise InputError("max_cells", f"must be an integer in [1, 2000000], got {max_cells!r}")
@@ -424,16 +425,34 @@ def prove_emulation(net_or_compiled, box=None, tie: str = "both", *, reference=N
         return _result(claim, Verdict.INCONCLUSIVE, STATEMENT, {"summary": summary}, params, conventions,
                        {**evidence, **extra})
 
+    if witness is not None:
+        x = [to_fraction(parse_exact_num(c)) for c in witness]
+        if len(x) != d or not all(lo <= c <= hi for c, (lo, hi) in zip(x, bx)):
+            raise InputError("witness", f"must be a point of the box with {d} coordinates")
+        a = _exact_reference(ref, x)
+        for rule in rules:
+            if _exact_target(target, x, rule) != a:
+                return _witness_result(claim, ref, target, spec, x, rule, params, conventions, evidence, why_not)
     if d > MAX_EXACT_DIM:
-        return _sampled(claim, ref, target, bx, rules, samples, seed, params, conventions, evidence, why_not)
+        return _sampled(claim, ref, target, bx, rules, samples, seed, params, conventions, evidence, why_not, spec)
 
     stages = emulation_stages(ref, target, rules)
+    spec_obj = network if network is not None and network is not ref else None
+    if spec_obj is not None:
+        # the network the kernel evaluates is traced too, so the cells also fix its decisions (and it is checked
+        # to be the same function as the reference on every cell)
+        stages.append(lambda s, ops: (s[0], s[1], {**s[2], "spec": _as_tuple(spec_obj.evaluate(list(s[0]), ops=ops))}))
     try:
         cells = trace(stages, box_faces(bx), initial=(_identity(d), _identity(d), None), closed=True,
                       max_cells=max_cells, keep_patterns=False)
     except SizeLimitError as exc:
         return inconclusive(f"region decomposition stopped: {exc}")
     except (NotPiecewiseLinear, UntraceableCode) as exc:
+        if why_not is None:         # recorded weights: an exact point witness is still a kernel certificate
+            hit = _search_points(ref, target, bx, rules, samples, seed)
+            if hit is not None:
+                return _witness_result(claim, ref, target, spec, hit[0], hit[1], params, conventions,
+                                       {**evidence, "trace": f"not traceable: {exc}"}, why_not)
         return inconclusive(f"not traceable as a piecewise-affine function: {exc}")
     cells.sort(key=lambda c: (tuple(min(v[i] for v in c.cell.vertices) for i in range(d)), c.cell.dim,
                               c.cell.vertices))
@@ -445,6 +464,12 @@ def prove_emulation(net_or_compiled, box=None, tie: str = "both", *, reference=N
             t_all = {rule: [as_form(v, d) for v in outs[rule]] for rule in rules}
         except UntraceableCode as exc:
             return inconclusive(f"not traceable as a piecewise-affine function: {exc}")
+        if spec_obj is not None:
+            spec_forms = [as_form(v, d) for v in outs["spec"]]
+            if len(spec_forms) != len(net_forms) or any(
+                    any((a - b).at(v) != 0 for v in tc.cell.vertices) for a, b in zip(spec_forms, net_forms)):
+                return inconclusive("the maxout network given for the kernel differs from the reference on "
+                                    f"{tc.cell!r}")
         for rule in rules:
             t_forms = t_all[rule]
             if len(t_forms) != len(net_forms):
@@ -527,7 +552,7 @@ def _witness_result(claim, ref, target, spec, x, rule, params, conventions, evid
                    conventions, ev)
 
 
-def _sampled(claim, ref, target, bx, rules, samples, seed, params, conventions, evidence, why_not):
+def _points(bx, samples, seed) -> list:
     rng = random.Random(seed)
     pts = []
     if len(bx) <= 8:
@@ -535,12 +560,27 @@ def _sampled(claim, ref, target, bx, rules, samples, seed, params, conventions, 
             pts.append([hi if mask >> i & 1 else lo for i, (lo, hi) in enumerate(bx)])
     while len(pts) < samples + (2 ** len(bx) if len(bx) <= 8 else 0):
         pts.append([lo + (hi - lo) * Fraction(rng.randint(0, 1024), 1024) for lo, hi in bx])
+    return pts
+
+
+def _search_points(ref, target, bx, rules, samples, seed):
+    """(x, rule) of the first sampled point where the two sides differ exactly, or None."""
+    for x in _points(bx, samples, seed):
+        a = _exact_reference(ref, x)
+        for rule in rules:
+            if _exact_target(target, x, rule) != a:
+                return x, rule
+    return None
+
+
+def _sampled(claim, ref, target, bx, rules, samples, seed, params, conventions, evidence, why_not, spec):
+    pts = _points(bx, samples, seed)
     for x in pts:
         a = _exact_reference(ref, x)
         for rule in rules:
             b = _exact_target(target, x, rule)
             if a != b:
-                out = _witness_result(claim, ref, target, spec_network(ref), x, rule, params, conventions,
+                out = _witness_result(claim, ref, target, spec, x, rule, params, conventions,
                                       evidence, why_not)
                 return Result(out.claim, out.statement, out.verdict, out.method, certificate=out.certificate,
                               parameters=out.parameters, conventions=out.conventions, evidence=out.evidence,

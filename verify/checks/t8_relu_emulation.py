@@ -12,8 +12,9 @@ T8.n, one head shared by two units (REFUTED with the exact witness x = 1/2).
 
 >>> check_relu_identities(k_max=4).verdict.value
 'proved'
->>> check_shared_head().certificate["summary"]
-'x = 1/2: unit 2 reads -1/2 instead of ReLU(-1/2) = 0 (the single score row selects token 1)'
+>>> r = check_shared_head()
+>>> r.verdict.value, r.certificate["x"], r.certificate["network"], r.certificate["transformer"]
+('refuted', ['1/2'], ['1/2', '0'], ['1/2', '-1/2'])
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ import math
 import random
 from fractions import Fraction
 
-import sympy
 
 from ..constructions.maxout_compiler import compile_maxout
 from ..engines.exact import fraction_str, parse_exact
@@ -36,8 +36,6 @@ from .t1_hardmax_max import LinearForm, UnsupportedDecision, explore_decisions
 __all__ = ["ReLUNetwork", "check_relu_emulation", "check_random_relu_emulation", "check_zigzag_relu_emulation",
            "check_relu_identities", "check_shared_head", "zigzag_relu", "random_relu_network"]
 
-STATEMENT = ("a ReLU network written as rank-2 maxout and compiled by R4 is reproduced exactly on the box by a "
-             "hardmax Transformer with n = 2 tokens, N_l heads of size 1, E = 2 Nbar + 3, FFN widths 4 N_l + 4 Nbar")
 
 
 class ReLUNetwork:
@@ -103,86 +101,63 @@ def random_relu_network(rng: random.Random, d: int, widths, denominators: int = 
     return ReLUNetwork(weights, biases, readout=([[num() for _ in range(prev)]], [num()]))
 
 
-def _sizes_ok(compiled) -> dict:
-    net = compiled.source
-    s = compiled.sizes()
-    nbar = compiled.n_bar
-    want = {"tokens": 2, "embedding": 2 * nbar + 3, "heads_per_layer": list(net.widths),
-            "ffn_widths": [4 * N + 4 * nbar for N in net.widths], "sublayers": 2 * net.depth}
-    got = {k: s[k] for k in want}
-    return {"expected": want, "measured": got, "ok": got == want, "nonzero_ratio": s["nonzero_ratio"],
-            "transformer_nonzeros": s["transformer_nonzeros"], "network_parameters": s["network_parameters"]}
-
-
-def _prove(relu: ReLUNetwork, box, tie, S=None):
+def _prove(relu: ReLUNetwork, box, tie, S=None, **kw):
     from .emulation import prove_emulation   # H2's exact region decomposition
 
     compiled = compile_maxout(relu.maxout, box, S=S)
-    sizes = _sizes_ok(compiled)
-    res = prove_emulation((relu, compiled), compiled.box, tie=tie, claim="T8", record_regions=True)
-    return compiled, sizes, res
+    res = prove_emulation((relu, compiled), compiled.box, tie=tie, claim="T8", network=relu.maxout, formula="R4",
+                          **kw)
+    return compiled, res
+
+
+def _with_evidence(res: Result, compiled, relu, **extra) -> Result:
+    ev = dict(res.evidence)
+    ev.update({"S": compiled.S, "S_bound_certified": compiled.S_bound_certified, "relu_network": relu.to_dict(),
+               "sizes": compiled.sizes(), "construction": compiled.conventions}, **extra)
+    return Result("T8", res.statement, res.verdict, res.method, certificate=res.certificate,
+                  parameters=res.parameters, conventions=res.conventions,
+                  seeds=res.seeds, evidence=ev)
 
 
 def check_relu_emulation(weights, biases, readout=None, box=None, tie: str = "both", S=None) -> Result:
-    """One ReLU network on ``box``: PROVED iff the compiled 2-token Transformer equals the ReLU network on the
-    whole box (exact) and every size matches R6; REFUTED with prove_emulation's exact witness otherwise."""
+    """One ReLU network on ``box``: PROVED iff the compiled 2-token Transformer equals the ReLU network (in its
+    rank-2 maxout form, the network the kernel evaluates) on the whole closed box and every size matches R4 with
+    k = 2 (R6: n = 2, E = 2 Nbar + 3, FFN widths 4 N_l + 4 Nbar); REFUTED with an exact witness otherwise."""
     relu = ReLUNetwork(weights, biases, readout)
     if box is None:
         raise InputError("box", "missing (a list of [lo, hi], one per input coordinate)")
     box = parse_box(box, dim=relu.input_dim)
-    compiled, sizes, res = _prove(relu, box, tie, S)
-    params = {"network": relu.to_dict(), "box": [list(iv) for iv in box], "tie": tie, "S": compiled.S}
-    cert = dict(res.certificate)
-    if cert.get("kind") == "emulation-regions":
-        # the regions' network maps are the ReLU network's; its rank-2 maxout form is the same function
-        cert["network"] = relu.maxout.to_dict()
-    cert["sizes"] = sizes
-    cert["S_bound_certified"] = compiled.S_bound_certified
-    verdict = res.verdict
-    if verdict is Verdict.PROVED and not sizes["ok"]:
-        verdict = Verdict.REFUTED
-        cert["summary"] = f"sizes differ from R6: {sizes['measured']} vs {sizes['expected']}"
-        cert.pop("kind", None)
-    return Result("T8", STATEMENT, verdict, res.method, certificate=cert, parameters=params,
-                  conventions={**res.conventions, **compiled.conventions})
+    compiled, res = _prove(relu, box, tie, S)
+    return _with_evidence(res, compiled, relu)
 
 
-def check_random_relu_emulation(count: int = 6, seed: int = 20260308, dims=(1, 2), max_width: int = 4,
-                                max_depth: int = 3, tie: str = "both", max_cells: int = 20000) -> Result:
-    """``count`` seeded random rational ReLU networks (d in ``dims``, widths <= max_width, L <= max_depth) on
-    [-1, 1]^d; PROVED iff every one is PROVED equal on the whole box; the first failure otherwise."""
-    for name, v, hi in (("count", count, 200), ("max_width", max_width, 8), ("max_depth", max_depth, 4)):
-        if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= hi:
-            raise InputError(name, f"must be an integer in [1, {hi}], got {v!r}")
-    from .emulation import prove_emulation
-
+def random_relu_instance(index: int, seed: int = 20260308, dims=(1, 2), max_width: int = 4, max_depth: int = 3):
+    """The ``index``-th network of the seeded random family (d = dims[index % len(dims)], L <= max_depth,
+    widths <= max_width) and its box [-1, 1]^d."""
     rng = random.Random(seed)
-    rows = []
-    for c in range(count):
+    for c in range(index + 1):
         d = dims[c % len(dims)]
         L = rng.randint(1, max_depth)
         widths = [rng.randint(1, max_width) for _ in range(L)]
         relu = random_relu_network(rng, d, widths)
-        box = tuple((Fraction(-1), Fraction(1)) for _ in range(d))
-        compiled = compile_maxout(relu.maxout, box)
-        sizes = _sizes_ok(compiled)
-        res = prove_emulation((relu, compiled), box, tie=tie, claim="T8", record_regions=False, max_cells=max_cells)
-        row = {"index": c, "d": d, "widths": widths, "verdict": res.verdict.value, "cells": res.certificate.get("cells"),
-               "sizes_ok": sizes["ok"], "S": compiled.S, "network": relu.to_dict()}
-        rows.append(row)
-        if res.verdict is not Verdict.PROVED or not sizes["ok"]:
-            verdict = res.verdict if res.verdict is not Verdict.PROVED else Verdict.REFUTED
-            return Result("T8", STATEMENT, verdict, Method.EXACT, seeds={"networks": seed},
-                          parameters={"count": count, "dims": list(dims), "max_width": max_width, "max_depth": max_depth},
-                          certificate={"summary": f"network {c}: {res.certificate.get('summary')}", "failed": row,
-                                       "detail": {k: v for k, v in res.certificate.items() if k != "kind"}})
-    return Result("T8", STATEMENT, Verdict.PROVED, Method.EXACT, seeds={"networks": seed},
-                  parameters={"count": count, "dims": list(dims), "max_width": max_width, "max_depth": max_depth,
-                              "tie": tie},
-                  conventions={"box": "[-1, 1]^d", "weights": "rationals in [-2, 2], denominators <= 4"},
-                  certificate={"summary": f"{count} random ReLU networks equal to their compiled 2-token Transformers "
-                                          f"on the whole box ({sum(r['cells'] or 0 for r in rows)} exact cells)",
-                               "networks": rows})
+    return relu, tuple((Fraction(-1), Fraction(1)) for _ in range(d))
+
+
+def check_random_relu_emulation(index: int = 0, seed: int = 20260308, dims=(1, 2), max_width: int = 4,
+                                max_depth: int = 3, tie: str = "both", max_cells: int = 20000) -> Result:
+    """Instance ``index`` of the seeded random ReLU family (:func:`random_relu_instance`) on [-1, 1]^d: its own
+    Result, whose statement names this one network by its weights (the audits list the instances one by one;
+    no universal claim is made from samples)."""
+    for name, v, hi in (("index", index, 199), ("max_width", max_width, 8), ("max_depth", max_depth, 4)):
+        if not isinstance(v, int) or isinstance(v, bool) or not (0 if name == "index" else 1) <= v <= hi:
+            raise InputError(name, f"must be an integer in [{0 if name == 'index' else 1}, {hi}], got {v!r}")
+    relu, box = random_relu_instance(index, seed, dims, max_width, max_depth)
+    compiled, res = _prove(relu, box, tie, max_cells=max_cells, record_regions=False)
+    out = _with_evidence(res, compiled, relu, family={"index": index, "seed": seed, "dims": list(dims),
+                                                      "max_width": max_width, "max_depth": max_depth})
+    return Result(out.claim, out.statement, out.verdict, out.method, certificate=out.certificate,
+                  parameters=out.parameters, conventions=out.conventions, seeds={"networks": seed},
+                  evidence=out.evidence)
 
 
 def check_zigzag_relu_emulation(q: int = 2, L: int = 1, tie: str = "both") -> Result:
@@ -190,8 +165,8 @@ def check_zigzag_relu_emulation(q: int = 2, L: int = 1, tie: str = "both") -> Re
     relu = zigzag_relu(q, L)
     r = check_relu_emulation([list(map(list, W)) for W in relu.weights], [list(b) for b in relu.biases],
                              readout=relu.readout, box=[[0, 1]], tie=tie)
-    return Result("T8", r.statement, r.verdict, r.method, certificate=r.certificate,
-                  parameters={**r.parameters, "family": f"zigzag g_{q}^{L}"}, conventions=r.conventions)
+    return Result("T8", r.statement, r.verdict, r.method, certificate=r.certificate, parameters=r.parameters,
+                  conventions=r.conventions, evidence={**r.evidence, "family": f"zigzag g_{q}^{L}"})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -214,21 +189,16 @@ def _tournament(values, ops):
 
 
 def check_relu_identities(k_max: int = 8) -> Result:
-    """ReLU(t) = max(t, 0) and max(a, b) = a + ReLU(b - a) by a symbolic case split (SymPy), and the
-    tournament max of k numbers (k = 1..k_max) with exactly ceil(log2 k) ReLU levels, proved on all of Q^k by
-    the exact decision-tree case analysis."""
-    if not isinstance(k_max, int) or isinstance(k_max, bool) or not 1 <= k_max <= 8:
-        raise InputError("k_max", f"must be an integer in [1, 8], got {k_max!r}")
-    t = sympy.Symbol("t", real=True)
-    a = sympy.Symbol("a", real=True)
-    pos, neg = sympy.Symbol("u", positive=True), sympy.Symbol("u", nonpositive=True)
-    relu = lambda e: sympy.Piecewise((e, e > 0), (0, True))
-    cases = {}
-    # ReLU(t) = max(t, 0): t = u > 0 and t = u <= 0
-    cases["relu_is_max_t_0"] = all(sympy.simplify(relu(u) - sympy.Max(u, 0)) == 0 for u in (pos, neg))
-    # max(a, b) = a + ReLU(b - a): b = a + u with u > 0 and u <= 0
-    cases["max_is_a_plus_relu"] = all(sympy.simplify(sympy.Max(a, a + u) - (a + relu(u))) == 0 for u in (pos, neg))
+    """ReLU(t) = max(t, 0), max(a, b) = a + ReLU(b - a) and the tournament max of k numbers (k = 1..k_max) with
+    exactly ceil(log2 k) ReLU levels, on all of R^k: kind ``relu-tournament`` (the kernel decides every ReLU of
+    the tournament on every open ordering cone; the first two identities are its k = 2 case).  The search side
+    runs the same case analysis with the decision-tree explorer of T1 first (evidence)."""
+    if not isinstance(k_max, int) or isinstance(k_max, bool) or not 2 <= k_max <= 8:
+        raise InputError("k_max", f"must be an integer in [2, 8], got {k_max!r}")
+    from ..kernel import emulation as kernel_emulation
+
     tour = {}
+    all_ok = True
     for k in range(1, k_max + 1):
         X = [LinearForm.var(i) for i in range(k)]
         try:
@@ -244,17 +214,19 @@ def check_relu_identities(k_max: int = 8) -> Result:
             if m.substitute(rep).key() != LinearForm.var(top).substitute(rep).key():
                 ok = False
         expected_levels = math.ceil(math.log2(k)) if k > 1 else 0
+        ok = ok and levels == expected_levels
         tour[str(k)] = {"proved": ok, "leaves": len(leaves or []), "relu_levels": levels,
                         "ceil_log2_k": expected_levels}
-        ok = ok and levels == expected_levels
-        tour[str(k)]["proved"] = ok
-    all_ok = all(cases.values()) and all(v["proved"] for v in tour.values())
-    return Result("T8", "ReLU(t) = max(t, 0); max(a, b) = a + ReLU(b - a); a max of k numbers takes ceil(log2 k) "
-                        "ReLU levels (tournament)", Verdict.PROVED if all_ok else Verdict.REFUTED, Method.EXACT,
-                  parameters={"k_max": k_max},
-                  certificate={"summary": f"symbolic case splits hold; tournament max proved on all of Q^k for "
-                                          f"k = 1..{k_max} with ceil(log2 k) ReLU levels" if all_ok else
-                                          "an identity failed", "identities": cases, "tournament": tour})
+        all_ok = all_ok and ok
+    params = {"k_max": k_max}
+    if not all_ok:
+        return Result("T8", kernel_emulation.tournament_statement(params, {}), Verdict.INCONCLUSIVE, Method.EXACT,
+                      parameters=params, certificate={"summary": "the decision-tree explorer did not confirm the "
+                                                                 "tournament"}, evidence={"tournament": tour})
+    return Result("T8", kernel_emulation.tournament_statement(params, {}), Verdict.PROVED, Method.EXACT,
+                  parameters=params, certificate={"kind": "relu-tournament"},
+                  evidence={"summary": f"tournament max proved on all of R^k for k = 1..{k_max} with ceil(log2 k) "
+                                       f"ReLU levels", "tournament": tour})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -280,27 +252,9 @@ def check_shared_head(x="1/2", tie: str = "both") -> Result:
                   [[1 if e == h1 else 0, 1 if e == h2 else 0] for e in range(E)])
     altered = AlteredCompiled(compiled, Transformer([T.sublayers[0], Attention([shared])], coordinate_names=names),
                               note="one size-2 head shared by both units (score row of unit 1)")
-    rules = ["average", "first"] if tie == "both" else [tie]
-    want = relu.evaluate([x])
-    wit = None
-    for rule in rules:
-        got = altered([x], tie=rule)
-        if got != want:
-            wit = (rule, got)
-            break
-    statement = "one hardmax head shared by the units u1 = ReLU(x), u2 = ReLU(-x) reproduces the network on [-1, 1]"
-    full = prove_emulation((relu, altered), [(-1, 1)], tie=tie, claim="T8", record_regions=False)
-    params = {"x": x, "tie": tie}
-    if wit is None:
-        return Result("T8.n", statement, full.verdict if full.verdict is not Verdict.PROVED else Verdict.INCONCLUSIVE,
-                      Method.EXACT, parameters=params,
-                      certificate={"summary": f"no difference at x = {fraction_str(x)}; region check: "
-                                              f"{full.certificate.get('summary')}"})
-    rule, got = wit
-    return Result("T8.n", statement, Verdict.REFUTED, Method.EXACT, parameters=params,
-                  certificate={"summary": f"x = {fraction_str(x)}: unit 2 reads {fraction_str(got[1])} instead of "
-                                          f"ReLU({fraction_str(-x)}) = {fraction_str(want[1])} (the single score row "
-                                          f"selects token 1)",
-                               "witness": {"x": [x], "tie": rule, "network": list(want), "transformer": list(got)},
-                               "region_check": {"verdict": full.verdict.value,
-                                                "summary": full.certificate.get("summary")}})
+    res = prove_emulation((relu, altered), [(-1, 1)], tie=tie, claim="T8", network=relu.maxout, witness=[x],
+                          record_regions=False)
+    ev = dict(res.evidence)
+    ev["alteration"] = altered.note
+    return Result("T8.n", res.statement, res.verdict, res.method, certificate=res.certificate,
+                  parameters=res.parameters, conventions=res.conventions, evidence=ev)

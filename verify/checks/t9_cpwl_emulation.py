@@ -9,9 +9,9 @@ max(h, 0) and is REFUTED at x = 0.
 
 >>> check_dc_emulation([[[1], 0], [[-1], 0]], [[[2], -2], [[-2], 2]], [[-3, 3]], S=16).verdict.value
 'proved'
->>> check_dc_emulation([[[1], 0], [[-1], 0], [[2], -3]], [[[1], -5]], [[-3, 3]], padding="zero",
-...                    witness=[0]).certificate["summary"]
-'x = (0): Transformer 0 != f = 5 (padding zero)'
+>>> r = check_dc_emulation([[[1], 0], [[-1], 0], [[2], -3]], [[[1], -5]], [[-3, 3]], padding="zero", witness=[0])
+>>> r.verdict.value, r.certificate["x"], r.certificate["network"], r.certificate["transformer"]
+('refuted', ['0'], ['5'], ['0'])
 """
 
 from __future__ import annotations
@@ -29,22 +29,11 @@ from ..results import Method, Result, Verdict
 
 __all__ = ["check_dc_emulation", "check_breakpoint_emulation", "check_random_cpwl_emulation", "random_cpwl_1d"]
 
-STATEMENT = ("a CPWL function (difference-of-convex or 1-D breakpoint form) is computed exactly on the box by one "
-             "FFN and one 2-head hardmax attention layer with n = max(n_g, n_h) tokens (padding by repetition)")
-
-
-def _sizes(compiled) -> dict:
-    d, n = compiled.input_dim, compiled.n_tokens
-    s = compiled.sizes()
-    want = {"tokens": n, "embedding": d + n + 4, "sublayers": 2, "heads": [2], "ffn_widths": [4 * n]}
-    got = {k: s[k] for k in want}
-    return {"expected": want, "measured": got, "ok": got == want, "transformer_nonzeros": s["transformer_nonzeros"],
-            "pieces": s["pieces"]}
 
 
 def _dc_as_maxout(compiled) -> MaxoutNetwork:
     """max_j g_j - max_j h_j as a rank-n maxout layer of 2 units (pieces padded by repetition, which keeps each
-    max) with read-out (1, -1)."""
+    max) with read-out (1, -1): literally f, whatever padding the compiled Transformer used."""
     dc = compiled.dc
     n = max(dc.n_g, dc.n_h)
     pad = lambda ps: list(ps) + [ps[-1]] * (n - len(ps))
@@ -54,41 +43,26 @@ def _dc_as_maxout(compiled) -> MaxoutNetwork:
     return MaxoutNetwork([(W, b)], readout=([[1, -1]], [0]))
 
 
-def _run(f, compiled, tie, witness, params):
+def _breakpoint_as_maxout(f: CPWL1D) -> MaxoutNetwork:
+    """f(x) = f(x0) + s0 (x - x0) + sum_i Delta_i ReLU(x - x_i) as a rank-2 maxout network: the unit
+    max(x - x0, x - x0) = x - x0, the units max(x - x_i, 0), read-out (s0, Delta_1, ...) and bias f(x0)."""
+    W = [[[1], [1]]] + [[[1], [0]] for _ in f.breakpoints]
+    b = [[-f.x0, -f.x0]] + [[-xi, 0] for xi in f.breakpoints]
+    return MaxoutNetwork([(W, b)], readout=([[f.slopes[0]] + list(f.jumps)], [f.value0]))
+
+
+def _run(f, compiled, tie, witness, network, formula, evidence=None):
     from .emulation import prove_emulation   # H2's exact region decomposition
 
-    rules = list(TIE_RULES) if tie == "both" else [tie]
-    sizes = _sizes(compiled)
-    conventions = {**compiled.conventions, "tie_rules": rules}
-    if witness is not None:
-        if not isinstance(witness, (list, tuple)) or len(witness) != compiled.input_dim:
-            raise InputError("witness", f"expected {compiled.input_dim} coordinates")
-        x = [coerce_input(v, f"witness[{m}]") for m, v in enumerate(witness)]
-        want = f.evaluate(x)
-        for rule in rules:
-            got = compiled(x, tie=rule)
-            if got != want:
-                return Result("T9", STATEMENT, Verdict.REFUTED, Method.EXACT, parameters=params, conventions=conventions,
-                              certificate={"summary": f"x = ({', '.join(fraction_str(v) for v in x)}): Transformer "
-                                                      f"{fraction_str(got[0])} != f = {fraction_str(want[0])} "
-                                                      f"(padding {compiled.padding})",
-                                           "witness": {"x": x, "tie": rule, "f": list(want), "transformer": list(got)},
-                                           "sizes": sizes})
-    res = prove_emulation((f, compiled), compiled.box, tie=tie, claim="T9", record_regions=True)
-    cert = dict(res.certificate)
-    if cert.get("kind") == "emulation-regions":
-        # f = max g - max h is the one-layer maxout network (units g, h; read-out (1, -1)), recorded for the
-        # re-checker's independent evaluator
-        cert["network"] = _dc_as_maxout(compiled).to_dict()
-    cert["sizes"] = sizes
-    cert["S"] = compiled.S
-    cert["S_bound_certified"] = compiled.S_bound_certified
-    verdict = res.verdict
-    if verdict is Verdict.PROVED and not sizes["ok"]:
-        verdict = Verdict.REFUTED
-        cert["summary"] = f"sizes differ from R8: {sizes['measured']} vs {sizes['expected']}"
-    return Result("T9", STATEMENT, verdict, Method.EXACT, certificate=cert, parameters=params,
-                  conventions={**conventions, **res.conventions})
+    res = prove_emulation((f, compiled), compiled.box, tie=tie, claim="T9", network=network, formula=formula,
+                          witness=witness, record_regions=False)
+    ev = dict(res.evidence)
+    ev.update({"S": compiled.S, "S_bound_certified": compiled.S_bound_certified, "padding": compiled.padding,
+               "sizes": compiled.sizes(), "construction": compiled.conventions})
+    ev.update(evidence or {})
+    return Result("T9", res.statement, res.verdict, Method.EXACT, certificate=res.certificate,
+                  parameters=res.parameters, conventions=res.conventions,
+                  seeds=res.seeds, evidence=ev)
 
 
 def check_dc_emulation(g_pieces, h_pieces, box, S=None, padding: str = "repeat", tie: str = "both",
@@ -98,9 +72,8 @@ def check_dc_emulation(g_pieces, h_pieces, box, S=None, padding: str = "repeat",
     f = DCFunction(g_pieces, h_pieces)
     bx = parse_box(box, dim=f.input_dim)
     compiled = compile_cpwl(f, bx, S=S, padding=padding)
-    params = {"g_pieces": [[list(w), b] for w, b in f.g_pieces], "h_pieces": [[list(w), b] for w, b in f.h_pieces],
-              "box": [list(iv) for iv in bx], "S": compiled.S, "padding": padding, "tie": tie}
-    return _run(f, compiled, tie, witness, params)
+    return _run(f, compiled, tie, witness, _dc_as_maxout(compiled), "R8",
+                {"g_pieces": [[list(w), b] for w, b in f.g_pieces], "h_pieces": [[list(w), b] for w, b in f.h_pieces]})
 
 
 def check_breakpoint_emulation(x0, x_end, breakpoints, slopes, value0=0, S=None, padding: str = "repeat",
@@ -108,9 +81,9 @@ def check_breakpoint_emulation(x0, x_end, breakpoints, slopes, value0=0, S=None,
     """1-D breakpoint form on [x0, x_end], compiled through its DC split."""
     f = CPWL1D(x0, x_end, breakpoints, slopes, value0)
     compiled = compile_cpwl(f, S=S, padding=padding)
-    params = {"x0": f.x0, "x_end": f.x_end, "breakpoints": list(f.breakpoints), "slopes": list(f.slopes),
-              "value0": f.value0, "S": compiled.S, "padding": padding, "tie": tie}
-    return _run(f, compiled, tie, witness, params)
+    return _run(f, compiled, tie, witness, _breakpoint_as_maxout(f), None,
+                {"breakpoint_form": {"x0": f.x0, "x_end": f.x_end, "breakpoints": list(f.breakpoints),
+                                     "slopes": list(f.slopes), "value0": f.value0}})
 
 
 def random_cpwl_1d(rng: random.Random, m_breaks: int) -> CPWL1D:
@@ -122,29 +95,22 @@ def random_cpwl_1d(rng: random.Random, m_breaks: int) -> CPWL1D:
     return CPWL1D(-2, 2, sorted(pts), slopes, Fraction(rng.randint(-4, 4), 2))
 
 
-def check_random_cpwl_emulation(count: int = 8, seed: int = 20260309, min_breaks: int = 2, max_breaks: int = 8,
+def check_random_cpwl_emulation(index: int = 0, seed: int = 20260309, min_breaks: int = 2, max_breaks: int = 8,
                                 tie: str = "both") -> Result:
-    """``count`` seeded random 1-D CPWL functions (min_breaks..max_breaks breakpoints) compiled and proved equal."""
-    if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 200:
-        raise InputError("count", f"must be an integer in [1, 200], got {count!r}")
+    """Function ``index`` of the seeded random 1-D CPWL family (min_breaks + index mod (max - min + 1)
+    breakpoints), compiled and proved equal on its interval: its own Result, naming this one function by its
+    network weights (the audits list the instances one by one; no universal claim from samples)."""
+    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index <= 199:
+        raise InputError("index", f"must be an integer in [0, 199], got {index!r}")
     if not isinstance(min_breaks, int) or not isinstance(max_breaks, int) or not 1 <= min_breaks <= max_breaks <= 40:
         raise InputError("max_breaks", "need integers 1 <= min_breaks <= max_breaks <= 40")
     rng = random.Random(seed)
-    rows = []
-    for c in range(count):
+    for c in range(index + 1):
         f = random_cpwl_1d(rng, min_breaks + c % (max_breaks - min_breaks + 1))
-        compiled = compile_cpwl(f)
-        r = _run(f, compiled, tie, None, {})
-        rows.append({"index": c, "breakpoints": list(f.breakpoints), "slopes": list(f.slopes), "value0": f.value0,
-                     "tokens": compiled.n_tokens, "verdict": r.verdict.value, "cells": r.certificate.get("cells")})
-        if r.verdict is not Verdict.PROVED:
-            return Result("T9", STATEMENT, r.verdict, Method.EXACT, seeds={"functions": seed},
-                          parameters={"count": count, "min_breaks": min_breaks, "max_breaks": max_breaks},
-                          certificate={"summary": f"function {c}: {r.certificate.get('summary')}", "failed": rows[-1],
-                                       "witness": r.certificate.get("witness")})
-    return Result("T9", STATEMENT, Verdict.PROVED, Method.EXACT, seeds={"functions": seed},
-                  parameters={"count": count, "min_breaks": min_breaks, "max_breaks": max_breaks, "tie": tie},
-                  conventions={"domain": "[-2, 2]", "padding": "repeat"},
-                  certificate={"summary": f"{count} random 1-D CPWL functions ({min_breaks}-{max_breaks} breakpoints) "
-                                          f"equal to their compiled Transformers on the whole interval",
-                               "functions": rows})
+    compiled = compile_cpwl(f)
+    r = _run(f, compiled, tie, None, _breakpoint_as_maxout(f), None,
+             {"family": {"index": index, "seed": seed, "min_breaks": min_breaks, "max_breaks": max_breaks},
+              "breakpoint_form": {"x0": f.x0, "x_end": f.x_end, "breakpoints": list(f.breakpoints),
+                                  "slopes": list(f.slopes), "value0": f.value0}})
+    return Result(r.claim, r.statement, r.verdict, r.method, certificate=r.certificate, parameters=r.parameters,
+                  conventions=r.conventions, seeds={"functions": seed}, evidence=r.evidence)

@@ -89,12 +89,17 @@ def run(args) -> int:
     compiled = compile_maxout(net, box, S=S)
     for line in format_sizes(compiled):
         print(line)
-    result = prove_emulation(compiled, box, tie=args.tie, claim="T6")
-    sizes = compiled.sizes()
-    result = dataclasses.replace(result, certificate={**result.certificate, "sizes": sizes},
-                                 parameters={**result.parameters, "S": compiled.S,
-                                             "S_bound_certified": compiled.S_bound_certified})
-    print(result.summary(400))
+    result = prove_emulation(compiled, box, tie=args.tie, claim="T6", formula="R4")
+    digest = result.evidence.get("transformer_sha256")
+    if digest:
+        # the digest the statement shows: compare it with the sha256 of your own compile's recorded weights
+        print(f"Transformer sha256:{digest} (canonical JSON of the recorded weights, embedding and read-out)")
+    result = dataclasses.replace(result, evidence={**result.evidence, "sizes": compiled.sizes(), "S": compiled.S,
+                                                   "S_bound_certified": compiled.S_bound_certified})
+    line = result.summary(400)
+    if "summary" not in result.certificate and result.evidence.get("summary"):
+        line += f": {result.evidence['summary']}"
+    print(line[:400])
     if args.json:
         write_json_output(args.json, result.to_dict())
     return 0 if result.proved else 1

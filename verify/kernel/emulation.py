@@ -26,6 +26,10 @@ Kinds (the polarity is fixed by the kind):
   compares them with the recorded output vectors and checks that they differ.
 * ``emulation-sizes`` -- REFUTED means the sizes of T do not satisfy the ``formula`` of Phi; the kernel
   recomputes both (the certificate carries nothing else).
+* ``relu-tournament`` (T8 [LIT] identities) -- PROVED means that for k = 1..k_max the tournament of
+  a + ReLU(b - a) levels returns max(a_1..a_k) for every real a, with ceil(log2 k) levels.  The kernel evaluates
+  the tournament on linear forms over every open ordering cone a_p(1) < ... < a_p(k), deciding every ReLU sign
+  on the whole cone, and checks that the result is the top coordinate; continuity extends it to all of R^k.
 
 Trusted: :mod:`verify.kernel._cells`, :mod:`verify.kernel._read`, Python's ``fractions``.
 """
@@ -37,7 +41,7 @@ from . import _cells as C
 from . import _read as R
 from ._read import Rejected
 
-__all__ = ["KINDS", "statement", "formula_sizes", "MAX_CELLS"]
+__all__ = ["KINDS", "statement", "tournament_statement", "formula_sizes", "MAX_CELLS", "MAX_WORK"]
 
 MAX_CELLS = 200_000
 MAX_WORK = 15_000_000      # sum over cells of vertices x (Transformer + network work) x tie rules: a few seconds
@@ -146,7 +150,10 @@ def statement(parameters: dict, conventions: dict, kind: str = "emulation-region
 
 
 def _expect(result, kind):
-    want = statement(result.get("parameters", {}), result.get("conventions", {}), kind)
+    if kind == "relu-tournament":
+        want = tournament_statement(result.get("parameters", {}), result.get("conventions", {}))
+    else:
+        want = statement(result.get("parameters", {}), result.get("conventions", {}), kind)
     if result.get("statement") != want:
         raise Rejected(f"statement: does not match what the parameters say is claimed; expected {want!r:.500}, "
                        f"got {result.get('statement')!r:.500}")
@@ -227,9 +234,74 @@ def _check_sizes(result: dict) -> str:
     return f"{', '.join(bad)} differ from the {formula} formula"
 
 
+# -- the [LIT] ReLU identities of T8 -----------------------------------------------------------------------------
+MAX_TOURNAMENT = 8
+
+
+def tournament_statement(parameters: dict, conventions: dict) -> str:
+    p = R.obj(parameters, "parameters", required=("k_max",))
+    K = R.integer(p["k_max"], "parameters.k_max", 2, MAX_TOURNAMENT)
+    text = (f"for k = 1..{K} and every a in R^k the ReLU tournament (levels mapping pairs (a, b) to a + ReLU(b - a), "
+            f"an odd last value passed on) returns max(a_1, ..., a_k) after ceil(log2 k) ReLU levels; in particular "
+            f"max(a, b) = a + ReLU(b - a) and ReLU(t) = max(t, 0) (k = 2, a = 0), with ReLU(u) = u if u > 0 else 0")
+    return R.bound_statement(text, parameters, conventions)
+
+
+def _cone_sign(c, perm) -> int:
+    """The sign of the linear form c on the open cone {a : a_perm[0] < ... < a_perm[k-1]}, decided on the whole
+    cone: a = s 1 + sum_j t_j u_j (s real, t_j > 0, u_j = the indicator of perm[j:]), so the sign is constant iff
+    sum(c) = 0 and the c . u_j (j >= 1) have one sign; rejected otherwise."""
+    if sum(c) != 0:
+        raise Rejected("tournament: a decision is not constant on an ordering cone")
+    vals, acc = [], 0
+    for j in range(len(perm) - 1, 0, -1):
+        acc += c[perm[j]]
+        vals.append(acc)
+    if all(v >= 0 for v in vals):
+        return 1 if any(v > 0 for v in vals) else 0
+    if all(v <= 0 for v in vals):
+        return -1
+    raise Rejected("tournament: a ReLU sign is not constant on an ordering cone")
+
+
+def _tournament(k, perm):
+    vals = [tuple(int(i == j) for i in range(k)) for j in range(k)]
+    levels = 0
+    while len(vals) > 1:
+        R.tick()
+        nxt = []
+        for i in range(0, len(vals) - 1, 2):
+            a, b = vals[i], vals[i + 1]
+            u = tuple(y - x for x, y in zip(a, b))
+            nxt.append(tuple(x + y for x, y in zip(a, u)) if _cone_sign(u, perm) > 0 else a)
+        if len(vals) % 2:
+            nxt.append(vals[-1])
+        vals, levels = nxt, levels + 1
+    return vals[0], levels
+
+
+def _check_tournament(result: dict) -> str:
+    _expect(result, "relu-tournament")
+    K = R.integer(result["parameters"]["k_max"], "parameters.k_max", 2, MAX_TOURNAMENT)
+    R.obj(result["certificate"], "certificate", required=("kind",))
+    import itertools
+
+    count = 0
+    for k in range(1, K + 1):
+        want_levels = (k - 1).bit_length()          # ceil(log2 k)
+        for perm in itertools.permutations(range(k)):
+            out, levels = _tournament(k, perm)
+            if out != tuple(int(i == perm[-1]) for i in range(k)) or levels != want_levels:
+                raise Rejected(f"tournament: k = {k}, ordering {perm}: returns {out} after {levels} levels")
+            count += 1
+    return (f"the tournament returns the max on each of the {count} ordering cones for k <= {K} (hence on all of "
+            f"R^k: both sides are continuous and the open cones are dense)")
+
+
 _CLAIMS = frozenset({"T6", "T8", "T9"})
 KINDS = {
     "emulation-regions": Kind(_CLAIMS, "proved", frozenset({"exact"}), _check_regions),
     "emulation-witness": Kind(_CLAIMS, "refuted", frozenset({"exact"}), _check_witness),
     "emulation-sizes": Kind(_CLAIMS, "refuted", frozenset({"exact"}), _check_sizes),
+    "relu-tournament": Kind(frozenset({"T8"}), "proved", frozenset({"exact"}), _check_tournament),
 }
