@@ -149,7 +149,7 @@ def _hostile_versions(r):
             m = copy.deepcopy(r)
             unit = len(json.dumps(v[0])) + 1
             m["certificate"][key] = [copy.deepcopy(v[0]) for _ in range(max(1, 1_000_000 // unit))]
-            out.append((f"certificate.{key} x{len(m['certificate'][key])}", m))
+            out.append((f"certificate.{key}[", m))
     big = "7" * 4999 + "/" + "3" * 4999
 
     def blow(v):
@@ -165,7 +165,7 @@ def _hostile_versions(r):
     m = copy.deepcopy(r)
     m["certificate"] = blow(cert)
     if len(json.dumps(m)) <= 2_000_000:
-        out.append(("5000-digit numbers", m))
+        out.append(("5000-digit numbers", m))   # may be genuinely valid (e.g. another witness): only time counts
     return out
 
 
@@ -189,7 +189,7 @@ def test_hostile_certificates_end_within_10_seconds(label, r, free):
         dt = time.monotonic() - t
         if dt > 10:
             slow.append(f"{what}: {dt:.1f} s ({line.status})")
-        # a blown-up list repeats one element: that is never a valid certificate, except where its list is free
-        if line.status == "accepted" and not any(p.search(what) for p in free):
-            slow.append(f"{what}: accepted")
+        # a blown-up list repeats one element: never a valid certificate, except where the list is free
+        if what.endswith("[") and line.status == "accepted" and not any(p.search(what) for p in free):
+            slow.append(f"{what}: repeated element accepted")
     assert not slow, f"{label}: {slow}"
