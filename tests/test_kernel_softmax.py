@@ -364,7 +364,25 @@ def test_hostile_inputs_rejected_fast():
     ffn = r["parameters"]["transformer"]["sublayers"][0]["ffn"]
     ffn["W1"] = [[big] * len(ffn["W1"][0])] * 20
     times["T7 weights 5000 digits"] = _timed_reject(r)
+    wide = {"layers": [{"W": [[["1"]] * 64] * 256, "b": [["0"] * 64] * 256}]}     # R4 FFN: 33792 x 577
+    for kind in ("softmax-emulation-points", "softmax-emulation-exceeded"):
+        r = by_kind(kind)[0]
+        r["parameters"]["net"] = wide
+        times[f"{kind}: net with a huge R4 compilation"] = _timed_reject(r)
+    r = by_kind("two-token-identity")[0]
+    r["parameters"]["formula"] = ["+", ["pow", ["+", "X", "delta", 1], -4], ["pow", ["+", "X", ["*", 3, "delta"], 2], -4]]
+    restate(r)
+    times["formula of degree 16"] = _timed_reject(r)
+    with pytest.raises(kernel.Rejected, match="degree bound"):
+        K.two_token_statement({"formula": ["pow", ["+", "X", "delta", "X"], -6]}, {})
     print(times)
+
+
+def test_formula_equal_as_rational_function_but_undefined_at_a_equal_b():
+    r = by_kind("two-token-identity")[0]
+    r["parameters"]["formula"] = ["/", ["*", "delta", ["+", "X", -1]], ["*", ["+", 1, "X"], ["+", "X", -1]]]
+    with pytest.raises(kernel.Rejected, match="ZeroDivision"):
+        kernel.check(restate(r))
 
 
 def _walk(v, path):

@@ -52,7 +52,8 @@ TOL = Fraction(1, 10 ** 30)
 MAX_N = 4096
 LAM_RANGE = (Fraction(1, 10 ** 12), Fraction(10 ** 12))
 MAX_COORD = Fraction(10 ** 15)
-MAX_WORK = 3_000_000            # T7: points x non-zero weights x (precision / 256)
+MAX_WORK = 3_000_000            # T7: points x tokens x non-zero weights x (precision / 256)
+MAX_R4 = 1_000_000              # T7: entries of the FFN matrices of the R4 compilation
 BETAS = {"w0": "W0((n-1)/e)/lambda (sharp)",
          "w0_n_minus_2": "W0((n-2)/e)/lambda (too small: the constant of n-1 tokens)",
          "ln_n": "ln(n)/lambda (entropy bound)",
@@ -272,9 +273,9 @@ def _tree(t, field, budget):
         budget[1] += 1
         ds = [_tree(a, f"{field}[{i + 1}]", budget) for i, a in enumerate(t[1:])]
         budget[1] -= 1
-        d = max(ds) if op in ("+", "neg") else sum(ds)
-    if d > 64:
-        raise Rejected(f"{field}: degree bound over 64")
+        d = sum(ds)              # bounds the degrees of numerator and denominator after ``together``
+    if d > 16:
+        raise Rejected(f"{field}: degree bound over 16")
     return d
 
 
@@ -297,8 +298,8 @@ def _build(t, leaf):
         return leaf(t)
     op, args = t[0], t[1:]
     if op == "pow":
-        base = _build(args[0], leaf)
-        return base ** int(num(args[1], "pow")) if int(num(args[1], "pow")) >= 0 else 1 / base ** -int(num(args[1], "pow"))
+        base, k = _build(args[0], leaf), int(num(args[1], "pow"))
+        return base ** k if k >= 0 else 1 / base ** -k
     vals = [_build(a, leaf) for a in args]
     if op == "neg":
         return -vals[0]
@@ -334,7 +335,11 @@ def _check_two_token(r):
     for E in ((b + d) - ((b + d) * X + b) / (X + 1), (b + d) - (b + (b + d) * X) / (1 + X)):
         if sympy.cancel(sympy.together(E - F)) != 0:
             raise Rejected("parameters.formula: E - formula is not 0 as a rational function of delta, X")
-    return "E(a, b) - formula cancels to 0 in both orderings"
+    # a = b: E = 0, and the formula as written must be defined and 0 at delta = 0, X = 1
+    if _build(r["parameters"]["formula"], lambda v: {"delta": Fraction(0), "X": Fraction(1)}.get(v) if v in (
+            "delta", "X") else num(v, "formula")) != 0:
+        raise Rejected("parameters.formula: not 0 at a = b")
+    return "E(a, b) - formula cancels to 0 in both orderings and is 0 at a = b"
 
 
 def _check_two_token_wrong(r):
@@ -410,6 +415,8 @@ def r4_compile(net, S):
     layers, k, d = net["layers"], net["rank"], net["input_dim"]
     nb = max([d] + net["widths"])
     E, Z, P, ONE = 2 * nb + k + 1, nb, 2 * nb, 2 * nb + k
+    if sum((2 * k * N + 4 * nb) * E for N in net["widths"]) > MAX_R4:
+        raise Rejected("parameters.net: its R4 compilation exceeds the kernel's size bound")
     e = lambda i: [Fraction(int(c == i)) for c in range(E)]
     zero = lambda r, c: [[Fraction(0)] * c for _ in range(r)]
     subs = []
@@ -557,14 +564,17 @@ def emulation_statement(parameters: dict, conventions: dict) -> str:
     return R.bound_statement(_emulation_text(parameters), parameters, conventions)
 
 
-def _work(T, prec, points):
-    """Reject inputs whose forward passes exceed MAX_WORK (points x tokens x (non-zeros + tokens x heads))."""
-    nnz, heads = 0, 0
+def _work(T, net, prec, points):
+    """Reject inputs whose evaluations exceed MAX_WORK: points x (operations of Phi(x) and T_lambda(x)) x
+    max(1, prec/256)."""
+    n, cost = T["n"], sum(len(W) * len(W[0]) * (len(W[0][0]) + 1) for W, _ in net["layers"])
     for kind, sub in T["sublayers"]:
-        for rows in ([sub["sW1"], sub["sW2"]] if kind == "ffn" else [h[m] for h in sub for m in h if m[0] == "s"]):
-            nnz += sum(len(r) for r in rows)
-        heads += 0 if kind == "ffn" else len(sub)
-    if points * T["n"] * (nnz + T["n"] * heads) * max(1, prec // 256) > MAX_WORK:
+        if kind == "ffn":
+            cost += n * sum(len(r) for r in sub["sW1"] + sub["sW2"])
+        else:
+            cost += sum(n * sum(len(r) for m in ("sW_Q", "sW_K", "sW_V", "sW_O") for r in h[m])
+                        + n * n * (len(h["sW_V"]) + 2) for h in sub)
+    if points * cost * max(1, prec // 256) > MAX_WORK:
         raise Rejected("parameters: too many points x weights for the work bound of the kernel")
 
 
@@ -577,21 +587,26 @@ def _in_box(x, box, field):
         raise Rejected(f"{field}: not a point of K")
 
 
-def _hypotheses(net, box, S, lam):
-    """Lemma R5: S >= sup_K |pieces_l| (exact interval propagation) + Lip_l ebar_(l-1), with ebar_0 = 0 and
-    ebar_l = Lip_l ebar_(l-1) + wbar/lambda, wbar a rational upper bound of W0((k-1)/e)."""
+def _hypotheses(net, box, S, lams):
+    """Lemma R5 at every lambda: S >= sup_K |pieces_l| (exact interval propagation) + Lip_l ebar_(l-1), with
+    ebar_0 = 0 and ebar_l = Lip_l ebar_(l-1) + wbar/lambda, wbar a rational upper bound of W0((k-1)/e)."""
     with workprec(128):
         wbar = bounds(_w0(net["rank"] - 1))[1]
-    enc, ebar = list(box), Fraction(0)
-    for (W, b), lip in zip(net["layers"], _lips(net)):
+    enc, sups = list(box), []
+    for W, b in net["layers"]:
         tick()
         pieces = [[(bj + sum(min(w * lo, w * hi) for w, (lo, hi) in zip(wv, enc)),
                     bj + sum(max(w * lo, w * hi) for w, (lo, hi) in zip(wv, enc))) for wv, bj in zip(u, bu)]
                   for u, bu in zip(W, b)]
-        if S < max(max(-lo, hi) for u in pieces for lo, hi in u) + lip * ebar:
-            raise Rejected(f"parameters.S: the lemma R5 hypothesis S >= sup|pieces| + Lip e fails at lambda = {_q(lam)}")
+        sups.append(max(max(-lo, hi) for u in pieces for lo, hi in u))
         enc = [(max(lo for lo, _ in u), max(hi for _, hi in u)) for u in pieces]
-        ebar = lip * ebar + wbar / lam
+    for lam in lams:
+        ebar = Fraction(0)
+        for sup, lip in zip(sups, _lips(net)):
+            if S < sup + lip * ebar:
+                raise Rejected(f"parameters.S: the lemma R5 hypothesis S >= sup|pieces| + Lip e fails at "
+                               f"lambda = {_q(lam)}")
+            ebar = lip * ebar + wbar / lam
 
 
 def _check_emulation(r):
@@ -602,11 +617,11 @@ def _check_emulation(r):
         raise Rejected("parameters: the per-point kind needs instances, the R4 weights and factor >= 1 (lemma R5)")
     prec = _prec(obj(r["certificate"], "certificate", required=("kind", "precision_bits")))
     insts = p["instances"]
-    _work(T, prec, sum(len(i["points"]) for i in insts))
+    _work(T, net, prec, sum(len(i["points"]) for i in insts))
+    lams = [_lam(inst["lam"], f"parameters.instances[{n}].lam") for n, inst in enumerate(insts)]
+    _hypotheses(net, box, S, lams)
     count = 0
-    for n, inst in enumerate(insts):
-        lam = _lam(inst["lam"], f"parameters.instances[{n}].lam")
-        _hypotheses(net, box, S, lam)
+    for n, (inst, lam) in enumerate(zip(insts, lams)):
         seen = set()
         with workprec(prec):
             B = ball(c * _lip_sum(net)) * _w0(net["rank"] - 1) / ball(lam)
@@ -632,7 +647,7 @@ def _check_emulation_exceeded(r):
     cert = obj(r["certificate"], "certificate", required=("kind", "witness", "precision_bits"))
     x = _point(cert["witness"], "certificate.witness", net["input_dim"])
     _in_box(x, box, "certificate.witness")
-    _work(T, _prec(cert), 1)
+    _work(T, net, _prec(cert), 1)
     lam = _lam(p["lam"])
     with workprec(_prec(cert)):
         B = ball(c * _lip_sum(net)) * _w0(net["rank"] - 1) / ball(lam)
