@@ -237,14 +237,14 @@ def check_universal_reading(L: int = 4, q: int = 2) -> Result:
     rct = count_regions(comp, [(0, 1)], kind="pieces", include_regions=False)
     b = _bound(q, 2 * L)
     evidence = {"compiled_transformer": {"D": D, "pieces": rct.count, "activation_regions": rct.activation_regions}}
-    params = {"q": q, "c": 2, "e": 0}
+    params = {"q": q, "c": 2, "e": 0, "counterexample": net.to_dict()}
     conv = {"depth": "D = c L + e sublayers of the compiled network (c = 2, e = 0)", **CONV_PIECES}
     if rc.count >= b:
         return _kernel_result("T10", "universal", Verdict.INCONCLUSIVE, Method.EXACT,
                               {"summary": f"{rc.count} pieces >= {fraction_str(b)}: no counterexample at L = {L}"},
                               params, conv, evidence=evidence)
     xs, _ = maxout_values_1d(net, 0, 1)
-    cert = {"kind": "regions-universal-miss", "network": jsonable(net.to_dict()), "breakpoints": _points(xs)}
+    cert = {"kind": "regions-universal-miss", "breakpoints": _points(xs)}
     return _kernel_result("T10", "universal", Verdict.REFUTED, Method.EXACT, cert, params, conv,
                           evidence={"summary": f"max(2h, 2h), L = {L}, D = {2 * L}: {rc.count} piece(s) < {q}^(floor("
                                                f"{2 * L}/3)-1) = {fraction_str(b)}; the brief's bound is existential",
@@ -292,8 +292,8 @@ def check_shallow_family(L: int = 3, q: int = 2) -> Result:
              [[Fraction(-i, N + 1), Fraction(0)] for i in range(1, N + 1)])
     net = MaxoutNetwork([layer], readout=([[Fraction((-1) ** i * (i + 1)) for i in range(N)]], [0]))
     n = count_regions(net, [(0, 1)], include_regions=False).count
-    evidence = {"best_instance_pieces": n, "ceiling": 1 + N, "target": 2 ** L}
-    params = {"L": L, "q": q}
+    evidence = {"best_instance_pieces": n, "ceiling": 1 + N, "L": L, "q": q}
+    params = {"N": N, "target": 2 ** L}
     if 1 + N >= 2 ** L:
         return _kernel_result("T10", "shallow", Verdict.INCONCLUSIVE, Method.EXACT,
                               {"summary": f"the ceiling 1 + N = {1 + N} does not rule out 2^{L} = {2 ** L}"}, params,

@@ -51,7 +51,7 @@ from ._read import Rejected, bound_statement, box, digest, expect_statement, int
 __all__ = ["KINDS", "statement", "family_network", "sweep", "MAX_POINTS", "MAX_WORK"]
 
 MAX_POINTS = 70_000         # breakpoints of one 1-D certificate (tent L = 15 needs 32769)
-MAX_WORK = 2_500_000        # points x (weights + pieces) of one 1-D sweep: a few seconds
+MAX_WORK = 2_000_000        # points x (weights + pieces) of one 1-D sweep, or cells x weights: a few seconds
 MAX_LAYERS, MAX_WIDTH, MAX_RANK = 64, 256, 8
 FAMILIES = ("tent", "zigzag", "identical-pieces")
 _DESC = {"pieces": "linear pieces (maximal connected open sets on which it is affine)",
@@ -194,6 +194,10 @@ def sweep(layers, readout, xs, every: bool = False) -> list:
             new[1:] = map(or_, new[1:], map(ne, both[1:], both))
             nxt.append(top)
         cols = nxt
+        if l == len(layers) - 1 and not all(new[1:]):
+            i = new.index(0, 1)
+            raise Rejected(f"breakpoints: {_s(xs[i])} separates two intervals with the same activation pattern "
+                           "(superfluous: the certificate lists exactly the activation breakpoints)")
         if every or l == len(layers) - 1:
             Y = [_affine(w, b, cols, n) for w, b in zip(*readout)] if readout is not None else cols
             out.append((1 + sum(new), _runs(xs, Y)))
@@ -263,15 +267,15 @@ def _text(form, p) -> str:
                 f"{_n(p, 'D_max')} (D = sublayers, c = {_n(p, 'c')} per layer, e = {_n(p, 'e')} extra)")
     if form == "universal":
         return (f"every 1-D maxout network of L layers, of depth D = {_n(p, 'c')} L + {_n(p, 'e')} sublayers, has "
-                f">= {_n(p, 'q')}^(floor(D/3)-1) linear pieces on [0, 1] (universal reading)")
+                f">= {_n(p, 'q')}^(floor(D/3)-1) linear pieces on [0, 1] (universal reading), in particular the "
+                "network of parameters.counterexample")
     if form == "one-layer":
         b = box(p["box"], "parameters.box", 1)[0]
         return (f"each of the {len(p['networks'])} one-layer maxout networks of parameters.networks (width N, rank k, "
                 f"linear read-out) has at most 1 + N(k-1) linear pieces on [{_s(b[0])}, {_s(b[1])}]")
     if form == "shallow":
-        L, q = integer(p["L"], "parameters.L", 1, 64), integer(p["q"], "parameters.q", 1, 64)
-        return (f"some one-layer rank-2 maxout network of width N = {_s(q)} L = {_s(q * L)} with a linear read-out "
-                f"has at least 2^{_s(L)} linear pieces on an interval")
+        return (f"some one-layer rank-2 maxout network of width N = {_n(p, 'N')} with a linear read-out has at least "
+                f"{_n(p, 'target')} linear pieces on an interval")
     if form == "grid":
         b = box(p["box"], "parameters.box", 1)[0]
         return (f"counting runs of equal slopes of the network of parameters.network sampled at "
@@ -321,6 +325,9 @@ def _count_2d(spec, cells, bx):
     if net["input_dim"] != 2:
         raise Rejected("parameters.network: input dimension must be 2 for a 2-D box")
     cs = _cells.read_cells(cells, "certificate.cells", 2)
+    weights = sum(len(w) * (len(w[0]) + 1) for W, _ in net["layers"] for w in W)
+    if len(cs) * weights > MAX_WORK:
+        raise Rejected(f"certificate.cells: {len(cs)} cells x {weights} weights exceed the work bound {MAX_WORK}")
     _cells.check_partition(cs, bx)
     polys = [c for c in cs if c.dim == 2]
     maps, patterns = [], set()
@@ -410,17 +417,16 @@ def _check_depth(result, proved: bool) -> str:
 
 
 def _check_universal(result) -> str:
-    p = obj(result["parameters"], "parameters", required=("q", "c", "e"))
+    p = obj(result["parameters"], "parameters", required=("q", "c", "e", "counterexample"))
     expect_statement(result, _text("universal", p))
     q = integer(p["q"], "parameters.q", 1, 64)
     c = integer(p["c"], "parameters.c", 1, 6)
     e = integer(p["e"], "parameters.e", 0, 3)
-    cert = _cert(result, ("network", "breakpoints"))
-    layers, ro = read_network(cert["network"], "certificate.network", 1)
-    pieces = _count_1d(layers, ro, cert["breakpoints"], mpq(0), mpq(1))[-1][1]
+    layers, ro = read_network(p["counterexample"], "parameters.counterexample", 1)
+    pieces = _count_1d(layers, ro, _cert(result, ("breakpoints",))["breakpoints"], mpq(0), mpq(1))[-1][1]
     D = c * len(layers) + e
     if not pieces < _bound(q, D):
-        raise Rejected(f"certificate.network: {pieces} pieces >= {q}^(floor({D}/3)-1): not a counterexample")
+        raise Rejected(f"parameters.counterexample: {pieces} pieces >= {q}^(floor({D}/3)-1): not a counterexample")
     return f"a {len(layers)}-layer network (D = {D}) has {pieces} piece(s) < {q}^(floor(D/3)-1) = {_bound(q, D)}"
 
 
@@ -445,14 +451,14 @@ def _check_one_layer(result) -> str:
 
 
 def _check_shallow(result) -> str:
-    p = obj(result["parameters"], "parameters", required=("L", "q"))
+    p = obj(result["parameters"], "parameters", required=("N", "target"))
     expect_statement(result, _text("shallow", p))
     _cert(result)
-    L = integer(p["L"], "parameters.L", 1, 64)
-    N = integer(p["q"], "parameters.q", 1, 64) * L
-    if not 1 + N < 2 ** L:
-        raise Rejected(f"parameters: the ceiling 1 + N = {1 + N} is not below 2^{L}")
-    return f"one layer, width {N}, rank 2: at most 1 + N(k-1) = {1 + N} < 2^{L} pieces (lemma)"
+    N = integer(p["N"], "parameters.N", 1, 10 ** 6)
+    target = integer(p["target"], "parameters.target", 1, 10 ** 9)
+    if not 1 + N < target:
+        raise Rejected(f"parameters: the ceiling 1 + N = {1 + N} is not below {target}")
+    return f"one layer, width {N}, rank 2: at most 1 + N(k-1) = {1 + N} < {target} pieces (lemma)"
 
 
 def _check_grid(result, proved: bool) -> str:
@@ -465,7 +471,11 @@ def _check_grid(result, proved: bool) -> str:
     if (den + 1) * _work(layers, ro) > MAX_WORK:
         raise Rejected(f"parameters.den: {den + 1} grid points exceed the work bound")
     xs = [mpq(lo) + (mpq(hi) - mpq(lo)) * mpq(i, den) for i in range(den + 1)]
-    grid = _runs(xs, list(zip(*[_eval(layers, ro, x) for x in xs])))
+    cols = [xs]
+    for units in layers:
+        cols = [list(map(max, *[_affine(w, b, cols, len(xs)) for w, b in pcs] * (1 if len(pcs) > 1 else 2)))
+                for pcs in units]
+    grid = _runs(xs, [_affine(w, b, cols, len(xs)) for w, b in zip(*ro)] if ro is not None else cols)
     if (grid == exact) != proved:
         raise Rejected(f"grid: the grid count {grid} and the exact count {exact} {'differ' if proved else 'agree'}")
     return f"grid count {grid} {'=' if proved else '!='} exact count {exact}"
@@ -475,7 +485,7 @@ def _check_grid(result, proved: bool) -> str:
 def _shift_params(result):
     p = obj(result["parameters"], "parameters", required=("L", "Delta", "M", "ranges"), optional=("transformer",))
     expect_statement(result, _text("token-shift", p))
-    L = integer(p["L"], "parameters.L", 1, 12)
+    L = integer(p["L"], "parameters.L", 1, 8)
     Delta, M = num(p["Delta"], "parameters.Delta"), num(p["M"], "parameters.M")
     if not (Delta > 0 and M > 0):
         raise Rejected("parameters: Delta and M must be positive")
@@ -523,6 +533,10 @@ def _check_token_shift(result) -> str:
     if "transformer" not in p:
         raise Rejected("parameters.transformer: missing (a PROVED token-shift Result names its compiled Transformer)")
     T = _cells.read_transformer(p["transformer"], "parameters.transformer")
+    size = sum(sum(v for v in z if isinstance(v, int)) if isinstance(z, list) else z
+               for k, z in _cells.transformer_sizes(T).items() if k.endswith("nonzeros")) + len(T["sublayers"])
+    if 2 * len(xs) * size * T["n"] > MAX_WORK:
+        raise Rejected(f"parameters.transformer: {2 * len(xs) - 1} cells x {size} weights exceed the work bound")
     tent = _cells.read_maxout(family_spec("tent", 2, L), "tent")
     fx = [Fraction(int(x.numerator), int(x.denominator)) for x in xs]
     for cell in [_cells.Cell([(x,)]) for x in fx] + [_cells.Cell([(a,), (b,)]) for a, b in zip(fx, fx[1:])]:
@@ -564,7 +578,7 @@ def _check_shift_witness(result) -> str:
     width = state(g["u"], "certificate.gate.u") - state(g["v"], "certificate.gate.v")
     s, t = _pieces_diff(layers, l - 1)
     d = abs(s * state(g["x"], "certificate.gate.x") + t)
-    if not M * (Delta - width) / 2 < d:
+    if not 0 < M * (Delta - width) / 2 < d:         # gamma <= 0 is a collision, not a gate failure
         raise Rejected("certificate.gate: not a gate failure")
     return f"layer {l}: M gamma <= {M * (Delta - width) / 2} < |P_2 - P_1| = {d}"
 

@@ -1,0 +1,415 @@
+"""Kernel kinds of verify/kernel/regions.py (T10 region counts, T4 token-shift slabs): genuine Results are
+accepted; the forgeries of issue 11 (forgery 4) and tampering are rejected; hostile inputs are bounded."""
+
+import copy
+import functools
+import json
+import time
+
+import pytest
+
+from verify import kernel
+from verify.checks import t10_linear_regions as T10
+from verify.checks.t4_token_shift import check_token_shift
+from verify.checks.t6_maxout_emulation import o2_network
+from verify.kernel import regions as KR
+from verify.kernel._read import Rejected, bound_statement
+
+THREE_LINES = {"layers": [{"W": [[["1", "0"], ["0", "0"]], [["0", "1"], ["0", "0"]], [["1", "1"], ["0", "0"]]],
+                           "b": [["0", "0"], ["0", "0"], ["-1/2", "0"]]}],
+               "readout": {"W": [["1", "-1", "2"]], "b": ["0"]}}
+TENT2 = {"layers": [{"W": [[["-2"], ["2"]]], "b": [["0", "-2"]]}, {"W": [[["2"], ["-2"]]], "b": [["0", "-2"]]}]}
+SQ = [["-1", "1"], ["-1", "1"]]
+
+# Paths whose change keeps the Result true and proved (each justified):
+KERNEL_FREE_PATHS = [
+    # regions-universal-miss: any network with fewer pieces than the bound refutes the universal reading;
+    # max(2h, 2h) with a weight bumped (max(3h, 2h)) is still a 1-piece counterexample.
+    r"^parameters\.counterexample\.",
+    # regions-one-layer-lemma: a larger target keeps 1 + N < target, the refuted claim stays false.
+    r"^parameters\.target$",
+    # regions-depth-miss: more rows still contain the failing one; regions-depth-bound: while
+    # floor((D_max - e)/c) is unchanged the same breakpoints certify the extra row (still true).
+    r"^parameters\.D_max$",
+    # regions-grid-miss on O2: another grid step (720 -> 721, 100 -> 101) still misses 9/26: still a miss.
+    r"^parameters\.den$",
+    # regions-count / regions-grid / regions-one-layer: the kernel re-counts the network of the parameters
+    # from scratch, so a perturbed network that it accepts has that count (e.g. the read-out of the 2-D
+    # three-lines network does not move the 7 cells; a random instance's dead piece changes nothing; the
+    # one-layer ceiling is a theorem for every network).  Acceptance of such a mutant is correct.
+    r"^parameters\.networks?\.|^parameters\.networks\[",
+    # token-shift-witness gate: |P_2 - P_1| = 2 at both ends x = 0 and x = 1 of layer 1, either is a witness.
+    r"^certificate\.gate\.x$",
+]
+
+
+def _d(r):
+    return json.loads(r.to_json())
+
+
+@functools.lru_cache(maxsize=None)
+def _samples():
+    o2 = o2_network().to_dict()
+    out = [
+        T10.check_region_count(o2, [["0", "1"]], "pieces", 4),
+        T10.check_region_count(THREE_LINES, SQ, "activation", 7),
+        T10.check_region_count(o2, [["0", "1"]], "pieces", 5),
+        T10.check_region_count(THREE_LINES, SQ, "activation", 8),
+        T10.check_tent_counts(L_max=4, compiled_L_max=0),
+        T10.check_zigzag_counts(q=2, L_max=3, compiled_L_max=0),
+        T10.check_depth_bound_table("tent", 2, D_max=12, c=3),
+        T10.check_depth_bound_table("zigzag", 3, D_max=7, c=2, e=1),
+        T10.check_depth_bound_table("identical-pieces", 2, D_max=12, c=2),
+        T10.check_depth_bound_table("identical-pieces", 2, D_max=9, c=3),
+        T10.check_universal_reading(L=4),
+        T10.check_universal_reading(L=5),
+        T10.check_one_layer_ceiling(seeds=(0, 1, 2), N=3, k=3),
+        T10.check_one_layer_ceiling(seeds=(3, 4), N=2, k=2),
+        T10.check_shallow_family(L=3),
+        T10.check_shallow_family(L=5),
+        T10.check_grid_method("tent-3", 16),
+        T10.check_grid_method("tent-4", 32),
+        T10.check_grid_method("O2", 720),
+        T10.check_grid_method("O2", 100),
+        check_token_shift(L=2, Delta=2, M=4),
+        check_token_shift(L=3, Delta=10, M=4, ranges="interval"),
+        check_token_shift(L=2, Delta=1, M=4),
+        check_token_shift(L=3, Delta=2, M=3),
+    ]
+    return tuple(json.dumps(_d(r)) for r in out)
+
+
+def kernel_samples():
+    return [json.loads(s) for s in _samples()]
+
+
+def _by_kind(kind):
+    return [r for r in kernel_samples() if r["certificate"]["kind"] == kind]
+
+
+def _rejected(r, match=None):
+    with pytest.raises(Rejected, match=match):
+        kernel.check(r)
+
+
+def _restate(r, form):
+    r["statement"] = KR.statement(form, r["parameters"], r["conventions"])
+    return r
+
+
+def test_every_sample_is_accepted_with_its_kind():
+    kinds = {}
+    for r in kernel_samples():
+        assert kernel.check(r).startswith(r["certificate"]["kind"] + ":")
+        kinds[r["certificate"]["kind"]] = kinds.get(r["certificate"]["kind"], 0) + 1
+    assert kinds == {k: 2 for k in KR.KINDS}
+
+
+def test_exact_numbers_in_summaries():
+    s = [kernel.check(r) for r in kernel_samples()]
+    assert s[0] == "regions-count: 4 pieces (4 activation regions, 4 pieces)"
+    assert s[1] == "regions-count: 7 activation regions (7 activation regions, 7 pieces)"
+    assert s[4].endswith("exactly 2^L pieces for L = 1..4 (16 at L = 4); depth tables c in [2, 3] hold")
+    assert "D = 6 (L = 3) has 1 pieces < 2^(floor(D/3)-1) = 2" in s[8]
+    assert s[10].endswith("a 4-layer network (D = 8) has 1 piece(s) < 2^(floor(D/3)-1) = 2")
+    assert s[18].endswith("grid count 5 != exact count 4")
+    assert s[22].endswith("layer 1: tokens 1 and 2 share the shifted state 2: the slabs intersect")
+    assert s[23].endswith("layer 1: M gamma <= 3/2 < |P_2 - P_1| = 2")
+
+
+# -- issue 11, forgery 4 (regions-count) -------------------------------------------------------------------
+def _tent2(count, points, kind="pieces"):
+    p = {"network": TENT2, "box": [["0", "1"]], "kind": kind, "count": count}
+    r = {"claim": "T10", "verdict": "proved", "method": "exact", "parameters": p, "conventions": {},
+         "certificate": {"kind": "regions-count", "breakpoints": points}}
+    return _restate(r, "count")
+
+
+def test_tent_tent_genuine_four_pieces():
+    assert kernel.check(_tent2(4, ["0", "1/4", "1/2", "3/4", "1"])).startswith("regions-count: 4 pieces")
+    assert kernel.check(_tent2(4, {"grid": 4}, "activation")).startswith("regions-count: 4 activation")
+
+
+def test_forgery_one_region_count_one():
+    _rejected(_tent2(1, ["0", "1"]), "no piece maximal")
+
+
+def test_forgery_piece_split_in_two_with_the_same_map():
+    _rejected(_tent2(5, ["0", "1/8", "1/4", "1/2", "3/4", "1"]), "superfluous")
+    _rejected(_tent2(5, ["0", "1/8", "1/4", "1/2", "3/4", "1"], "activation"), "superfluous")
+    _rejected(_tent2(5, ["0", "1/4", "1/2", "3/4", "1"], "activation"), "has 4 activation")
+
+
+def test_forgery_missing_breakpoint_and_moved_breakpoint():
+    _rejected(_tent2(3, ["0", "1/4", "3/4", "1"]), "no piece maximal")
+    _rejected(_tent2(4, ["0", "1/4", "1/2", "5/8", "1"]), "no piece maximal")
+
+
+def test_forgery_2d_polygon_split_keeps_the_count():
+    r = copy.deepcopy(_by_kind("regions-count")[1])
+    cells = r["certificate"]["cells"]
+    big = max((c for c in cells if len(c) >= 3), key=len)
+    # the claim "8 activation regions" is false however the cells are cut
+    r["parameters"]["count"] = 8
+    _restate(r, "count")
+    _rejected(r, "has 7 activation")
+    r["parameters"]["count"] = 7
+    _restate(r, "count")
+    cells.remove(big)
+    _rejected(r)
+
+
+def test_2d_pieces_are_merged_across_edges():
+    # max(x1, 0) + max(x2, 0) - x1 ... a network affine on the whole square, cut into four cells
+    spec = {"layers": [{"W": [[["1", "0"], ["1", "0"]]], "b": [["0", "0"]]}]}
+    r = _d(T10.check_region_count(spec, SQ, "pieces", 1))
+    assert kernel.check(r).startswith("regions-count: 1 pieces")
+    q = [["-1", "-1"], ["0", "-1"], ["0", "0"], ["-1", "0"]]
+    cells = [q, [["0", "-1"], ["1", "-1"], ["1", "0"], ["0", "0"]], [["0", "0"], ["1", "0"], ["1", "1"], ["0", "1"]],
+             [["-1", "0"], ["0", "0"], ["0", "1"], ["-1", "1"]]]
+    r["certificate"]["cells"] = cells + T10._skeleton([[tuple(map(T10.Fraction, v)) for v in c] for c in
+                                                       [[tuple(v) for v in c] for c in cells]])
+    r["certificate"]["cells"] = [[[str(c) for c in v] for v in cell] for cell in r["certificate"]["cells"]]
+    assert kernel.check(r).startswith("regions-count: 1 pieces")
+    r["parameters"]["count"] = 4
+    _rejected(_restate(r, "count"), "has 1 pieces")
+
+
+def test_verdict_follows_from_the_statement_without_expected():
+    r = copy.deepcopy(_by_kind("regions-count")[0])
+    r["verdict"] = "refuted"
+    _rejected(r)
+    r["certificate"]["kind"] = "regions-miscount"
+    _rejected(r, "exactly 4' is true")
+
+
+# -- tampering --------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("i", range(24))
+def test_statement_and_parameters_are_bound(i):
+    r = kernel_samples()[i]
+    m = copy.deepcopy(r)
+    m["statement"] = m["statement"].replace("exactly", "at least", 1).replace("disjoint", "apart", 1) + " "
+    _rejected(m, "statement")
+    m = copy.deepcopy(r)
+    m["conventions"] = {"region": "something else"}
+    _rejected(m, "statement")
+    m = copy.deepcopy(r)
+    m["certificate"]["extra"] = 1
+    _rejected(m, "unknown key")
+    m = copy.deepcopy(r)
+    m["parameters"]["extra"] = 1
+    _rejected(m)
+
+
+def test_breakpoint_list_tampering():
+    r = copy.deepcopy(_by_kind("regions-count")[0])
+    pts = r["certificate"]["breakpoints"]
+    for bad in (pts[1:], pts[:-1], pts[:2] + pts[1:], list(reversed(pts)), [pts[0], "1/0"] + pts[1:],
+                {"grid": 0}, {"grid": 4, "x": 1}, "0..1", [], ["0", "1e9", "1"]):
+        m = copy.deepcopy(r)
+        m["certificate"]["breakpoints"] = bad
+        _rejected(m)
+
+
+def test_family_rows_are_recomputed():
+    r = copy.deepcopy(_by_kind("regions-family")[0])
+    r["parameters"]["L_max"] = 5
+    _rejected(_restate(r, "family"), "no piece maximal")
+    r["certificate"]["breakpoints"] = {"grid": 32}
+    assert "L = 1..5" in kernel.check(r)
+    r["parameters"]["family"] = "identical-pieces"
+    _rejected(_restate(r, "family"), "identical-pieces")
+    r = copy.deepcopy(_by_kind("regions-family")[1])
+    r["parameters"]["q"] = 3
+    _rejected(_restate(r, "family"))
+
+
+def test_depth_polarity_and_rows():
+    good, bad = _by_kind("regions-depth-bound")[0], _by_kind("regions-depth-miss")[0]
+    m = copy.deepcopy(good)
+    m["certificate"]["kind"] = "regions-depth-miss"
+    m["verdict"] = "refuted"
+    _rejected(m, "every row holds")
+    m = copy.deepcopy(bad)
+    m["certificate"]["kind"] = "regions-depth-bound"
+    m["verdict"] = "proved"
+    _rejected(m, "D = 6 has 1 < 2")
+
+
+def test_universal_witness_must_be_a_counterexample():
+    r = copy.deepcopy(_by_kind("regions-universal-miss")[0])
+    r["parameters"]["counterexample"] = TENT2
+    r["certificate"]["breakpoints"] = ["0", "1/4", "1/2", "3/4", "1"]
+    _rejected(_restate(r, "universal"), "not a counterexample")
+    r = copy.deepcopy(_by_kind("regions-universal-miss")[0])
+    r["parameters"]["q"] = 1
+    _rejected(_restate(r, "universal"), "not a counterexample")
+
+
+def test_one_layer_instances():
+    r = copy.deepcopy(_by_kind("regions-one-layer")[0])
+    r["parameters"]["networks"][0] = TENT2
+    _rejected(_restate(r, "one-layer"), "one layer")
+    r = copy.deepcopy(_by_kind("regions-one-layer")[0])
+    r["certificate"]["breakpoints"] = r["certificate"]["breakpoints"][:-1]
+    _rejected(r)
+    r = copy.deepcopy(_by_kind("regions-one-layer-lemma")[0])
+    r["parameters"]["target"] = 7
+    _rejected(_restate(r, "shallow"), "not below")
+
+
+def test_grid_polarity():
+    r = copy.deepcopy(_by_kind("regions-grid")[0])
+    r["parameters"]["den"] = 15
+    _rejected(_restate(r, "grid"), "differ")
+    r = copy.deepcopy(_by_kind("regions-grid-miss")[0])
+    r["parameters"]["network"] = TENT2
+    r["parameters"]["den"] = 4
+    r["certificate"]["breakpoints"] = {"grid": 4}
+    _rejected(_restate(r, "grid"), "agree")
+
+
+def test_token_shift_transformer_is_evaluated():
+    r = copy.deepcopy(_by_kind("token-shift")[0])
+    T = r["parameters"]["transformer"]
+    T["read"]["b"] = ["1/2"]
+    _rejected(_restate(r, "token-shift"), "differs from")
+    r = copy.deepcopy(_by_kind("token-shift")[0])
+    del r["parameters"]["transformer"]
+    _rejected(_restate(r, "token-shift"), "missing")
+    r = copy.deepcopy(_by_kind("token-shift")[0])
+    r["method"] = "certified"
+    _rejected(r, "method")
+    # the S = Delta 1 Transformer (misrouted) named in a PROVED Result with Delta = 2 ranges
+    bad = _d(check_token_shift(L=2, Delta=1, M=4))
+    from verify.checks.t4_token_shift import transformer_json
+    from verify.constructions.token_shift import scalar_shift_tent
+    r = copy.deepcopy(_by_kind("token-shift")[0])
+    r["parameters"]["transformer"] = transformer_json(scalar_shift_tent(2, 1, 4))
+    _rejected(_restate(r, "token-shift"), "differs from")
+    assert bad["verdict"] == "refuted"
+
+
+def test_token_shift_witnesses():
+    r = copy.deepcopy(_by_kind("token-shift-witness")[0])
+    r["certificate"]["collision"]["x"] = ["0", "0"]
+    _rejected(r, "not a collision")
+    r = copy.deepcopy(_by_kind("token-shift-witness")[0])
+    r["certificate"]["collision"]["tokens"] = [1, 1]
+    _rejected(r, "not a collision")
+    r = copy.deepcopy(_by_kind("token-shift-witness")[0])
+    r["parameters"]["Delta"] = "2"
+    _rejected(_restate(r, "token-shift"), "not a collision")
+    r = copy.deepcopy(_by_kind("token-shift-witness")[1])
+    r["parameters"]["M"] = "4"
+    _rejected(_restate(r, "token-shift"), "not a gate failure")
+    r = copy.deepcopy(_by_kind("token-shift-witness")[1])
+    r["certificate"]["collision"] = r["certificate"]["gate"]
+    _rejected(r, "exactly one")
+    r = copy.deepcopy(_by_kind("token-shift-witness")[1])
+    r["certificate"]["gate"]["x"] = "2"
+    _rejected(r, "outside")
+
+
+# -- search side ----------------------------------------------------------------------------------------------
+def test_kernel_families_equal_the_constructions():
+    from verify.canonical import jsonable
+    from verify.constructions.token_shift import tent_network
+
+    assert jsonable(tent_network(5).to_dict()) == KR.family_spec("tent", 2, 5)
+    for q in (2, 3, 4):
+        assert jsonable(T10.zigzag_network(q, 3).to_dict()) == KR.family_spec("zigzag", q, 3)
+
+
+def test_large_tables_are_narrowed_to_the_certified_rows():
+    r = T10.check_zigzag_counts(q=4, L_max=8, compiled_L_max=0)
+    assert r.proved and r.parameters["L_max"] == 6 and "L = 1..6" in r.statement
+    assert r.evidence["uncertified_rows"].startswith("L = 7..8")
+    assert r.evidence["counts_L_1_to_L_max"]["8"] == 4 ** 8
+
+
+# -- hostile inputs ---------------------------------------------------------------------------------------------
+def _timed_reject(r, limit=10.0):
+    t = time.monotonic()
+    try:
+        kernel.check(r, seconds=60)
+        ok = True
+    except Rejected:
+        ok = False
+    dt = time.monotonic() - t
+    assert dt < limit, dt
+    return ok
+
+
+def test_hostile_2d_strips():
+    n = 20000
+    cells = [[[f"{i}/{n}", "0"], [f"{i + 1}/{n}", "0"], [f"{i + 1}/{n}", "1"], [f"{i}/{n}", "1"]] for i in range(n)]
+    spec = {"layers": [{"W": [[["1", "0"], ["0", "0"]]], "b": [["0", "0"]]}]}
+    p = {"network": spec, "box": [["0", "1"], ["0", "1"]], "kind": "pieces", "count": 1}
+    r = _restate({"claim": "T10", "verdict": "proved", "method": "exact", "parameters": p, "conventions": {},
+                  "certificate": {"kind": "regions-count", "cells": cells}}, "count")
+    assert len(json.dumps(r)) > 900_000
+    assert not _timed_reject(r)
+
+
+def test_hostile_2d_strips_genuine_partition_is_fast():
+    n = 3000
+    polys = [[(T10.Fraction(i, n), T10.Fraction(0)), (T10.Fraction(i + 1, n), T10.Fraction(0)),
+              (T10.Fraction(i + 1, n), T10.Fraction(1)), (T10.Fraction(i, n), T10.Fraction(1))] for i in range(n)]
+    cells = [[[str(c) for c in v] for v in P] for P in polys + T10._skeleton(polys)]
+    spec = {"layers": [{"W": [[["1", "0"], ["0", "0"]]], "b": [["0", "0"]]}]}
+    p = {"network": spec, "box": [["0", "1"], ["0", "1"]], "kind": "pieces", "count": 1}
+    r = _restate({"claim": "T10", "verdict": "proved", "method": "exact", "parameters": p, "conventions": {},
+                  "certificate": {"kind": "regions-count", "cells": cells}}, "count")
+    assert _timed_reject(r)
+
+
+def test_hostile_1d_lists_and_numbers():
+    base = copy.deepcopy(_by_kind("regions-count")[0])
+    m = copy.deepcopy(base)
+    m["certificate"]["breakpoints"] = ["0"] + [f"{i}/100001" for i in range(1, 100001)] + ["1"]
+    assert not _timed_reject(m)
+    m = copy.deepcopy(base)
+    m["certificate"]["breakpoints"] = {"grid": 10 ** 9}
+    assert not _timed_reject(m)
+    m = copy.deepcopy(base)
+    m["certificate"]["breakpoints"] = ["0"] + [f"{i}{'7' * 4990}/{'9' * 5000}" for i in range(1, 190)] + ["1"]
+    assert not _timed_reject(m)
+    m = copy.deepcopy(base)
+    m["certificate"]["breakpoints"] = ["0", "1" + "0" * 6000, "1"]
+    assert not _timed_reject(m)
+    m = copy.deepcopy(base)
+    m["certificate"]["breakpoints"] = ["0", "1e100000000", "1"]
+    assert not _timed_reject(m)
+    m = copy.deepcopy(base)
+    nest = "1"
+    for _ in range(100000):
+        nest = [nest]
+    m["certificate"]["breakpoints"] = nest
+    assert not _timed_reject(m)
+    m = copy.deepcopy(base)
+    m["parameters"]["count"] = "1e100000000"
+    assert not _timed_reject(m)
+
+
+def test_hostile_1d_largest_accepted_sweep_is_bounded():
+    r = copy.deepcopy(_by_kind("regions-family")[0])
+    r["parameters"]["L_max"] = 15
+    _restate(r, "family")
+    r["certificate"]["breakpoints"] = {"grid": 2 ** 15}
+    assert _timed_reject(r, 20.0)
+    r["parameters"]["L_max"] = 16
+    _restate(r, "family")
+    r["certificate"]["breakpoints"] = {"grid": 2 ** 16}
+    assert not _timed_reject(r, 1.0)
+
+
+def test_hostile_transformer_is_bounded():
+    r = copy.deepcopy(_by_kind("token-shift")[0])
+    T = r["parameters"]["transformer"]
+    ffn = T["sublayers"][0]["ffn"]
+    ffn["W1"] = ffn["W1"] * 4000
+    ffn["b1"] = ffn["b1"] * 4000
+    ffn["W2"] = [row * 4000 for row in ffn["W2"]]
+    _restate(r, "token-shift")
+    assert not _timed_reject(r)
