@@ -2,7 +2,12 @@
 bounds, the scalar problem and the gap bound; spec maxout R2).
 
 The 21 sharp-bound audits each run the full evidence search (>= 3000 random + adversarial points and a
-local optimiser per (n, lambda)); the verdict rests on the exact proof and the certified attainment only.
+local optimiser per (n, lambda)); the verdict rests on the R2 proof (the kernel's SymPy lemma for the scalar
+problem) and the certified attainment only.  Every decided Result is re-checked by ``verify.kernel.softmax``.
+
+The gap-bound audits were PROVED from ~200 sampled points before issue 11 (unsound for a universal claim);
+they are now PROVED by the gap lemma (kernel kind ``softmax-gap-lemma``: symbolic steps, rate r <= 1 checked
+exactly), and the sampled points are evidence only.
 """
 
 from verify.audit.spec import Audit
@@ -17,7 +22,8 @@ LAMBDAS = (1, 10, 100)
 AUDITS = [
     Audit("T2", f"sharp-bound-n{n}-lam{lam}", Verdict.PROVED, check_softmax_bound,
           {"n": n, "lam": lam, "search_points": 3000, "local_starts": 4, "seed": 0},
-          description="exact R2 proof + certified attainment at s* (radius <= 1e-30) + 3000-point search (evidence)")
+          description="R2 proof (kernel: scalar lemma in SymPy) + certified attainment within 1e-30 at a rational "
+                      "witness + 3000-point search (evidence)")
     for n in NS for lam in LAMBDAS
 ] + [
     Audit("T2", "scalar-problem", Verdict.PROVED, check_scalar_problem, {},
@@ -35,9 +41,9 @@ AUDITS = [
     for b in ("ln_n", "n_minus_1_over_e") for n in (2, 16)
 ] + [
     Audit("T2", "gap-bound-n4", Verdict.PROVED, check_gap_bound, {"n": 4, "lam": 10, "delta": "1/5"},
-          description="p_l, 1 - p_l*, value bound certified at 202 points with gap exactly delta"),
+          description="the gap lemma (symbolic, rate 1 <= 1); 202 sampled points with gap exactly delta are evidence"),
     Audit("T2", "gap-bound-n16", Verdict.PROVED, check_gap_bound, {"n": 16, "lam": 100, "delta": "1/50", "trials": 60},
-          description="larger n, lambda"),
+          description="larger n, lambda (the gap lemma)"),
     Audit("T2", "gap-bound-rate-2", Verdict.REFUTED, check_gap_bound, {"n": 4, "lam": 10, "delta": "1/5", "rate": 2},
           description="the decay e^(-2 lambda delta) is too fast: violated at (delta, 0, 0, 0)"),
 ] + [

@@ -1,5 +1,10 @@
 """Audits of T7 (softmax emulation error of the compiled maxout Transformer; spec maxout R5, O3).
 
+Every decided Result is re-checked by ``verify.kernel.softmax``: PROVED (kind ``softmax-emulation-points``)
+states the certified error at the recorded points and the lemma's sup, with the Transformer named by its
+recorded weights (checked to be the R4 compilation); REFUTED (``softmax-emulation-exceeded``) carries the
+witness x.
+
 Positive: O2 at lambda in {10, 100, 1000, 10000} (S = 40; the lemma's hypothesis is checked exactly and every
 grid / near-tie point is certified below B = 4 W0(1/e)/lambda), the smallest admissible S, a 2-D network with
 a read-out, and the sharpness network at factor 1.  Negative: T7.n sharpness (factor 1 - 1e-3) at three lambdas;

@@ -27,21 +27,18 @@ Also: ``check_scalar_problem`` (``scalar-maximiser`` / ``-wrong``), ``check_two_
 
 from __future__ import annotations
 
-import functools
-import math
 from fractions import Fraction
 
 import mpmath
-import sympy
 from flint import arb
 
 from ..analysis.softmax_error import (
-    rational_inside, search_softmax_error, sharp_bound, sharp_constant, softmax_error_ball, softmax_weights_ball,
-    star_point, star_point_rational, star_u, scalar_derivative_numerator_ball, scalar_objective_ball,
+    search_softmax_error, sharp_constant, softmax_error_ball, softmax_weights_ball, star_point, star_point_rational,
+    scalar_derivative_numerator_ball, scalar_objective_ball,
 )
-from ..engines.ball import LADDER, ball_bounds, decide_with_ladder, to_ball, workprec
+from ..engines.ball import ball_bounds, to_ball, workprec
 from ..engines.evidence import mpf_from_fraction
-from ..engines.exact import fraction_str, parse_exact, parse_positive
+from ..engines.exact import fraction_str, parse_positive
 from ..errors import InputError, InputTypeError
 from ..canonical import jsonable
 from ..results import Method, Result, Verdict

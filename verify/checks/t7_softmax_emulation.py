@@ -12,27 +12,30 @@ same softmax average and the state stays token-independent; the FFN clears h and
 then reads the softmax average of its k pieces at the perturbed input, which is within W0((k-1)/e)/lambda of
 their max (T2), and max is 1-Lipschitz, so the previous error enters multiplied by Lip_l.
 
-What ``check_softmax_emulation`` establishes:
+What ``check_softmax_emulation`` establishes (every decided Result is re-checked by the kernel,
+``verify.kernel.softmax``; the statement is built there from the parameters):
 
-* **hypotheses, exact**: S >= (exact interval bound of sup_K |pieces_l|) + Lip_l * ebar_{l-1} with ebar the
-  rational upper bounds of the e_l recursion (from the upper endpoint of the W0 ball); the compiled heads
-  have the R1/R4 form (query = e_one, key = value = e_{z_i}, output e_{h_i});
-* **per point, certified**: at every point of the grid {q/32} and of the windows +-2/lambda around the
-  exact decision points of Phi, the ball for |T_lambda(x) - Phi(x)|_inf lies below factor * B(lambda)
-  (arb, Transformer.evaluate; cross-checked by an independent arb forward pass, the balls must overlap);
-* **REFUTED** when some point's certified error lies above factor * B (exact witness x);
-* **PROVED** when the hypotheses hold, factor >= 1 and every point is certified below the bound: the sup
-  over K then rests on the lemma above;
+* **parameters**: the network, K, S, the factor, the compiled Transformer's exact weights in the kernel's
+  recorded format (:func:`transformer_json`; its digest is in the statement) and, per lambda, the exact
+  points (the grid {q/32} and the windows +-2/lambda around the exact decision points of Phi);
+* **PROVED** (kind ``softmax-emulation-points``): the weights are the R4 compilation of the network with S,
+  the lemma's hypotheses S >= (exact interval bound of sup_K |pieces_l|) + Lip_l * ebar_{l-1} hold, factor
+  >= 1, and at every recorded point the ball for |T_lambda(x) - Phi(x)|_inf lies below factor * B(lambda).
+  The statement says exactly that, and that the sup over K rests on the lemma above;
+* **REFUTED** (``softmax-emulation-exceeded``): at an exact witness x in K the certified error lies above
+  factor * B (this also covers a tampered ``compiled``: the statement names its weights as not R4);
+* **INCONCLUSIVE** otherwise (hypotheses fail, factor < 1, undecided balls, cross-check disagreement);
 * **evidence**: a near-tie search (dense windows + ternary refinement), lambda * max error, the O3
-  reference maxima, figure data [lambda, certified upper bound of the max error] and [lambda, B].
+  reference maxima, figure data [lambda, certified upper bound of the max error] and [lambda, B], and the
+  independent arb forward pass (the balls must overlap).
 
 ``check_softmax_sharpness`` (T7.n): L = 1, k = 2, Phi = max(x, -x) on [-1, 1]; at the rational x_q next to
 x* = (1 + W0(1/e))/(2 lambda) the certified error lies within 1e-30 of W0(1/e)/lambda = B, so
 (1 - 1e-3) B is REFUTED.
 
 >>> r = check_softmax_emulation(lams=(10,), grid=4, near_ties=False, search=False)
->>> r.verdict.value, r.certificate["hypotheses"]["S_sufficient_every_lambda"]
-('proved', True)
+>>> r.verdict.value, r.certificate["kind"], r.evidence["hypotheses"]["S_sufficient_every_lambda"]
+('proved', 'softmax-emulation-points', True)
 """
 
 from __future__ import annotations

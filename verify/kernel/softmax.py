@@ -42,7 +42,7 @@ from . import Kind
 from ._ball import bounds, workprec
 from ._ball import ball as _ball
 from . import _cells, _read as R
-from ._read import Rejected, digest, expect_statement, integer, lst, mat, num, obj, string, tick, vec
+from ._read import Rejected, expect_statement, integer, lst, num, obj, string, tick, vec
 
 __all__ = ["KINDS", "BETAS", "MAXIMISERS", "bound_statement", "scalar_statement",
            "two_token_statement", "gap_statement", "emulation_statement", "scalar_lemma", "gap_lemma",
