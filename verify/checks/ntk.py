@@ -38,7 +38,7 @@ from ..kernel import Rejected, ntk as kernel_ntk
 from ..results import Method, Result, Verdict
 
 __all__ = ["ntk_positive_definite", "float64_verdicts", "certified_spectrum", "null_vector_from_relation",
-           "null_basis_from_relation", "numerical_null_basis", "instance_parameters", "pd_certificate",
+           "null_basis_from_relation", "numerical_null_basis", "canonical_basis", "instance_parameters", "pd_certificate",
            "null_certificate",
            "NTK_LADDER", "FLOAT64_UNDECIDED_RATIO", "MEAN_FIELD_ARGUMENT", "SCOPE_NOTE", "STATEMENT"]
 
@@ -332,13 +332,33 @@ def pd_certificate(params: dict, ladder: Sequence[int]) -> Optional[dict]:
     return None
 
 
+def canonical_basis(vs) -> list:
+    """The reduced row echelon form (pivot = first non-zero column, scaled to 1) of rational vectors; zero rows
+    dropped.
+
+    >>> canonical_basis([[2, -2, -2, 2]]) == [[1, -1, -1, 1]]
+    True
+    """
+    rows = [[Fraction(x) for x in v] for v in vs]
+    out = []
+    for c in range(len(rows[0]) if rows else 0):
+        p = next((r for r in rows if r[c] != 0), None)
+        if p is None:
+            continue
+        rows.remove(p)
+        p = [x / p[c] for x in p]
+        rows = [[x - r[c] * y for x, y in zip(r, p)] for r in rows]
+        out = [[x - r[c] * y for x, y in zip(r, p)] for r in out] + [p]
+    return out
+
+
 def null_certificate(params: dict, candidates: Sequence[Sequence], ladder: Sequence[int]) -> tuple:
     """(sub-certificate, note): the first candidate basis whose vectors the kernel verifies exactly and whose
     complement it certifies PD; (None, reason) otherwise."""
     inst = kernel_ntk.read_instance(params)
     reason = "no candidate null vector"
     for basis in candidates:
-        basis = [[Fraction(x) for x in v] for v in basis]
+        basis = canonical_basis(basis)
         if not basis:
             continue
         try:

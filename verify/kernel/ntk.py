@@ -55,10 +55,12 @@ MAX_EXPS = 400_000        # n * H * atoms exponentials
 MAX_MUL = 4_000_000       # n^2 * H * d ball multiply-adds of the Gram product
 MAX_BITS = 512            # bit size of every numerator / denominator of the inputs
 MAX_PREC = 2048
-MAX_WORK = 4_000_000      # ball operations (weighted by precision) of all Grams of one Result
+MAX_WORK = 4_000_000      # estimated microseconds of ball arithmetic for all Grams of one Result (see _gram)
 MAX_INSTANCES = 16
-MAX_TERMS = 200_000       # term-count product allowed for one exact polynomial multiplication
-MAX_TOTAL_TERMS = 20_000_000   # ... and for all of them in one Result
+MAX_TERMS = 200_000       # term-count product allowed for one exact polynomial multiplication (~5 us each)
+MAX_TOTAL_TERMS = 600_000 # ... and for all of them in one Result
+MAX_EXACT_ATOMS = 256     # atoms of a discrete law in the exact null-vector check
+MAX_READS = 40_000        # exact numbers of all instances of one Result (heads, atoms, queries)
 TIGHT = Fraction(1, 2 ** 24)
 CONVENTIONS = {"order": "law-index major: row r = (law i, query a), i*m + a (per-token: law i's atoms in order)",
                "V": "V = 0 at initialisation; only the V-block of the NTK is non-zero",
@@ -99,6 +101,9 @@ def read_instance(p, field="parameters", extra=None) -> dict:
     ``extra``: ``{key: choices}`` of further required string keys (returned under the same names)."""
     extra = extra or {}
     R.obj(p, field, required=("laws", "reading", "heads") + tuple(extra), optional=("queries", "label"))
+    sizes = [len(x.get("atoms", ())) if isinstance(x, dict) and isinstance(x.get("atoms"), list) else 1
+             for x in R.lst(p["laws"], f"{field}.laws", 1, MAX_ROWS)]
+    _charge("reads", sum(sizes) + len(R.lst(p["heads"], f"{field}.heads", 1, MAX_HEADS)), MAX_READS)
     laws = read_laws(p["laws"], f"{field}.laws")
     d = laws[0]["dim"]
     for i, law in enumerate(laws):
@@ -126,7 +131,7 @@ def read_instance(p, field="parameters", extra=None) -> dict:
     atoms = max(len(law.get("atoms", (0,))) for law in laws)
     if n * H > MAX_EVALS or n * H * atoms > MAX_EXPS or n * n * H * d > MAX_MUL:
         raise Rejected(f"{field}: Gram too large for the kernel ({n} rows, {H} heads, d = {d})")
-    _charge("reads", n * H, 4 * MAX_EVALS)
+    _charge("reads", len({q for _, q in rows}) * H + H * d * d, MAX_READS)
     out = {"rows": rows, "heads": heads}
     thetas = _thetas(out)
     for i, q in rows:
@@ -195,6 +200,7 @@ def _read(parameters):
 
 def statement(parameters: dict, conventions: dict) -> str:
     """The statement bound to these JSON-level parameters and conventions (the search side calls this)."""
+    _WORK.update(reads=0, gram=0, terms=0)
     return R.bound_statement(_read(parameters)[1], parameters, conventions)
 
 
@@ -275,7 +281,9 @@ def _gram(inst, prec, rows=None) -> list:
     rows = list(range(inst["n"])) if rows is None else rows
     laws, H, n, d = inst["laws"], len(inst["heads"]), len(rows), inst["d"]
     atoms = max(len(laws[inst["rows"][r][0]].get("atoms", ())) for r in rows) if rows else 0
-    _charge("gram", (n * H * (atoms + d) + n * n * H * d // 16 + n ** 3 // 6) * (prec + 256) // 512, MAX_WORK)
+    # measured: an exp ~ 4 + p/32 us, a ball product in arb_mat ~ 0.05 + p/2400 us, a Python-level ball op ~ 3 us
+    _charge("gram", n * H * (atoms * (128 + prec) // 32 + 5 * d) + n * n * H * d * (120 + prec) // 2400
+            + n ** 3 * (3000 + prec) // 6000, MAX_WORK)
     with workprec(prec):
         thetas, tballs, lballs, F = inst["thetas"], {}, {}, []
         for r in rows:
@@ -392,15 +400,20 @@ class _Ring:
             raise Rejected("kernel: exponent not integral")
         return [0] * (d * d) + [int(e) for e in es]
 
-    def monos(self, es) -> list:
-        """The monomials y^e / y^min(es) (componentwise minimum: no negative exponent)."""
+    def laurent(self, es, coeffs) -> object:
+        """sum_k coeffs[k] y^(es[k] - min es) (componentwise minimum: no negative exponent), built in one go."""
         low = [min(e[j] for e in es) for j in range(len(es[0]))]
-        return [self.ctx.from_dict({tuple(x - y for x, y in zip(e, low)): 1}) for e in es]
+        terms = {}
+        for e, c in zip(es, coeffs):
+            key = tuple(x - y for x, y in zip(e, low))
+            terms[key] = terms.get(key, 0) + c
+        _charge("terms", len(terms), MAX_TOTAL_TERMS)
+        return self.ctx.from_dict({k: _q(c) for k, c in terms.items() if c})
 
     def ratio(self, w, q, sign):
         """(Y + sign, Y - sign) for Y = e^(<w, A q>), as polynomials (both multiplied by the same monomial)."""
-        one, Y = self.monos([[0] * len(self.gens), self.exps(w, q)])
-        return Y + one * sign, Y - one * sign
+        es = [self.exps(w, q), [0] * len(self.gens)]
+        return self.laurent(es, [1, sign]), self.laurent(es, [1, -sign])
 
 
 def _q(x: Fraction):
@@ -448,10 +461,11 @@ def _grad_exact(ring, law, q) -> list:
         return [(C(x), one) for x in mean]
     th = [ring.theta(q, k) for k in range(d)]
     if fam == "discrete":
-        ms = ring.monos([ring.exps(x, q) for x in law["atoms"]])
-        Z = sum((m * _q(w) for m, w in zip(ms, law["weights"])), C(Fraction(0)))
-        return [(sum((m * _q(w * x[k]) for m, w, x in zip(ms, law["weights"], law["atoms"])), C(Fraction(0))), Z)
-                for k in range(d)]
+        if len(law["atoms"]) > MAX_EXACT_ATOMS:
+            raise Rejected(f"certificate.null_space: more than {MAX_EXACT_ATOMS} atoms for the exact check")
+        es = [ring.exps(x, q) for x in law["atoms"]]
+        Z = ring.laurent(es, law["weights"])
+        return [(ring.laurent(es, [w * x[k] for w, x in zip(law["weights"], law["atoms"])]), Z) for k in range(d)]
     if fam == "uniform_cube":   # c_k + r coth(r theta_k) - 1/theta_k, coth(r theta) = (Y + 1)/(Y - 1), Y = e^(2 r theta)
         r, c, out = law["radius"], law["center"], []
         for k in range(d):
