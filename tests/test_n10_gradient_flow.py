@@ -15,7 +15,7 @@ def test_pl_decay_criteria():   # same arguments as the audits (memoised)
 def test_kernel_residual_refuted_exactly():
     r = check_kernel_residual(eps="1e-2")
     assert r.verdict is Verdict.REFUTED and r.method.value == "exact"
-    assert r.certificate["symbolic_sum_c_grad_zero"] is True
+    assert r.evidence["symbolic_sum_c_grad_zero"] is True
     assert r.evidence["float_grad_norm_at_theta0"] < 1e-12
 
 

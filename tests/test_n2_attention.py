@@ -73,3 +73,38 @@ def test_identity_for_random_rational_atoms(atoms):
 def test_transposed_never_proved(atoms):
     r = check_attention_identity(key_dim=2, atoms=[list(a) for a in atoms], transpose=True, ladder=(64, 128))
     assert r.verdict is not Verdict.PROVED
+
+
+def _cpu_seconds(kind, claim, params):
+    import json
+    import time
+
+    from verify import kernel
+    from verify.canonical import jsonable
+    from verify.kernel import symbolic as S
+    from verify.results import Method, Result
+
+    r = json.loads(Result(claim, S.statement(kind, jsonable(params), {}), Verdict.PROVED, Method.EXACT,
+                          certificate={"kind": kind}, parameters=params).to_json())
+    t = time.process_time()
+    out = kernel.check(r)
+    return time.process_time() - t, out
+
+
+def test_kernel_table_at_its_bounds_within_10s():
+    """The largest attention-table the kernel accepts (key dim 1, 3 symbolic atoms, 64-bit weights): < 10 s CPU."""
+    seconds, out = _cpu_seconds("attention-table", "N2", {"key_dim": 1, "weights": [f"{2 ** 61}/{2 ** 63}",
+                                                                                    f"{2 ** 62 - 3}/{2 ** 63}",
+                                                                                    f"{2 ** 61 + 3}/{2 ** 63}"]})
+    assert seconds < 10 and out.startswith("attention-table: 9 table entries")
+
+
+def test_audit_results_pass_the_kernel():
+    import json
+
+    from verify import kernel
+    from verify.checks.n2_attention_gradient import check_derivative_table
+    for r in (check_attention_identity(key_dim=3), check_attention_identity(key_dim=3, transpose=True),
+              check_attention_identity(key_dim=2, atoms=[(1, 0), (0, 1), ("-1/2", "1/3")], weights=["1/2", "1/3", "1/6"]),
+              check_derivative_table(key_dim=1)):
+        assert kernel.check(json.loads(r.to_json())).startswith(r.certificate["kind"])

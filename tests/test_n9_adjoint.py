@@ -32,7 +32,7 @@ def test_bad_input():
 def test_exact_instance():
     from verify.checks.n9_adjoint_gradient import check_adjoint_exact_instance
     r = check_adjoint_exact_instance("full")
-    assert r.verdict is Verdict.PROVED and r.certificate["zero_for_all_v"] is True
+    assert r.verdict is Verdict.PROVED and r.evidence["zero_for_all_v"] is True
     for variant in ("drop-context", "drop-query"):
         assert check_adjoint_exact_instance(variant).verdict is Verdict.REFUTED
     with pytest.raises(InputError, match="^v"):
