@@ -517,8 +517,7 @@ def _partition_1d(cells, iv):
                            f" (gap, overlap or duplicate)")
         pos, want_point = b, not want_point
     if want_point or pos != hi:
-        raise Rejected(f"cells: the cover ends at {pos} {'(open)' if not want_point else ''}, not at the closed end "
-                       f"{hi}")
+        raise Rejected(f"cells: the cover ends at {pos}{' (open)' if want_point else ''}, not at the closed end {hi}")
 
 
 def _line(p, q):
@@ -531,15 +530,15 @@ def _line(p, q):
 
 
 def _partition_2d(cells, box):
-    (x0, x1), (y0, y1) = box
-    inside = lambda p: x0 <= p[0] <= x1 and y0 <= p[1] <= y1
-    boundary_lines = {(Fraction(1), _Z, x0), (Fraction(1), _Z, x1), (_Z, Fraction(1), y0), (_Z, Fraction(1), y1)}
+    (x0, x1), (y0, y1) = [(mpq(lo), mpq(hi)) for lo, hi in box]
+    one = mpq(1)
+    boundary_lines = {(one, _Z, x0), (one, _Z, x1), (_Z, one, y0), (_Z, one, y1)}
     edges, segs, points = {}, {}, set()       # line -> [(t0, t1, orientation)], line -> [(t0, t1)]
     area = _Z
     for c in cells:
         tick()
         vs = c.vertices
-        if not all(inside(v) for v in vs):
+        if not all(x0 <= v[0] <= x1 and y0 <= v[1] <= y1 for v in vs):
             raise Rejected(f"cells: {c!r} is not inside the box")
         if c.dim == 0:
             if vs[0] in points:

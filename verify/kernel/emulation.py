@@ -169,11 +169,12 @@ def _check_regions(result: dict) -> str:
     cert = R.obj(result["certificate"], "certificate", required=("kind", "cells"))
     if len(bx) not in (1, 2):
         raise Rejected("parameters.box: region certificates exist for dimensions 1 and 2 only")
-    cells = C.read_cells(cert["cells"], "certificate.cells", len(bx), MAX_CELLS)
-    work = sum(len(c.vertices) for c in cells) * _cost(net, T) * len(rules)
+    raw = R.lst(cert["cells"], "certificate.cells", 1, MAX_CELLS)
+    work = sum(len(c) if isinstance(c, list) else 1 for c in raw) * _cost(net, T) * len(rules)
     if work > MAX_WORK:
-        raise Rejected(f"certificate.cells: {len(cells)} cells of this network and Transformer exceed the work "
+        raise Rejected(f"certificate.cells: {len(raw)} cells of this network and Transformer exceed the work "
                        f"bound ({work} > {MAX_WORK})")
+    cells = C.read_cells(raw, "certificate.cells", len(bx), MAX_CELLS)
     C.check_partition(cells, bx)
     for i, cell in enumerate(cells):
         phi, _ = C.eval_maxout(net, cell)
@@ -213,6 +214,8 @@ def _check_witness(result: dict) -> str:
     if not all(lo <= v <= hi for v, (lo, hi) in zip(x, bx)):
         raise Rejected("certificate.x: not in the box")
     rule = R.string(cert["tie"], "certificate.tie", choices=rules)
+    if _cost(net, T) > MAX_WORK:
+        raise Rejected(f"parameters: the network and Transformer exceed the work bound {MAX_WORK}")
     phi = C.eval_maxout_at(net, x)
     out = C.eval_transformer_at(T, x, rule)
     if R.vec(cert["network"], "certificate.network", len(phi)) != phi:
