@@ -24,7 +24,9 @@ Everything is read with the bounded readers of :mod:`verify.kernel._read`; loops
 exact rationals (``gmpy2.mpq`` internally, for speed; they compare equal to the ``Fraction`` s they come from).
 
 >>> c = Cell([(Fraction(0),), (Fraction(1),)])
->>> c.sign((Fraction(-1), Fraction(2))) is None
+>>> c.sign((Fraction(1), Fraction(-1))), c.sign((Fraction(0), Fraction(0)))
+(1, 0)
+>>> c.sign((Fraction(-1), Fraction(2)))
 Traceback (most recent call last):
 ...
 verify.kernel._read.Rejected: cell: the sign of -1 + 2*x1 is not constant on the cell (0)..(1)
@@ -530,6 +532,22 @@ def _line(p, q):
 
 
 def _partition_2d(cells, box):
+    """Why the two sweeps prove a partition of the closed box B (polygons strictly convex CCW, all inside B):
+
+    (1) Let N(p) be the number of open polygons containing p.  Crossing a polygon edge on a line l changes N by
+    the signed number of edges of l covering that point (+1 interior on the left of the direction of increasing t,
+    -1 on the right).  If that sum is 0 at every t of every line not on the boundary of B, N is constant on B's
+    interior minus finitely many points (a connected set); the areas sum to area(B), so N = 1 almost everywhere:
+    the open polygons are disjoint and their closures cover B.  Their complement in B is the skeleton K, the union
+    of the closed edges.
+    (2) Given (1), a point where edges of two different lines meet, or where a polygon vertex lies on another
+    polygon's edge, is an end point of an edge on each of these lines (convex polygons with disjoint interiors
+    leave no other way to fill a neighbourhood).  So on each line, between consecutive break points (edge and
+    segment end points of that line) the line is either in K (then exactly one recorded open segment of the line
+    must cover it) or not (then none may), and every other point of K is a break point of each line of K through
+    it; its cover count -- the recorded point there plus the recorded segments strictly containing it -- is
+    summed over those lines and must be 1.  Recorded points must be break points (else they lie off K or inside
+    an open polygon or segment)."""
     (x0, x1), (y0, y1) = [(mpq(lo), mpq(hi)) for lo, hi in box]
     one = mpq(1)
     boundary_lines = {(one, _Z, x0), (one, _Z, x1), (_Z, one, y0), (_Z, one, y1)}

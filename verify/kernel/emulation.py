@@ -110,7 +110,7 @@ def _describe(net, T, T_json, sizes) -> str:
             f"{net['rank']}, widths {_join(net['widths'])}{ro})")
 
 
-def _read_params(result_or_params, need_box=True):
+def _read_params(result_or_params):
     p = R.obj(result_or_params, "parameters", required=_PARAMS, optional=("formula",))
     net = C.read_maxout(p["network"], "parameters.network")
     T = C.read_transformer(p["transformer"], "parameters.transformer")
