@@ -26,9 +26,23 @@ def test_o2_json_and_plot(tmp_path):
     assert p.returncode == 0, p.stderr
     assert p.stdout.startswith("4 regions (pieces)")
     data = json.loads(out.read_text())
-    assert data["kind"] == "pieces" and data["count"] == 4
-    assert data["regions"][1]["interval"] == ["5/18", "9/26"]
+    assert data["parameters"]["kind"] == "pieces" and data["parameters"]["count"] == 4
+    assert data["verdict"] == "proved" and data["certificate"]["kind"] == "regions-count"
+    assert data["evidence"]["regions"][1]["interval"] == ["5/18", "9/26"]
     assert png.stat().st_size > 1000
+    c = subprocess.run([sys.executable, "-m", "verify", "check", str(out)], capture_output=True, text=True, timeout=120)
+    assert c.returncode == 0, c.stdout + c.stderr
+
+
+def test_2d_json_is_rechecked(tmp_path):
+    spec = tmp_path / "d2.json"
+    spec.write_text(json.dumps(D2))
+    out = tmp_path / "out.json"
+    p = run(str(spec), "--kind", "activation", "--json", str(out))
+    assert p.returncode == 0, p.stderr
+    from verify import kernel
+
+    assert kernel.check(json.loads(out.read_text())).startswith("regions-count: 7 activation regions")
 
 
 def test_2d_activation_and_plot(tmp_path):

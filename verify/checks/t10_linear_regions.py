@@ -384,10 +384,18 @@ def _skeleton(polys) -> list:
     for key, es in lines.items():
         k = es[0][2]
         ts = sorted({p for a, b, _ in es for p in (a, b)}, key=lambda p: p[k])
-        iv = sorted((a[k], b[k]) for a, b, _ in es)
+        union = []                                   # the edges' union on this line, as disjoint intervals
+        for lo, hi in sorted((a[k], b[k]) for a, b, _ in es):
+            if union and lo <= union[-1][1]:
+                union[-1][1] = max(union[-1][1], hi)
+            else:
+                union.append([lo, hi])
+        u = 0
         for p, r in zip(ts, ts[1:]):
             mid = (p[k] + r[k]) / 2
-            if any(lo < mid < hi for lo, hi in iv):
+            while u < len(union) and union[u][1] <= mid:
+                u += 1
+            if u < len(union) and union[u][0] < mid:
                 out.append([p, r])
             points.update((p, r))
     return out + [[p] for p in sorted(points)]

@@ -4,8 +4,11 @@ regions of a maxout network exactly on its box (claim T10's counter).
 SPEC is the format of ``verify maxout`` (issue 3): ``{"layers": [...], "readout": {...}?, "box": [[lo, hi], ...]}``
 with input dimension 1 (exact breakpoints) or 2 (exact convex polygons).  ``--kind pieces`` (default) counts
 maximal connected open sets on which the network is affine; ``--kind activation`` counts the sets on which
-every argmax set is constant.  ``--json OUT`` writes ``{"kind", "count", "regions": [...], ...}`` with exact
-numbers as strings; ``--plot`` draws the pieces (1-D graph, 2-D coloured polygons).
+every argmax set is constant.  ``--json OUT`` writes a T10 Result (exact numbers as strings): PROVED "the
+network has exactly N regions of this kind on the box", with a ``regions-count`` certificate (1-D: the exact
+activation breakpoints; 2-D: the partition of the closed box into open polygons, segments and points) that
+``verify check OUT`` re-checks with the kernel; the regions themselves are evidence.  ``--plot`` draws the
+pieces (1-D graph, 2-D coloured polygons).
 Limits: depth <= 32, at most 256 units (1-D) / 96 units (2-D), rank <= 8, at most 10^6 regions (1-D) /
 10^5 cells (2-D), at most 20000 regions in a plot and
 200000 in a JSON listing.  Exit 0 on success, 2 on bad input.
@@ -30,7 +33,7 @@ def add_arguments(p):
     p.add_argument("--kind", choices=["pieces", "activation"], default="pieces",
                    help="pieces (maximal affine sets, default) or activation (constant argmax sets)")
     p.add_argument("--plot", metavar="OUT.png", help="draw the regions with matplotlib")
-    p.add_argument("--json", metavar="OUT", help='write {"kind", "count", "regions": [...]} (exact numbers as strings)')
+    p.add_argument("--json", metavar="OUT", help="write a T10 Result with a kernel-checkable regions-count certificate")
     p.add_argument("--allow-float", action="store_true", help="accept JSON floats (their exact binary value)")
 
 
@@ -90,6 +93,8 @@ def plot_regions(rc, path: str) -> None:
 
 
 def run(args) -> int:
+    import json
+
     from ..analysis.regions import count_regions
     from ..errors import InputError, InputTypeError
     from ..objects.maxout import MaxoutNetwork, parse_box
@@ -117,5 +122,8 @@ def run(args) -> int:
             raise InputError("--plot", f"{rc.count} regions exceed the plotting limit {MAX_PLOT_REGIONS}")
         plot_regions(rc, args.plot)
     if args.json:
-        write_json_output(args.json, rc.to_dict())
+        from ..checks.t10_linear_regions import check_region_count
+
+        result = check_region_count(net, box, kind=args.kind, expected=rc.count)
+        write_json_output(args.json, json.loads(result.to_json()))
     return 0

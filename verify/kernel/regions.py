@@ -324,10 +324,10 @@ def _count_2d(spec, cells, bx):
     net = _cells.read_maxout(spec, "parameters.network")
     if net["input_dim"] != 2:
         raise Rejected("parameters.network: input dimension must be 2 for a 2-D box")
-    cs = _cells.read_cells(cells, "certificate.cells", 2)
     weights = sum(len(w) * (len(w[0]) + 1) for W, _ in net["layers"] for w in W)
-    if len(cs) * weights > MAX_WORK:
-        raise Rejected(f"certificate.cells: {len(cs)} cells x {weights} weights exceed the work bound {MAX_WORK}")
+    if len(lst(cells, "certificate.cells")) * weights > MAX_WORK:
+        raise Rejected(f"certificate.cells: {len(cells)} cells x {weights} weights exceed the work bound {MAX_WORK}")
+    cs = _cells.read_cells(cells, "certificate.cells", 2)
     _cells.check_partition(cs, bx)
     polys = [c for c in cs if c.dim == 2]
     maps, patterns = [], set()
