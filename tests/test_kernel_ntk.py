@@ -194,6 +194,17 @@ def test_forgery_5_inputs_changed_certificate_kept():
         rejected(restated(r))
 
 
+def test_a_change_that_keeps_the_pivots_changes_the_diagonal():
+    # F11, m = 1, d = 1: rows a_h and 1 + c a_h; the second pivot (the residual of 1 after projecting on a) does
+    # not depend on the covariance c, the diagonal entry mean (1 + c a)^2 does
+    r = S("cholesky-F11")
+    r["parameters"]["laws"][1]["cov"][0][0] = "5"
+    rec = K.gram_pivots(r["parameters"], 128)
+    assert [str(x) for x in rec["pivots"]] == r["certificate"]["pivots"]
+    assert [str(x) for x in rec["diagonal"]] != r["certificate"]["diagonal"]
+    rejected(restated(r), "diagonal[1]")
+
+
 def test_changed_queries_keep_a_null_vector_but_not_its_complement():
     r = S("null-translates-m2")
     inst = K.read_instance(r["parameters"])
@@ -250,6 +261,7 @@ def test_certificate_elements_changed_dropped_duplicated():
     r = S("null-gaussians-2d")
     del r["certificate"]["null_space"][1]
     r["certificate"]["pivots"].append("1/1000")
+    r["certificate"]["diagonal"].append("1/1000")
     rejected(r, "does not certify PD")
     r = S("instances-a")
     r["certificate"]["instances"].reverse()
@@ -314,7 +326,7 @@ def test_null_identity_is_exact_and_head_universal():
     inst = K.read_instance(p)
     assert [K.null_identity_holds(inst, [F(int(j == k)) for j in range(8)]) for k in range(8)] == [False] * 8
     r = _result(p, {"kind": "ntk-null-vector", "null_space": [[int(j == k) for j in range(8)] for k in range(8)],
-                    "precision_bits": 64, "pivots": []}, "refuted", "exact")
+                    "precision_bits": 64, "pivots": [], "diagonal": []}, "refuted", "exact")
     rejected(r, "null_space[0]: sum_r v_r grad Lambda(A q_r) does not vanish identically")
 
 
@@ -492,7 +504,7 @@ def test_hostile_certificates_are_rejected_quickly():
            "reading": "shared", "queries": [["1", "1"]],
            "heads": [[[str(k % 3), "1"], ["1", "0"]] for k in range(300)], "modulo": "constants"}
     e["parameters"] = {"rows": [row] * 128}
-    e["certificate"]["rows"] = [{"precision_bits": 2048, "pivots": ["1", "1"]}] * 128
+    e["certificate"]["rows"] = [{"precision_bits": 2048, "pivots": ["1", "1"], "diagonal": ["1", "1"]}] * 128
     cases.append(tagged(e))
     for r in cases:
         size, dt = _timed_reject(r)
@@ -504,7 +516,8 @@ def test_largest_genuine_work_is_bounded():
     p = {"laws": [{"family": "discrete", "atoms": [[str(k), str(j)], ["0", "0"]]} for k in range(1, 9)
                   for j in range(1, 9)], "reading": "shared", "queries": [["1", "1/2"], ["-3/10", "1"]],
          "heads": [[[str(F(k % 7, 5)), str(F(k % 3, 4))], [str(F(k % 5, 6)), str(F(k % 11, 9))]] for k in range(120)]}
-    r = _result(p, {"kind": "ntk-cholesky", "precision_bits": 2048, "pivots": ["1"] * 128}, "proved", "certified")
+    r = _result(p, {"kind": "ntk-cholesky", "precision_bits": 2048, "pivots": ["1"] * 128, "diagonal": ["1"] * 128},
+                "proved", "certified")
     t0 = time.perf_counter()
     with pytest.raises(Rejected):
         kernel.check(r, seconds=60)

@@ -94,7 +94,7 @@ def test_pd_certificate_contents():
     assert r.verdict is Verdict.PROVED and r.method is Method.CERTIFIED
     c = r.certificate
     assert c["kind"] == "ntk-cholesky" and len(c["pivots"]) == 4 and sorted(c) == [
-        "kind", "pivots", "precision_bits", "summary"]
+        "diagonal", "kind", "pivots", "precision_bits", "summary"]
     assert all(F(p) > 0 for p in c["pivots"])
     ev = r.evidence
     assert "support" in ev["mean_field_argument"] and "non-empty interior" in ev["scope"]["note"]

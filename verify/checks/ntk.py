@@ -5,7 +5,7 @@ the exact head matrices): "this Gram is positive definite".  Three-valued, each 
 certificate that the kernel (:mod:`verify.kernel.ntk`) re-checks:
 
 * **PROVED** (certified): interval Cholesky of the ``arb`` Gram succeeds (every pivot certainly > 0) on the
-  precision ladder.  Certificate ``{"kind": "ntk-cholesky", "precision_bits", "pivots"}``.  A PD finite-head
+  precision ladder.  Certificate ``{"kind": "ntk-cholesky", "precision_bits", "pivots", "diagonal"}``.  A PD finite-head
   Gram implies the mean-field kernel is PD for every head law whose support contains the heads
   (:data:`MEAN_FIELD_ARGUMENT`) and that the CGFs are independent modulo affine functions (m >= 2) /
   constants (m = 1).
@@ -14,7 +14,7 @@ certificate that the kernel (:mod:`verify.kernel.ntk`) re-checks:
   certified PD.  Candidates come from an exact dependence relation Σ c_iΛ_i = ⟨α,θ⟩ + β
   (:func:`verify.checks.independence.independent_mod_affine`: v = c ⊗ s with Σ s_a = 0 when α != 0) or from
   the numerical null space of the Gram (rationalised); only exactly verified vectors are used.
-  Certificate ``{"kind": "ntk-null-vector", "null_space", "precision_bits", "pivots"}``.
+  Certificate ``{"kind": "ntk-null-vector", "null_space", "precision_bits", "pivots", "diagonal"}``.
 * **INCONCLUSIVE** otherwise: a Gram that does not certify PD without exact null vectors valid for every
   head (the head set may be too small: N7.n2), or the ladder ran out.
 
@@ -326,9 +326,9 @@ def _str(x) -> str:
 def pd_certificate(params: dict, ladder: Sequence[int]) -> Optional[dict]:
     """The ``ntk-cholesky`` sub-certificate (precision, pivots) computed by the kernel's own Gram, or None."""
     for prec in ladder:
-        piv = kernel_ntk.gram_pivots(params, prec)
-        if piv is not None:
-            return {"precision_bits": prec, "pivots": [_str(x) for x in piv]}
+        rec = kernel_ntk.gram_pivots(params, prec)
+        if rec is not None:
+            return {"precision_bits": prec, **{k: [_str(x) for x in v] for k, v in rec.items()}}
     return None
 
 
@@ -371,10 +371,10 @@ def null_certificate(params: dict, candidates: Sequence[Sequence], ladder: Seque
             continue
         rest = sorted(set(range(inst["n"])) - set(pivots))
         for prec in ladder:
-            piv = kernel_ntk.gram_pivots(params, prec, rest)
-            if piv is not None:
+            rec = kernel_ntk.gram_pivots(params, prec, rest)
+            if rec is not None:
                 return {"null_space": [[_str(x) for x in v] for v in basis], "precision_bits": prec,
-                        "pivots": [_str(x) for x in piv]}, ""
+                        **{k: [_str(x) for x in v] for k, v in rec.items()}}, ""
         reason = (f"exact null space of dimension {len(basis)} found, but the complement is not certified PD "
                   f"up to {ladder[-1]} bits (the null space may be larger)")
     return None, reason

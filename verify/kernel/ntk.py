@@ -12,8 +12,9 @@ fixes the verdict:
 
 * ``ntk-cholesky`` (proved, certified): the Gram is rebuilt here in arb balls at ``precision_bits`` (a hint)
   from the exact inputs; ball Cholesky must succeed with every pivot certainly > 0, which proves every
-  symmetric matrix in the balls, hence k, PD.  ``pivots`` records each pivot's lower bound rounded down
-  (tight to 2^-24 relative): the check verifies ``pivot >= recorded >= pivot (1 - 2^-24)``.
+  symmetric matrix in the balls, hence k, PD.  ``pivots`` and ``diagonal`` record the lower bounds of the
+  pivots and of the diagonal entries rounded down to 32 bits; the check verifies ``value >= recorded >=
+  value (1 - 2^-24)`` for each (they pin the instance: a changed input changes them).
 * ``ntk-null-vector`` (refuted, exact): ``null_space`` is a basis of the whole null space of k.  For every
   basis vector v the check proves, exactly, f_v(A) = sum_r v_r grad Lambda_(i_r)(A q_r) = 0 for *every*
   matrix A in the domain: the gradients are rational functions of the entries a of A and of y = e^(a/L)
@@ -23,7 +24,7 @@ fixes the verdict:
   a dense subset of the connected domain, hence everywhere by continuity).  Then v^T k v = (1/H) sum_h
   |f_v(A_h)|^2 = 0: k is singular for this head set (and for every head law).  The vectors must be
   independent (exact rank), and the sub-Gram on the coordinates outside the pivots of their reduced row
-  echelon form must pass ball Cholesky (recorded ``pivots`` as above): so rank k = n - dim, and the basis
+  echelon form must pass ball Cholesky (``pivots``, ``diagonal`` as above): so rank k = n - dim, and the basis
   spans the whole null space.
 * ``ntk-instances`` (proved, certified): ``parameters.instances`` lists instances, each with
   ``gram`` = ``"PD"`` or ``"singular"`` (part of the statement); the certificate gives one sub-certificate
@@ -329,27 +330,33 @@ def record(p: arb) -> Fraction:
 
 
 def gram_pivots(parameters: dict, prec: int, rows=None):
-    """Recorded pivots of the (sub-)Gram of a JSON-level instance at ``prec`` bits, or None (for the search)."""
+    """``{"pivots", "diagonal"}`` records of the (sub-)Gram of a JSON-level instance at ``prec`` bits, or None
+    when ball Cholesky fails (for the search side)."""
     inst = read_instance(parameters)
     with workprec(prec):
-        piv = _pivots(_gram(inst, prec, rows))
-        return None if piv is None else [record(p) for p in piv]
+        G = _gram(inst, prec, rows)
+        piv = _pivots(G)
+        return None if piv is None else {"pivots": [record(p) for p in piv],
+                                         "diagonal": [record(G[k][k]) for k in range(len(G))]}
 
 
 def _check_pivots(inst, cert, field, rows=None) -> Fraction:
+    """Ball Cholesky of the rebuilt (sub-)Gram succeeds at ``precision_bits`` and the recorded ``pivots`` and
+    ``diagonal`` are the tight records (:func:`record`) of its pivots and diagonal entries."""
     prec = R.integer(cert["precision_bits"], f"{field}.precision_bits", 16, MAX_PREC)
     n = inst["n"] if rows is None else len(rows)
-    rec = R.vec(cert["pivots"], f"{field}.pivots", n)
+    rec = {key: R.vec(cert[key], f"{field}.{key}", n) for key in ("pivots", "diagonal")}
     with workprec(prec):
-        piv = _pivots(_gram(inst, prec, rows))
+        G = _gram(inst, prec, rows)
+        piv = _pivots(G)
         if piv is None:
             raise Rejected(f"{field}: ball Cholesky of the rebuilt Gram does not certify PD at {prec} bits")
-        for k, (p, r) in enumerate(zip(piv, rec)):
-            lo = bounds(p)[0]
-            if not (0 < r <= lo and r >= lo * (1 - TIGHT)):
-                raise Rejected(f"{field}.pivots[{k}]: {float(r):.6g} is not the rebuilt pivot's lower bound "
-                               f"{float(lo):.6g}")
-    return min(rec, default=Fraction(0))
+        for key, balls in (("pivots", piv), ("diagonal", [G[k][k] for k in range(n)])):
+            for k, (p, r) in enumerate(zip(balls, rec[key])):
+                lo = bounds(p)[0]
+                if not (0 < r <= lo and r >= lo * (1 - TIGHT)):
+                    raise Rejected(f"{field}.{key}[{k}]: {float(r):.6g} is not the rebuilt lower bound {float(lo):.6g}")
+    return min(rec["pivots"], default=Fraction(0))
 
 
 # -- exact null vectors -----------------------------------------------------------------------------------------
@@ -522,13 +529,13 @@ def _keys(cert, field, top, keys):
 
 
 def _check_pd(inst, cert, field, top=()) -> str:
-    _keys(cert, field, top, ("precision_bits", "pivots"))
+    _keys(cert, field, top, ("precision_bits", "pivots", "diagonal"))
     low = _check_pivots(inst, cert, field)
     return f"{inst['n']}x{inst['n']} Gram ({len(inst['heads'])} heads) PD by ball Cholesky; smallest pivot >= {float(low):.4g}"
 
 
 def _check_null(inst, cert, field, top=()) -> str:
-    _keys(cert, field, top, ("null_space", "precision_bits", "pivots"))
+    _keys(cert, field, top, ("null_space", "precision_bits", "pivots", "diagonal"))
     n = inst["n"]
     vs = [[_small(x, f"{field}.null_space[{j}]") for x in R.vec(v, f"{field}.null_space[{j}]", n)]
           for j, v in enumerate(R.lst(cert["null_space"], f"{field}.null_space", 1, n))]
@@ -622,7 +629,7 @@ def _check_counterexample(result) -> str:
     if len(rows) != 1:
         raise Rejected("parameters.rows: a counterexample Result states its one instance")
     x, cert = rows[0], result["certificate"]
-    _keys(cert, "certificate", ("kind",), ("precision_bits", "pivots", "relation"))
+    _keys(cert, "certificate", ("kind",), ("precision_bits", "pivots", "diagonal", "relation"))
     rel = R.obj(cert["relation"], "certificate.relation", required=("c", "alpha"))
     c = [_small(v, "certificate.relation.c") for v in R.vec(rel["c"], "certificate.relation.c", len(x["laws"]))]
     alpha = [_small(v, "certificate.relation.alpha") for v in R.vec(rel["alpha"], "certificate.relation.alpha", x["d"])]
@@ -631,7 +638,7 @@ def _check_counterexample(result) -> str:
     e1 = tuple(Fraction(int(j == 0)) for j in range(x["d"]))
     if not null_identity_holds({"laws": x["laws"], "d": x["d"], "rows": [(i, e1) for i in range(len(c))]}, c, alpha):
         raise Rejected("certificate.relation: sum_i c_i grad Lambda_i - alpha does not vanish identically")
-    _check_pd(x, {"precision_bits": cert["precision_bits"], "pivots": cert["pivots"]}, "certificate")
+    _check_pd(x, {k: cert[k] for k in ("precision_bits", "pivots", "diagonal")}, "certificate")
     return f"the Gram is PD while the CGFs satisfy an exact relation modulo {x['modulo']}"
 
 
