@@ -522,3 +522,116 @@ def test_largest_genuine_work_is_bounded():
     with pytest.raises(Rejected):
         kernel.check(r, seconds=60)
     assert time.perf_counter() - t0 < 10
+
+
+# -- limits and the work model, pinned (each bound at its edge) ---------------------------------------------------
+def _one(d=1, heads=None, laws=None, queries=None):
+    return {"laws": laws or [{"family": "discrete", "atoms": [[str(k)] * d for k in range(2)]}], "reading": "shared",
+            "queries": queries or [["1"] * d], "heads": heads or [[["1" if i == j else "0" for j in range(d)]
+                                                                    for i in range(d)]]}
+
+
+def test_limits_at_their_edges():
+    two = [{"family": "discrete", "atoms": [["0"], [str(k + 1)]]} for k in range(3)]
+    assert K.read_instance(_one(laws=two[:2], queries=[[str(k + 1)] for k in range(64)]))["n"] == 128
+    with pytest.raises(Rejected, match="1..128 rows"):
+        K.read_instance(_one(laws=two, queries=[[str(k + 1)] for k in range(43)]))          # 129 rows
+    assert len(K.read_instance(_one(heads=[[["1"]]] * 4096))["heads"]) == 4096
+    assert K.read_instance(_one(heads=[[[str(2 ** 511)]]]))["n"] == 1                       # 512 bits
+    with pytest.raises(Rejected, match="more than 512 bits"):
+        K.read_instance(_one(heads=[[[str(2 ** 512)]]]))
+    with pytest.raises(Rejected, match="more than 512 bits"):
+        K.read_instance(_one(heads=[[["1/" + str(2 ** 512)]]]))
+    p = _one(laws=[{"family": "gaussian", "cov": [["1"]]}])
+    for prec, fine in ((2048, True), (2049, False), (16, True), (15, False)):
+        rec = K.gram_pivots(p, 64)
+        r = _result(p, {"kind": "ntk-cholesky", "precision_bits": prec, "pivots": [str(x) for x in rec["pivots"]],
+                        "diagonal": [str(x) for x in rec["diagonal"]]}, "proved", "certified")
+        if fine:
+            ok(r)
+        else:
+            rejected(r, "precision_bits")
+    r = _result(p, {"kind": "ntk-cholesky", "precision_bits": 64, "pivots": ["1"], "diagonal": ["1"],
+                    "summary": "x" * 2000}, "proved", "certified")
+    assert ok(r).startswith("ntk-cholesky: 1x1 Gram (1 heads) PD by ball Cholesky; smallest pivot >= 1")
+    r["certificate"]["summary"] = "x" * 2001
+    rejected(r, "summary")
+    inst = {**p, "gram": "PD"}
+    assert "For these 16 instances" in K.statement({"instances": [inst] * 16}, K.CONVENTIONS)
+    assert "For these 1 instances" in K.statement({"instances": [inst]}, K.CONVENTIONS)
+    with pytest.raises(Rejected, match="parameters.instances: expected 1..16 elements"):
+        K.statement({"instances": [inst] * 17}, K.CONVENTIONS)
+
+
+def test_each_size_clause():
+    atoms64 = [{"family": "discrete", "atoms": [[str(k)] for k in range(64)]}]
+    for p in (_one(queries=[[str(k + 1)] for k in range(10)], heads=[[["1"]]] * 4001),   # n H > 40000 only
+              _one(laws=atoms64, queries=[[str(k + 1)] for k in range(2)], heads=[[["1"]]] * 3200),  # n H atoms
+              _one(laws=[{"family": "discrete", "atoms": [["0"], [str(k + 1)]]} for k in range(2)],
+                   queries=[[str(k + 1)] for k in range(64)], heads=[[["1"]]] * 250)):   # n^2 H d > 4e6 only
+        with pytest.raises(Rejected, match="Gram too large for the kernel"):
+            K.read_instance(p)
+
+
+def test_work_model_is_pinned():
+    p = {"laws": [BETA, BETA_T], "reading": "shared", "queries": [[1, "1/2"], ["-3/10", 1]], "heads": HEADS9}
+    K.statement(p, K.CONVENTIONS)
+    # reads: atoms 3 + 3, heads 5, then 2 distinct queries x 5 heads + 5 heads x d^2
+    assert K._WORK == {"reads": 6 + 5 + 2 * 5 + 5 * 4, "gram": 0, "terms": 0}
+    inst = K.read_instance(p)
+    assert K._WORK["reads"] == 41
+    K._reset()
+    K._gram(inst, 200)
+    n, H, atoms, d, prec = 4, 5, 3, 2, 200
+    assert K._WORK["gram"] == n * H * (atoms * (128 + prec) // 32 + 5 * d) + n * n * H * d * (120 + prec) // 2400 \
+        + n ** 3 * (3000 + prec) // 6000 == 855
+    K._reset()
+    assert K.null_identity_holds(inst, [F(1), F(-1), F(-1), F(1)]) is True
+    assert K._WORK["terms"] == 106
+    K._reset()
+    assert K._WORK == {"reads": 0, "gram": 0, "terms": 0}
+
+
+def test_limits_of_the_exact_check():
+    atoms = [[str(k), str(k * k)] for k in range(257)]
+    for count, fine in ((256, True), (257, False)):
+        law = {"family": "discrete", "atoms": atoms[:count]}
+        inst = K.read_instance({"laws": [law], "reading": "shared", "queries": [["0", "0"]], "heads": HEADS9})
+        mean = [sum(F(a[k]) for a in atoms[:count]) / count for k in range(2)]
+        if fine:
+            assert K.null_identity_holds(inst, [F(1)], mean) is True
+        else:
+            inst = K.read_instance({"laws": [law], "reading": "shared", "queries": [["1", "0"]], "heads": HEADS9})
+            with pytest.raises(Rejected, match="more than 256 atoms"):
+                K.null_identity_holds(inst, [F(1)])
+
+
+def test_small_cube_arguments_keep_their_precision():
+    from verify.kernel._ball import ball, workprec
+    from verify.kernel._laws import read_laws
+
+    law = read_laws([{"family": "uniform_cube", "radius": "3/2", "center": ["1"]}])[0]
+    t = (F(1, 10 ** 40),)
+    with workprec(128):
+        g = K._grad_ball(law, t, [ball(t[0])])[0]
+        lo, hi = K.bounds(g)
+    # r (coth(r t) - 1/(r t)) = r^2 t / 3 - ...: the value 1 + 3/4 10^-40, to about 2^-120
+    assert hi - lo < F(1, 2 ** 110) and lo <= 1 + F(3, 4) * t[0] <= hi + F(1, 10 ** 80)
+
+
+def test_exact_identities_of_single_laws_and_convolutions():
+    dirac = {"family": "discrete", "atoms": [["0"]]}
+    inst = K.read_instance({"laws": [dirac], "reading": "shared", "queries": [["1"]], "heads": [[["1"]]]})
+    assert K.null_identity_holds(inst, [F(1)]) is True           # grad Lambda = 0 for the Dirac at 0
+    cube, cube_t = ({"family": "uniform_cube", "radius": "1/3", "center": [c]} for c in ("0", "1"))
+    inst = K.read_instance({"laws": [cube, cube_t], "reading": "shared", "queries": [["1"], ["2"]],
+                            "heads": [[["1"]]]})
+    assert K.null_identity_holds(inst, [F(1), F(-1), F(-1), F(1)]) is True
+    assert K.null_identity_holds(inst, [F(1), F(0), F(-1), F(0)]) is False
+    # 1/2 N(-1, 1) + 1/2 N(1, 1) = N(0, 1) * 1/2 (delta_-1 + delta_1): Lambda_mix - Lambda_gauss - Lambda_disc = 0
+    mix = {"family": "gaussian_mixture", "separation": "1", "direction": ["1"], "cov": [["1"]]}
+    gauss = {"family": "gaussian", "cov": [["1"]]}
+    disc = {"family": "discrete", "atoms": [["-1"], ["1"]]}
+    inst = K.read_instance({"laws": [mix, gauss, disc], "reading": "shared", "queries": [["1"]], "heads": [[["1"]]]})
+    assert K.null_identity_holds(inst, [F(1), F(-1), F(-1)]) is True
+    assert K.null_identity_holds(inst, [F(1), F(-1), F(-2)]) is False

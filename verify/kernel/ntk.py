@@ -88,7 +88,11 @@ def _law_numbers(law):
                 yield key, x
 
 
-_WORK = {"reads": 0, "gram": 0, "terms": 0}   # work charged to the Result being checked (reset by every kind's check)
+_WORK: dict = {}   # work charged to the Result being checked (reset by statement() and by every kind's check)
+
+
+def _reset():
+    _WORK.update(reads=0, gram=0, terms=0)
 
 
 def _charge(key, amount, limit):
@@ -97,14 +101,21 @@ def _charge(key, amount, limit):
         raise Rejected("certificate: more work than the kernel allows for one Result (too large)")
 
 
-def read_instance(p, field="parameters", extra=None) -> dict:
+def read_instance(p, field="parameters") -> dict:
+    """One instance of JSON-level parameters, read strictly (for the search side: work counters reset)."""
+    _reset()
+    return _instance(p, field)
+
+
+def _instance(p, field="parameters", extra=None) -> dict:
     """Read an instance strictly; returns ``{"laws", "rows": [(i, q)], "heads", "d", "m", "reading", ...}``.
     ``extra``: ``{key: choices}`` of further required string keys (returned under the same names)."""
     extra = extra or {}
     R.obj(p, field, required=("laws", "reading", "heads") + tuple(extra), optional=("queries", "label"))
     sizes = [len(x.get("atoms", ())) if isinstance(x, dict) and isinstance(x.get("atoms"), list) else 1
              for x in R.lst(p["laws"], f"{field}.laws", 1, MAX_ROWS)]
-    _charge("reads", sum(sizes) + len(R.lst(p["heads"], f"{field}.heads", 1, MAX_HEADS)), MAX_READS)
+    _charge("reads", sum(sizes), MAX_READS)
+    _charge("reads", len(R.lst(p["heads"], f"{field}.heads", 1, MAX_HEADS)), MAX_READS)
     laws = read_laws(p["laws"], f"{field}.laws")
     d = laws[0]["dim"]
     for i, law in enumerate(laws):
@@ -185,29 +196,29 @@ def _read(parameters):
     """(instance, list of instances or ("rows", list), statement text) of JSON-level parameters."""
     if isinstance(parameters, dict) and "rows" in parameters:
         R.obj(parameters, "parameters", required=("rows",), optional=("label",))
-        rows = [read_instance(p, f"parameters.rows[{k}]", {"modulo": ("constants", "affine")})
+        rows = [_instance(p, f"parameters.rows[{k}]", {"modulo": ("constants", "affine")})
                 for k, p in enumerate(R.lst(parameters["rows"], "parameters.rows", 1, MAX_ROWS))]
         label = R.string(parameters.get("label", ""), "parameters.label", max_len=200)
         return ("rows", rows), _equivalence_text(rows, label)
     if isinstance(parameters, dict) and "instances" in parameters:
         R.obj(parameters, "parameters", required=("instances",), optional=("label",))
-        insts = [read_instance(p, f"parameters.instances[{k}]", {"gram": ("PD", "singular")})
+        insts = [_instance(p, f"parameters.instances[{k}]", {"gram": ("PD", "singular")})
                  for k, p in enumerate(R.lst(parameters["instances"], "parameters.instances", 1, MAX_INSTANCES))]
         label = R.string(parameters.get("label", ""), "parameters.label", max_len=200)
         return insts, _instances_text(insts, label)
-    inst = read_instance(parameters)
+    inst = _instance(parameters)
     return inst, _text(inst)
 
 
 def statement(parameters: dict, conventions: dict) -> str:
     """The statement bound to these JSON-level parameters and conventions (the search side calls this)."""
-    _WORK.update(reads=0, gram=0, terms=0)
+    _reset()
     return R.bound_statement(_read(parameters)[1], parameters, conventions)
 
 
 def _expect(result):
     """Read the parameters; reject unless conventions and statement are the ones they determine."""
-    _WORK.update(reads=0, gram=0, terms=0)
+    _reset()
     if result.get("conventions") != CONVENTIONS:
         raise Rejected("conventions: expected the N7 Gram conventions (verify.kernel.ntk.CONVENTIONS)")
     inst, text = _read(result["parameters"])
@@ -331,7 +342,7 @@ def record(p: arb) -> Fraction:
 
 def gram_pivots(parameters: dict, prec: int, rows=None):
     """``{"pivots", "diagonal"}`` records of the (sub-)Gram of a JSON-level instance at ``prec`` bits, or None
-    when ball Cholesky fails (for the search side)."""
+    when ball Cholesky fails (for the search side; work counters reset)."""
     inst = read_instance(parameters)
     with workprec(prec):
         G = _gram(inst, prec, rows)
@@ -493,7 +504,12 @@ def _grad_exact(ring, law, q) -> list:
 
 def null_identity_holds(inst, v, const=None) -> bool:
     """True iff sum_r v_r grad Lambda_(i_r)(A q_r) - const vanishes identically in A (see the module docstring;
-    ``const``: a constant vector, default 0)."""
+    ``const``: a constant vector, default 0).  For the search side: work counters reset."""
+    _reset()
+    return _identity(inst, v, const)
+
+
+def _identity(inst, v, const=None) -> bool:
     laws, d = inst["laws"], inst["d"]
     terms = [(x, inst["rows"][r]) for r, x in enumerate(v) if x]
     L = 1
@@ -541,7 +557,7 @@ def _check_null(inst, cert, field, top=()) -> str:
           for j, v in enumerate(R.lst(cert["null_space"], f"{field}.null_space", 1, n))]
     piv = _rref(vs)
     for j, v in enumerate(vs):
-        if not null_identity_holds(inst, v):
+        if not _identity(inst, v):
             raise Rejected(f"{field}.null_space[{j}]: sum_r v_r grad Lambda(A q_r) does not vanish identically")
     rest = sorted(set(range(n)) - set(piv))
     _check_pivots(inst, cert, field, rest)
@@ -636,7 +652,7 @@ def _check_counterexample(result) -> str:
     if not any(c) or (x["modulo"] == "constants" and any(alpha)):
         raise Rejected("certificate.relation: c = 0, or an affine relation where the instance is modulo constants")
     e1 = tuple(Fraction(int(j == 0)) for j in range(x["d"]))
-    if not null_identity_holds({"laws": x["laws"], "d": x["d"], "rows": [(i, e1) for i in range(len(c))]}, c, alpha):
+    if not _identity({"laws": x["laws"], "d": x["d"], "rows": [(i, e1) for i in range(len(c))]}, c, alpha):
         raise Rejected("certificate.relation: sum_i c_i grad Lambda_i - alpha does not vanish identically")
     _check_pd(x, {k: cert[k] for k in ("precision_bits", "pivots", "diagonal")}, "certificate")
     return f"the Gram is PD while the CGFs satisfy an exact relation modulo {x['modulo']}"
@@ -650,3 +666,4 @@ KINDS = {
     "ntk-equivalence": Kind(_N7, "proved", frozenset({"certified"}), _check_equivalence),
     "ntk-equivalence-counterexample": Kind(_N7, "refuted", frozenset({"certified"}), _check_counterexample),
 }
+_reset()
