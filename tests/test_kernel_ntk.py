@@ -587,7 +587,7 @@ def test_work_model_is_pinned():
         + n ** 3 * (3000 + prec) // 6000 == 855
     K._reset()
     assert K.null_identity_holds(inst, [F(1), F(-1), F(-1), F(1)]) is True
-    assert K._WORK["terms"] == 106
+    assert K._WORK["terms"] == 946
     K._reset()
     assert K._WORK == {"reads": 0, "gram": 0, "terms": 0}
 
