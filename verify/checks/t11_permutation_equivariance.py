@@ -174,10 +174,11 @@ def check_permutation_equivariance(trials: int = 12, seed: int = 20260311, tie: 
     params = {"tie": tie, "instances": instances}
     return _self_checked(Result(
         "T11", K.statement("equivariance-instances", jsonable(params), {}), Verdict.PROVED, Method.EXACT,
-        parameters=params, seeds={"random": seed}, evidence={"sampling": sampling, "pairs_checked": checked},
-        certificate={"kind": "equivariance-instances",
-                     "summary": f"{trials} recorded random Transformers, {checked} (input, permutation) pairs, exact "
-                                "(half the inputs with forced ties); a statement about these instances only"}))
+        parameters=params, seeds={"random": seed},
+        evidence={"sampling": sampling, "pairs_checked": checked,
+                  "summary": f"{trials} recorded random Transformers, {checked} (input, permutation) pairs, exact "
+                             "(half the inputs with forced ties); a statement about these instances only"},
+        certificate={"kind": "equivariance-instances"}))
 
 
 def check_softmax_equivariance_symbolic(n_max: int = 3, trials: int = 3, seed: int = 20260312, E: int = 2,
@@ -195,9 +196,9 @@ def check_softmax_equivariance_symbolic(n_max: int = 3, trials: int = 3, seed: i
     return _self_checked(Result(
         "T11", K.statement("softmax-equivariance-symbolic", jsonable(params), {}), Verdict.PROVED, Method.EXACT,
         parameters=params, seeds={"random": seed},
-        certificate={"kind": "softmax-equivariance-symbolic",
-                     "summary": f"symbolic softmax: T(X Pi) = T(X) Pi identically for {trials} recorded Transformers, "
-                                f"n <= {n_max}, every permutation"}))
+        evidence={"summary": f"symbolic softmax: T(X Pi) = T(X) Pi identically for {trials} recorded Transformers, "
+                             f"n <= {n_max}, every permutation"},
+        certificate={"kind": "softmax-equivariance-symbolic"}))
 
 
 def check_softmax_equivariance_evidence(n: int = 5, trials: int = 3, seed: int = 20260313, scale="3",
@@ -254,8 +255,8 @@ def check_identical_tokens(trials: int = 10, seed: int = 20260314, n: int = 4) -
     return _self_checked(Result(
         "T11", K.statement("identical-tokens-instances", jsonable(params), {}), Verdict.PROVED, Method.EXACT,
         parameters=params, seeds={"random": seed},
-        certificate={"kind": "identical-tokens-instances",
-                     "summary": f"{trials} recorded Transformers on identical tokens (n = {n}), both tie rules, exact"}))
+        evidence={"summary": f"{trials} recorded Transformers on identical tokens (n = {n}), both tie rules, exact"},
+        certificate={"kind": "identical-tokens-instances"}))
 
 
 def check_first_rule_ties(values=(0, 5)) -> Result:

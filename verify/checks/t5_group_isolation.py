@@ -134,9 +134,9 @@ def check_group_isolation(M, C, N: int = 3, k: int = 4, groups=None, values=None
                                             f"M = {fraction_str(M)}, C = {fraction_str(C)}"}))
     if values is not None:
         return _self_checked(Result(
-            "T5", statement, Verdict.PROVED, Method.EXACT, parameters=params, evidence=evidence,
-            certificate={"kind": "group-isolation-instances",
-                         "summary": f"{len(vecs)} value vectors x {len(ties)} tie rules give the group maxima"}))
+            "T5", statement, Verdict.PROVED, Method.EXACT, parameters=params,
+            evidence=dict(evidence, summary=f"{len(vecs)} value vectors x {len(ties)} tie rules give the group maxima"),
+            certificate={"kind": "group-isolation-instances"}))
     margin = M - 2 * C
     if margin <= 0:
         return Result("T5", statement, Verdict.INCONCLUSIVE, Method.EXACT, parameters=params, seeds=seeds,

@@ -23,6 +23,8 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
+from gmpy2 import mpq
+
 from . import _read as R
 from ._read import Rejected
 
@@ -30,7 +32,8 @@ __all__ = ["KINDS", "statement", "o1_head", "group_head"]
 
 MAX_TOKENS, MAX_DIM, MAX_SUB, MAX_HEADS, MAX_WIDTH, MAX_TREE = 8, 64, 16, 16, 64, 20_000
 MAX_LEAVES = 4000            # leaves of all the trees of one certificate (each costs an exact evaluation)
-MAX_WORK = 6_000_000          # instances: sum over instances of (#permutations + 1) * n^2 * #weights
+MAX_WORK = 1_500_000         # instances: sum over instances of (#permutations + 1) * n^2 * #weights
+BITS = 128                   # numerator / denominator bits of recorded weights and inputs
 TIES = ("average", "first")
 _0, _1 = 0, 1          # exact ints where possible: Fraction arithmetic is ~50x slower
 
@@ -103,17 +106,19 @@ def _key(x):
     return (tuple(sorted(x.c.items())), x.k) if isinstance(x, _Lin) else x
 
 
-def _argmax(s, dec, key=None):
-    """The argmax set of the scores ``s`` (list of indices), every decision checked (module docstring)."""
+def _argmax(s, dec, key=None, diffs=None):
+    """The argmax set of the scores ``s`` (list of indices), every decision checked (module docstring).
+    ``key``: the scores' key (the oracle memoises by it); ``diffs``: a cache of the differences s_a - s_b."""
     key = tuple(map(_key, s)) if key is None else key
     if key in dec.memo:
         return dec.memo[key]
-    n = len(s)
-    sg = {}
+    n, sg, diffs = len(s), {}, {} if diffs is None else diffs
 
     def cmp(a, b):
         if (a, b) not in sg:
-            sg[a, b] = dec.sign(s[a] - s[b])
+            if (a, b) not in diffs:
+                diffs[a, b] = s[a] - s[b]
+            sg[a, b] = dec.sign(diffs[a, b])
         return sg[a, b]
 
     A = [a for a in range(n) if all(b == a or cmp(a, b) in (0, 1) for b in range(n))]
@@ -124,11 +129,12 @@ def _argmax(s, dec, key=None):
 
 
 def _head_forms(cols, head):
-    """The part of a head that needs no decision: per query j its scores and their key; the values."""
+    """The part of a head that needs no decision: per query j its scores, their key and a difference cache;
+    the values."""
     WQ, WK, WV, WO = head
     q, k, v = ([[_dot(r, c) for r in W] for c in cols] for W in (WQ, WK, WV))
     s = [[sum((a * b for a, b in zip(k[l], q[j])), _0) for l in range(len(cols))] for j in range(len(cols))]
-    return [(sj, tuple(map(_key, sj))) for sj in s], v
+    return [(sj, tuple(map(_key, sj)), {}) for sj in s], v
 
 
 def _attention(X, heads, tie, dec, only=None, forms=None):
@@ -141,9 +147,10 @@ def _attention(X, heads, tie, dec, only=None, forms=None):
         s, v = forms[h] if forms else _head_forms(cols, head)
         for j in range(n) if only is None else only:
             R.tick()
-            A = _argmax(s[j][0], dec, s[j][1])
+            sj, key, diffs = s[j]
+            A = _argmax(sj, dec, key, diffs)
             A = A[:1] if tie == "first" else A
-            w = Fraction(1, len(A)) if len(A) > 1 else 1
+            w = mpq(1, len(A)) if len(A) > 1 else 1
             c = [sum((v[l][i] for l in A), _0) * w for i in range(len(v[0]))]
             out[j] = [out[j][e] + _dot(head[3][e], c) for e in range(E)]
     return [[out[j][e] for j in range(n)] for e in range(E)]
@@ -178,16 +185,24 @@ def _evaluate(T, X, tie, dec=None, trace=False):
 
 
 # -- readers ----------------------------------------------------------------------------------------------
-def _mat(v, field, rows, cols):
+def _q(x, field, bits=None):
+    """An exact number as int or gmpy2 mpq (10x faster than Fraction); at most ``bits`` bits per part."""
+    if bits is not None and (abs(x.numerator).bit_length() > bits or x.denominator.bit_length() > bits):
+        raise Rejected(f"{field}: a number has more than {bits} bits")
+    return x.numerator if x.denominator == 1 else mpq(x.numerator, x.denominator)
+
+
+def _mat(v, field, rows, cols, bits=None):
     """A matrix with ``rows`` rows (an int, or (lo, hi)) and ``cols`` columns."""
     lo, hi = (rows, rows) if isinstance(rows, int) else rows
     R.lst(v, field, lo, hi)
-    return [[x.numerator if x.denominator == 1 else x for x in r] for r in R.mat(v, field, cols=cols)] if v else []
+    return [[_q(x, field, bits) for x in r] for r in R.mat(v, field, cols=cols)] if v else []
 
 
 def _transformer(v, field, E):
     """``{"sublayers": [{"attention": [{"W_Q", "W_K", "W_V", "W_O"}...]} | {"ffn": {"W1", "b1", "W2", "b2"}}]}``
-    on E coordinates, as ``[("attention", [(WQ, WK, WV, WO)...]) | ("ffn", (W1, b1, W2, b2))]``."""
+    on E coordinates (numbers of at most BITS bits), as
+    ``[("attention", [(WQ, WK, WV, WO)...]) | ("ffn", (W1, b1, W2, b2))]``."""
     out = []
     for s, sub in enumerate(R.lst(R.obj(v, field, required=("sublayers",))["sublayers"], f"{field}.sublayers", 1,
                                   MAX_SUB)):
@@ -200,17 +215,17 @@ def _transformer(v, field, E):
             for h, hd in enumerate(R.lst(sub["attention"], f"{f}.attention", 1, MAX_HEADS)):
                 g = f"{f}.attention[{h}]"
                 R.obj(hd, g, required=("W_Q", "W_K", "W_V", "W_O"))
-                WQ = _mat(hd["W_Q"], f"{g}.W_Q", (1, MAX_DIM), E)
+                WQ = _mat(hd["W_Q"], f"{g}.W_Q", (1, MAX_DIM), E, BITS)
                 m = len(WQ)
-                heads.append((WQ, _mat(hd["W_K"], f"{g}.W_K", m, E), _mat(hd["W_V"], f"{g}.W_V", m, E),
-                              _mat(hd["W_O"], f"{g}.W_O", E, m)))
+                heads.append((WQ, _mat(hd["W_K"], f"{g}.W_K", m, E, BITS), _mat(hd["W_V"], f"{g}.W_V", m, E, BITS),
+                              _mat(hd["W_O"], f"{g}.W_O", E, m, BITS)))
             out.append(("attention", heads))
         else:
             d = R.obj(sub["ffn"], f"{f}.ffn", required=("W1", "b1", "W2", "b2"))
-            W1 = _mat(d["W1"], f"{f}.ffn.W1", (1, MAX_WIDTH), E)
+            W1 = _mat(d["W1"], f"{f}.ffn.W1", (1, MAX_WIDTH), E, BITS)
             r = len(W1)
-            out.append(("ffn", (W1, R.vec(d["b1"], f"{f}.ffn.b1", r), _mat(d["W2"], f"{f}.ffn.W2", E, r),
-                                R.vec(d["b2"], f"{f}.ffn.b2", E))))
+            out.append(("ffn", (W1, _mat([d["b1"]], f"{f}.ffn.b1", 1, r, BITS)[0],
+                                _mat(d["W2"], f"{f}.ffn.W2", E, r, BITS), _mat([d["b2"]], f"{f}.ffn.b2", 1, E, BITS)[0])))
     return out
 
 
@@ -220,7 +235,7 @@ def _weights(T):
 
 
 def _matrix(v, field, min_n=1):
-    X = _mat(v, field, (1, MAX_DIM), None)
+    X = _mat(v, field, (1, MAX_DIM), None, BITS)
     n = len(X[0])
     if not min_n <= n <= MAX_TOKENS:
         raise Rejected(f"{field}: expected {min_n}..{MAX_TOKENS} tokens (columns), got {n}")
@@ -327,6 +342,11 @@ def _leaves(tree, field, allowed):
         a, b = (R.integer(x, f"{field}[{i - 1}]", 0, MAX_DIM) for x in R.lst(node, f"{field}[{i - 1}]", 2, 2))
         if not a < b or a not in allowed or b not in allowed or len(facts) >= depth:
             raise Rejected(f"{field}[{i - 1}]: expected a pair a < b of {sorted(allowed)} below depth {depth}")
+        same = {x for f in facts if f[2] == 0 for x in f[:2]}
+        if a in same or b in same:       # canonical: split on the smallest symbol of each equality class only
+            uf = _Facts(MAX_DIM + 1, facts)
+            if any(min(x for x in same | {y} if uf.find(x) == uf.find(y)) != y for y in (a, b)):
+                raise Rejected(f"{field}[{i - 1}]: compare the smallest symbol of each equality class")
         stack.extend(facts + ((a, b, s),) for s in (1, 0, -1))
     if i != len(nodes):
         raise Rejected(f"{field}: {len(nodes) - i} node(s) after the end of the tree")
@@ -341,9 +361,10 @@ def _forest(trees, field, allowed):
     return out
 
 
-def _is_max(dec, out, zs, members):
-    """``out`` equals z_t for a t of ``members`` with z_t >= z_l for every member l (decided)."""
-    t = _argmax([zs[m] for m in members], dec, ("max",) + tuple(members))[0]
+def _is_max(dec, out, zs, members, cache):
+    """``out`` equals z_t for a t of ``members`` with z_t >= z_l for every member l (decided); ``cache``: the
+    key and difference cache of the members' symbols."""
+    t = _argmax([zs[m] for m in members], dec, *cache)[0]
     return dec.sign(out - zs[members[t]]) == 0
 
 
@@ -383,12 +404,13 @@ def _check_t1_tree(result):
         zs = [_z(a) for a in range(n)]
         X = [list(zs), [_1] * n, [_0] * n]
         forms = [_head_forms([[X[e][j] for e in range(3)] for j in range(n)], head)]
+        cache = (tuple(map(_key, zs)), {})
         for facts in leaves:
             dec = _Facts(n, facts)
             for tie in ties:
                 Y = _attention(X, [head], tie, dec, forms=forms)
                 if not all(dec.sign(Y[e][j] - X[e][j]) == 0 for e in (0, 1) for j in range(n)) or \
-                        not all(_is_max(dec, Y[2][j], zs, list(range(n))) for j in range(n)):
+                        not all(_is_max(dec, Y[2][j], zs, list(range(n)), cache) for j in range(n)):
                     raise Rejected(f"certificate.trees[{n - lo}]: at the leaf {facts} ({tie}) the output is not "
                                    "max_l z_l or a coordinate changed")
             count += 1
@@ -610,11 +632,12 @@ def _check_t5_tree(result):
     groups_of = [[l for l in range(n) if groups[l] == g] for g in range(N)]
     for g, leaves in enumerate(_forest(trees, "certificate.trees", [set(m) for m in groups_of])):
         members = groups_of[g]
+        cache = (tuple(map(_key, [zs[m] for m in members])), {})
         for facts in leaves:
             dec = _Facts(n, facts, C)
             for tie in ties:
                 Y = _attention(X, [head], tie, dec, only=members, forms=forms)
-                if not all(_is_max(dec, Y[-1][j], zs, members) and
+                if not all(_is_max(dec, Y[-1][j], zs, members, cache) and
                            all(dec.sign(Y[e][j] - X[e][j]) == 0 for e in range(N + 2)) for j in members):
                     raise Rejected(f"certificate.trees[{g}]: at the leaf {facts} ({tie}) a token of group {g} "
                                    "does not get its group maximum")
@@ -763,12 +786,15 @@ def _check_t11_identical(result):
     R.expect_statement(result, _t11_text("identical-tokens-instances", p))
     n = R.integer(p["n"], "parameters.n", 1, MAX_TOKENS)
     _cert(result)
-    count = 0
+    count, work = 0, 0
     for i, inst in enumerate(R.lst(p["instances"], "parameters.instances", 1, 256)):
         f = f"parameters.instances[{i}]"
         R.obj(inst, f, required=("transformer", "x"))
-        x = R.vec(inst["x"], f"{f}.x", max_len=MAX_DIM)
+        x = _mat([inst["x"]], f"{f}.x", 1, None, BITS)[0]
         T = _transformer(inst["transformer"], f"{f}.transformer", len(x))
+        work += 2 * n * n * _weights(T)
+        if work > MAX_WORK // 10:
+            raise Rejected(f"{f}: the instances exceed the kernel's work bound")
         for tie in TIES:
             states = _evaluate(T, [[v] * n for v in x], tie, trace=True)
             for (kind, sub), Z, Y in zip(T, states, states[1:]):
@@ -803,8 +829,7 @@ def _check_t11_softmax(result):
         T = _transformer(inst["transformer"], f"{f}.transformer", E)
         nums = [x for kind, sub in T for part in (sub if kind == "attention" else [sub]) for W in part
                 for x in (W if W and not isinstance(W[0], list) else [y for r in W for y in r])]
-        if len(T) > 3 or len(nums) > 200 or any(abs(Fraction(x).numerator) > 10 ** 6 or Fraction(x).denominator > 10 ** 6
-                                                for x in nums):
+        if len(T) > 3 or len(nums) > 200 or any(abs(x.numerator) > 10 ** 6 or x.denominator > 10 ** 6 for x in nums):
             raise Rejected(f"{f}: beyond the symbolic bounds (3 sublayers, 200 weights, 6 digits)")
         q = lambda W: [q(r) for r in W] if isinstance(W, list) else sympy.Rational(str(W))
         T = [(kind, [q(list(h)) for h in sub] if kind == "attention" else q(list(sub))) for kind, sub in T]
