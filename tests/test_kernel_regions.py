@@ -346,6 +346,14 @@ def test_hostile_2d_strips():
     r["parameters"]["network"]["layers"] = r["parameters"]["network"]["layers"] * 40
     _restate(r, "count")
     assert not _timed_reject(r, 1.0)                # cells x weights over the work bound: rejected at once
+    # Euler characteristic made right with stray segments: every number is read, then the partition fails
+    m = 8000
+    r["parameters"]["network"]["layers"] = spec["layers"]
+    r["parameters"]["box"] = [["0", str(m)], ["0", "1"]]
+    r["certificate"]["cells"] = cells[:m] + [[[i, 0], [i + 1, 0]] for i in range(m - 1)]
+    _restate(r, "count")
+    assert 500_000 < len(json.dumps(r)) < 1_100_000
+    assert not _timed_reject(r)
 
 
 def test_hostile_2d_strips_genuine_partition_is_fast():

@@ -17,17 +17,20 @@ THREE_LINES = {"layers": [{"W": [[["1", "0"], ["0", "0"]], [["0", "1"], ["0", "0
 
 AUDITS = [
     Audit("T10", "tent-L1-14-compiled-L1-5", P, check_tent_counts, {"L_max": 14, "compiled_L_max": 5},
-          description="2^L pieces for L = 1..14 (network), compiled Transformer counted and T6-proved for L <= 5"),
+          description="2^L pieces for L = 1..14 (network; kernel-certified by the exact breakpoints); the compiled "
+                      "Transformer's counts and T6 verdicts for L <= 5 are evidence (not in the statement)"),
     Audit("T10", "tent-L1-20-D60", P, check_tent_counts, {"L_max": 20, "compiled_L_max": 6}, quick=False,
-          description="2^L pieces up to L = 20 (1048576 pieces, one exact sweep); depth tables c = 2 (D <= 41), "
-                      "c = 3 (D <= 62)"),
+          description="narrowed: the statement proves 2^L pieces for L = 1..15 (the largest breakpoint certificate "
+                      "within the kernel's work bound) with depth tables c = 2, 3; the exact sweep up to L = 20 "
+                      "(1048576 pieces) and the compiled counts are evidence"),
     Audit("T10", "depth-table-tent-c3-D45", P, check_depth_bound_table, {"family": "tent", "D_max": 45, "c": 3},
           description="brief's form 2^(floor(D/3)-1) with c = 3 sublayers per layer"),
     Audit("T10", "depth-table-tent-c2-D30", P, check_depth_bound_table, {"family": "tent", "D_max": 30, "c": 2},
           description="brief's form with our c = 2"),
     Audit("T10", "zigzag-q2-L8", P, check_zigzag_counts, {"q": 2, "L_max": 8, "compiled_L_max": 3}),
     Audit("T10", "zigzag-q3-L8", P, check_zigzag_counts, {"q": 3, "L_max": 8, "compiled_L_max": 3}),
-    Audit("T10", "zigzag-q4-L8", P, check_zigzag_counts, {"q": 4, "L_max": 8, "compiled_L_max": 2}),
+    Audit("T10", "zigzag-q4-L8", P, check_zigzag_counts, {"q": 4, "L_max": 8, "compiled_L_max": 2},
+          description="narrowed: 4^L pieces certified for L = 1..6 (work bound); L = 7, 8 are evidence"),
     Audit("T10", "O2-exact-4-pieces", P, check_region_count,
           {"spec": O2_SPEC, "box": [["0", "1"]], "kind": "pieces", "expected": 4},
           description="O2 has exactly 4 pieces (breaks 5/18, 9/26, 3/4); re-checkable certificate"),
@@ -38,14 +41,17 @@ AUDITS = [
           {"spec": THREE_LINES, "box": [["-1", "1"], ["-1", "1"]], "kind": "activation", "expected": 8},
           description="a wrong expected count is refuted by the exact count"),
     Audit("T10", "n1-universal-reading", R, check_universal_reading, {"L": 4, "q": 2},
-          description="T10.n1: compiled max(2h, 2h), L = 4, D = 8 has 1 piece < 2"),
+          description="T10.n1: max(2h, 2h), L = 4, D = 2L = 8 (the compiled depth) has 1 piece < 2; the compiled "
+                      "Transformer's count is evidence"),
     Audit("T10", "n1-identical-pieces-table", R, check_depth_bound_table,
           {"family": "identical-pieces", "D_max": 12, "c": 2},
           description="the depth table of the identical-pieces family misses the bound"),
     Audit("T10", "n2-one-layer-ceiling", P, check_one_layer_ceiling, {"seeds": tuple(range(12)), "N": 3, "k": 3},
-          description="T10.n2: <= 1 + N(k-1) pieces for one layer (random instances)"),
+          description="T10.n2, narrowed to the 12 seeded instances (each counted exactly): <= 1 + N(k-1) pieces; "
+                      "the universal ceiling is a lemma, no longer PROVED from samples"),
     Audit("T10", "n2-shallow-family-L3", R, check_shallow_family, {"L": 3, "q": 2},
-          description="T10.n2: width qL = 6, one layer: 7 < 2^3 pieces"),
+          description="T10.n2: width qL = 6, one layer: 1 + N = 7 < 2^3 pieces by the one-layer ceiling lemma "
+                      "(the old refutation exhibited one instance only)"),
     Audit("T10", "n2-shallow-family-L5", R, check_shallow_family, {"L": 5, "q": 2}),
     Audit("T10", "n3-grid-720-on-O2", R, check_grid_method, {"network": "O2", "den": 720},
           description="T10.n3: the 1/720 grid finds 5 pieces, the exact counter 4"),

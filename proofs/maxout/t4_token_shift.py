@@ -8,11 +8,13 @@ P, R, I = Verdict.PROVED, Verdict.REFUTED, Verdict.INCONCLUSIVE
 
 AUDITS = [
     Audit("T4", f"O5-Delta2-M4-L{L}", P, check_token_shift, {"L": L, "Delta": 2, "M": 4},
-          description="exact ranges, disjoint slabs, gates exact; output = -T^L on all of [0,1], 2^L pieces")
+          description="exact ranges, disjoint slabs, gates exact; the compiled Transformer (weights in the "
+                      "parameters) equals -T^L on every breakpoint cell of [0,1] under both tie rules")
     for L in range(1, 6)
 ] + [
     Audit("T4", "n-Delta1-L2", R, check_token_shift, {"L": 2, "Delta": 1, "M": 4},
-          description="T4.n: slabs touch (token 1 at x = 0, token 2 at x = 1/2 at layer 2); output -1 instead of 0"),
+          description="T4.n: slabs touch at layers 1 and 2 (witness at layer 1: token 1 at x = 1, token 2 at x = 0); "
+                      "output -1 instead of 0 (evidence)"),
     Audit("T4", "n-Delta1-2-L2", R, check_token_shift, {"L": 2, "Delta": "1/2", "M": 4},
           description="T4.n: overlapping slabs; output -3/2 instead of 0"),
     Audit("T4", "n-Delta1-L1-disjointness", R, check_token_shift, {"L": 1, "Delta": 1, "M": 4},
@@ -23,5 +25,6 @@ AUDITS = [
           description="interval enclosures are too wide to certify Delta = 2: sufficient condition only, no verdict"),
     Audit("T4", "interval-enclosures-Delta10", P, check_token_shift,
           {"L": 3, "Delta": 10, "M": 4, "ranges": "interval"},
-          description="a large shift is certified disjoint from interval enclosures alone"),
+          description="a large shift is certified disjoint from interval enclosures alone (the kernel redoes the "
+                      "interval propagation; the Transformer is evaluated on the exact breakpoint cells)"),
 ]

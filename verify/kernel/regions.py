@@ -15,8 +15,13 @@ breakpoint and checks, layer by layer and unit by unit, that **one piece is maxi
 interval**.  By induction the state entering the layer is affine on the closed interval, so that piece is
 maximal on the whole interval (an affine difference that is >= 0 at both ends is >= 0 between them) and the
 unit is affine there; the argmax set on the open interval is then exactly the set of pieces maximal at both
-ends.  Nothing is sampled: every decision is proved constant on every interval, a missing breakpoint is
-rejected, a superfluous one is harmless (the kernel merges runs itself).  Work is O(points x weights).
+ends.  Nothing is sampled: every decision is proved constant on every interval.  A missing breakpoint is
+rejected, and so is a superfluous one (two neighbouring intervals with the same activation pattern), so the
+certificate is unique: exactly the activation breakpoints.  Pieces are counted by the kernel itself (runs of
+equal slopes).  Work is O(points x weights), bounded by :data:`MAX_WORK` before any evaluation.
+
+The 2-D engine (:func:`_count_2d`) uses :mod:`verify.kernel._cells`: the cells partition the closed box, the
+network is evaluated on every open polygon with every argmax decided on the whole polygon.
 
 PROVED / REFUTED of each kind (the polarity is fixed by the kind):
 
@@ -28,14 +33,16 @@ PROVED / REFUTED of each kind (the polarity is fixed by the kind):
 * ``regions-depth-bound`` / ``regions-depth-miss``: every / not every depth D = c + e..D_max meets
   count(floor((D - e)/c)) >= q^(floor(D/3)-1) for a family.
 * ``regions-universal-miss``: the universal reading "every L-layer network (depth D = c L + e) has >=
-  q^(floor(D/3)-1) pieces" fails for the network in the certificate.
+  q^(floor(D/3)-1) pieces" fails, at the network of ``parameters.counterexample``.
 * ``regions-one-layer``: each listed one-layer network has <= 1 + N(k-1) pieces (each counted exactly).
-* ``regions-one-layer-lemma``: "some one-layer width-N rank-2 network has >= 2^L pieces" fails because
-  1 + N < 2^L (lemma: a linear combination of N maxima of k affine functions of one variable has at most
+* ``regions-one-layer-lemma``: "some one-layer width-N rank-2 network has >= target pieces" fails because
+  1 + N < target (lemma: a linear combination of N maxima of k affine functions of one variable has at most
   N(k-1) breakpoints).  The only kind here that trusts a lemma instead of a computation.
 * ``regions-grid`` / ``regions-grid-miss``: counting slope runs on the grid lo + i(hi - lo)/den finds / misses
   the exact number of pieces.
 * ``token-shift`` / ``token-shift-witness`` (T4): see :func:`_check_token_shift` and :func:`_check_shift_witness`.
+
+Trusted here beyond the kernel core: gmpy2 ``mpq`` (exact rationals of the 1-D sweep).
 """
 
 from __future__ import annotations
@@ -327,6 +334,11 @@ def _count_2d(spec, cells, bx):
     weights = sum(len(w) * (len(w[0]) + 1) for W, _ in net["layers"] for w in W)
     if len(lst(cells, "certificate.cells")) * weights > MAX_WORK:
         raise Rejected(f"certificate.cells: {len(cells)} cells x {weights} weights exceed the work bound {MAX_WORK}")
+    # cheap necessary condition before reading any number: a partition of the closed box (a disk) into open
+    # polygons, open segments and points has Euler characteristic V - E + F = 1
+    dims = [min(len(c), 3) if isinstance(c, list) else 0 for c in cells]
+    if dims.count(1) - dims.count(2) + dims.count(3) != 1:
+        raise Rejected("certificate.cells: points - segments + polygons != 1: not a partition of the closed box")
     cs = _cells.read_cells(cells, "certificate.cells", 2)
     _cells.check_partition(cs, bx)
     polys = [c for c in cs if c.dim == 2]
