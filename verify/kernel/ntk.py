@@ -29,9 +29,21 @@ fixes the verdict:
 * ``ntk-instances`` (proved, certified): ``parameters.instances`` lists instances, each with
   ``gram`` = ``"PD"`` or ``"singular"`` (part of the statement); the certificate gives one sub-certificate
   per instance, checked as above with the polarity the parameters state.
+* ``ntk-equivalence`` (proved, certified): ``parameters.rows`` lists shared-query instances, each with a
+  ``modulo`` (``"constants"`` / ``"affine"``); the statement is "for each, the Gram is PD iff the CGFs are
+  independent modulo ``modulo``".  Each row's sub-certificate is a PD or a null-space certificate as above,
+  and the row is decided by lse.md §9.3: PD => no relation modulo constants (any m) nor modulo affine
+  functions (m >= 2), since a relation gives the null vector c (x) e_1, resp. c (x) (e_1 - e_2); a null
+  space valid for every A => dependence modulo affine functions when the m <= d queries are independent
+  (A -> (A q_1..A q_m) is onto, separate the variables), modulo constants when m = 1.  Rows outside these
+  cases are rejected.
+* ``ntk-equivalence-counterexample`` (refuted, certified): one instance whose Gram is PD while an exact
+  relation sum_i c_i grad Lambda_i = alpha holds identically (checked like a null vector, theta symbolic),
+  alpha = 0 when modulo constants: that instance's equivalence fails.
 
-Trusted: this module, :mod:`verify.kernel._laws` (law reader), python-flint (arb, fmpq_mpoly) and the two
-facts quoted above (ball Cholesky; polynomial identities).  Bounds: see the ``MAX_*`` constants.
+Trusted: this module, :mod:`verify.kernel._laws` (law reader), python-flint (arb, fmpq_mpoly) and the facts
+quoted above (ball Cholesky; polynomial identities; the two directions of lse.md §9.3).  Bounds: the
+``MAX_*`` constants, and a work budget per Result (reads, ball work, exact polynomial terms).
 """
 
 from __future__ import annotations
