@@ -84,3 +84,45 @@ def test_altered_weight_never_proved_when_the_function_changes(seed, d, which, d
         assert net.evaluate(x) != alt(x, tie=w["tie"], ops=EXACT)
     else:
         assert r.proved and not differs
+
+
+def test_issue11_target_testing_equality_is_not_proved():
+    """issue 11: a target answering y + 1 exactly when x[0] == 1/2 was PROVED equal to |x|."""
+    from verify.objects.maxout import MaxoutNetwork
+
+    net = MaxoutNetwork([([[[1], [-1]]], [[0, 0]])])
+
+    def sneaky(x, ops):
+        y = ops.max([x[0], -x[0]])
+        return (y + 1 if x[0] == F(1, 2) else y,)
+
+    r = prove_emulation((net, sneaky), [(-1, 1)])
+    assert r.inconclusive and "UndecidedComparison" not in r.certificate["summary"]
+    assert r.certificate["summary"].startswith("not traceable as a piecewise-affine function: a comparison")
+
+    def uses_abs(x, ops):
+        return (abs(x[0]),)
+
+    r = prove_emulation((net, uses_abs), [(-1, 1)])
+    assert r.inconclusive and "not traceable" in r.certificate["summary"]
+
+    def crashes(x, ops):
+        return (x[0] / 0,)
+
+    r = prove_emulation((net, crashes), [(-1, 1)])
+    assert r.inconclusive and "ZeroDivisionError" in r.certificate["summary"]
+
+
+def test_issue11_size_mismatch_is_a_certified_refutation():
+    """issue 11: t6 _combine turned PROVED into REFUTED without a witness on a size mismatch; a formula mismatch is
+    now a REFUTED emulation-sizes Result that the kernel re-checks (it recomputes the sizes from the weights)."""
+    import json
+
+    from verify import kernel
+    from verify.checks.emulation import alter_weight
+
+    comp = compile_maxout(o2_network(), [[0, 1]])
+    extra = alter_weight(comp, 0, "W1", (0, 2), delta=1)     # a zero weight on z made non-zero: W1 has 33 > 32
+    r = prove_emulation((comp.source, extra), [[0, 1]], formula="R4")
+    assert r.refuted and r.certificate == {"kind": "emulation-sizes"}
+    assert kernel.check(json.loads(r.to_json())) == "emulation-sizes: W1_nonzeros differ from the R4 formula"
