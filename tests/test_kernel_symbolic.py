@@ -558,3 +558,116 @@ def test_quadrature_hostile_parameters():
     t = time.monotonic()
     _rejects(_restate(m), "window too long|not certified")
     assert time.monotonic() - t < 10
+
+
+# -- pinned edges (bounds, helpers, boundary cases) -----------------------------------------------------------------
+def _set(path, value):
+    def f(r):
+        cur = r
+        for k in path[:-1]:
+            cur = cur[k]
+        cur[path[-1]] = value
+    return f
+
+
+EDGES = [   # (sample index, change, expected rejection)
+    (0, _set(("parameters", "params", "radius"), f"{2 ** 64}/{2 ** 64 + 1}"), "bounded by 64 bits"),
+    (0, _set(("parameters", "params", "center"), "1001"), "magnitude 1000"),
+    (0, _set(("parameters", "thetas"), [["129/2"]]), r"\|theta\| <= 64"),
+    (5, _set(("parameters", "laws", "g", "cov"), [["1", "1"], ["1", "1"]]), "not positive definite"),
+    (5, _set(("parameters", "laws", "g", "cov"), [["1", "1/2"], ["1/3", "1"]]), "not a symmetric"),
+    (5, _set(("parameters", "laws", "d", "weights"), ["0", "1"]), "out of range"),
+    (5, _set(("parameters", "laws", "d", "atoms"), [["0"], ["1", "2"]]), "different dimensions"),
+    (5, _set(("parameters", "laws", "d", "atoms"), [["0"]] * 5), "expected 1..4"),
+    (4, _set(("parameters", "laws", "mix", "direction"), ["0", "0"]), "zero vector"),
+    (4, _set(("parameters", "laws"), {f"c{i}": CUBE for i in range(7)}), None),
+    (8, _set(("parameters", "gaussian_convolution"), [GAUSS2, GAUSS2]), "wrong family or dimension"),
+    (8, _set(("parameters", "cube_limits"), [["1", "1"]] * 5), "expected 1..4"),
+    (14, _set(("parameters", "key_dim"), 4), "expected an integer in"),
+    (14, _set(("parameters", "atoms"), [["1", "1"]] * 5), "expected 1..4"),
+    (18, _set(("parameters", "weights"), ["1/4"] * 4), "expected 2..3"),
+    (18, _set(("parameters", "weights"), ["1"]), "expected 2..3"),
+    (18, _set(("parameters", "key_dim"), 2), "expected an integer in"),
+    (20, _set(("parameters", "mode"), "evidence"), "certified"),
+    (22, _set(("parameters", "v"), "65"), "out of range"),
+    (26, _set(("parameters", "layers"), 65), "expected an integer in"),
+    (26, _set(("parameters", "heads"), 0), "expected an integer in"),
+    (10, _set(("parameters", "thetas"), [["1", "1"]] * 33), "expected 1..32"),
+]
+
+
+@pytest.mark.parametrize("i, change, match", EDGES, ids=[f"{i}-{m}" for i, _, m in EDGES])
+def test_edges_rejected(i, change, match):
+    r = kernel_samples()[i]
+    change(r)
+    if match is None:       # 7 laws: one too many
+        _rejects(_restate(r), "expected an object of 1..6 laws")
+        return
+    _rejects(_restate(r), match)
+
+
+def test_edges_accepted():
+    s = kernel_samples()
+    r = copy.deepcopy(s[0])
+    r["parameters"]["params"]["center"] = "1000"
+    r["parameters"]["thetas"] = [["64"], [f"{2 ** 63}/{2 ** 64 - 1}"]]
+    assert "2 points" in kernel.check(_restate(r))
+    r = copy.deepcopy(s[11])                         # q = theta^2 Sigma / 2 = 1 exactly counts as outside
+    r["parameters"]["thetas"] = [["1"], ["1/2"]]
+    r["parameters"]["cov"] = [["2"]]
+    r["certificate"]["q"] = ["1", "1/4"]
+    assert kernel.check(_restate(r)) == "laplace-domain: 1 points outside (q >= 1, exact), 1 inside"
+    assert "theta = (1) lie outside" in r["statement"] and "theta = (1/2) inside" in r["statement"]
+
+
+def test_quadrature_other_families():
+    from verify.checks.n1_cgf_closed_forms import check_cgf_quadrature
+    for fam, params in (("mixture", {"separation": "1/2", "sigma": "3/2", "center": "1/5"}),
+                        ("gaussian", {"variance": "2", "mean": "1"}), ("laplace", {"variance": "1/4", "mean": "-1/4"}),
+                        ("cube", {"radius": "2"})):
+        r = _d(check_cgf_quadrature(fam, params))
+        assert kernel.check(r).startswith("cgf-quadrature: ")
+        assert r["statement"].startswith(f"the closed-form CGF {S._CLOSED[fam]} of the {fam} law")
+        r["parameters"]["thetas"] = [["0"]] + r["parameters"]["thetas"][:1]
+        assert kernel.check(_restate(r)).startswith("cgf-quadrature: 2 points")
+
+
+def test_quadrature_helpers():
+    with S.workprec(128):
+        lo, hi = S.bounds(S._tail(S.arb(1)))
+        assert lo <= 0 and hi >= 1 and hi - lo < F(11, 10)
+        assert S._cutoff(S.arb(1), 192) == 148
+        with pytest.raises(kernel.Rejected, match="tail"):
+            S._tail(S.arb(-1))
+        with pytest.raises(kernel.Rejected, match="positive"):
+            S._cutoff(S.arb(0), 128)
+        g = S._gauss_mgf(S.ball(F(1, 2)), S.ball(F(1)), S.ball(F(2)), 128)   # e^(1/2 + 1/4)
+        assert abs(g - S.ball(F(3, 4)).exp()) < S.arb(2) ** -100
+
+
+def test_cube_limits_and_poles():
+    assert S._cube_limits(F(1, 2), F(1, 3)) == (F(1, 3), F(1, 12))
+    assert S._cube_limits(F(3), F(0)) == (F(0), F(3))
+    assert S._at_zero([F(0), F(2)], [F(0), F(4)]) == F(1, 2)
+    with pytest.raises(kernel.Rejected, match="pole"):
+        S._at_zero([F(1), F(0)], [F(0), F(1)])
+
+
+def test_adjoint_static_instance_not_refuted():
+    """m0 = 0: nothing moves, every variant gives the true gradient 0, so no refutation."""
+    r = _by_kind("adjoint-instance-gap")[0]
+    r["parameters"].update(context=["1", "-1"], weights=["1/2", "1/2"], targets=["0", "0"])
+    _rejects(_restate(r), "not certified non-zero")
+    r = _by_kind("adjoint-instance")[0]
+    r["parameters"].update(context=["1", "-1"], weights=["1/2", "1/2"], targets=["0", "0"])
+    assert "= 0 exactly" in kernel.check(_restate(r))
+
+
+def test_statement_texts_pinned():
+    """The statement texts are part of what the kernel proves: pin them (sha256 of every sample's statement)."""
+    import hashlib
+    got = hashlib.sha256("\n".join(r["statement"] for r in kernel_samples()).encode()).hexdigest()[:16]
+    assert got == STATEMENTS_DIGEST
+
+
+STATEMENTS_DIGEST = "24f7bd81644a2a87"
