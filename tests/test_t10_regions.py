@@ -76,3 +76,11 @@ def test_large_tables_are_narrowed_to_the_certified_rows():
     assert r.proved and r.parameters["L_max"] == 6 and "L = 1..6" in r.statement
     assert r.evidence["uncertified_rows"].startswith("L = 7..8")
     assert r.evidence["counts_L_1_to_L_max"]["8"] == 4 ** 8
+
+
+def test_too_large_counts_are_inconclusive_not_uncertified():
+    from verify.constructions.token_shift import tent_network
+
+    r = check_region_count(tent_network(16), [["0", "1"]], "pieces")
+    assert r.verdict.value == "inconclusive" and "not certified" in r.evidence["summary"]
+    assert r.evidence["pieces"] == 2 ** 16

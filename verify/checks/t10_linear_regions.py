@@ -411,9 +411,15 @@ def check_region_count(spec, box, kind: str = "pieces", expected: int | None = N
     if not isinstance(claimed, int) or isinstance(claimed, bool) or claimed < 0:
         raise InputError("expected", f"must be a non-negative integer, got {claimed!r}")
     ok = rc.count == claimed
-    cert = {"kind": "regions-count" if ok else "regions-miscount", **region_certificate(net, rc.box)}
     params = {"network": net.to_dict(), "box": [[lo, hi] for lo, hi in rc.box], "kind": kind, "count": claimed}
+    evidence = {"summary": f"{rc.count} {kind} regions (claimed {claimed})", "activation_regions": rc.activation_regions,
+                "pieces": rc.pieces, "regions": rc.regions if len(rc.regions) <= 2000 else None}
+    cells = rc.cells if len(rc.box) == 1 else 3 * rc.cells
+    weights = KR._work(*KR.read_network(jsonable(net.to_dict()), "network", len(rc.box)))
+    if (cells + 1) * weights > KR.MAX_WORK or cells + 1 > KR.MAX_POINTS:
+        evidence["summary"] += "; too large for a kernel certificate (work bound): not certified"
+        return _kernel_result("T10", "count", Verdict.INCONCLUSIVE, Method.EXACT, {}, params, CONV_PIECES,
+                              evidence=evidence)
+    cert = {"kind": "regions-count" if ok else "regions-miscount", **region_certificate(net, rc.box)}
     return _kernel_result("T10", "count", Verdict.PROVED if ok else Verdict.REFUTED, Method.EXACT, cert, params,
-                          CONV_PIECES, evidence={"summary": f"{rc.count} {kind} regions (claimed {claimed})",
-                                                 "activation_regions": rc.activation_regions, "pieces": rc.pieces,
-                                                 "regions": rc.regions if len(rc.regions) <= 2000 else None})
+                          CONV_PIECES, evidence=evidence)
