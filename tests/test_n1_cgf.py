@@ -37,6 +37,8 @@ def test_variance_mistake_is_never_proved(s2, theta):
         return
     r = check_cgf_quadrature("laplace", {"variance": s2}, thetas=[[theta]], formula="laplace-variance-mistake")
     assert r.verdict is not Verdict.PROVED
+    if r.verdict is Verdict.REFUTED:        # every decided Result is re-checked by the kernel
+        assert _kernel_ok(r).startswith("cgf-quadrature-witness")
 
 
 def test_mistake_equals_truth_at_zero_is_not_refuted():

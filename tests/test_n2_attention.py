@@ -65,14 +65,23 @@ _q = st.fractions(min_value=-2, max_value=2, max_denominator=5)
 @settings(max_examples=8)
 @given(st.lists(st.tuples(_q, _q), min_size=2, max_size=3, unique=True))
 def test_identity_for_random_rational_atoms(atoms):
-    assert check_attention_identity(key_dim=1, atoms=[list(a) for a in atoms]).verdict is Verdict.PROVED
+    import json
+
+    from verify import kernel
+    r = check_attention_identity(key_dim=1, atoms=[list(a) for a in atoms])
+    assert r.verdict is Verdict.PROVED and kernel.check(json.loads(r.to_json())).startswith("attention-identity")
 
 
 @settings(max_examples=8)
 @given(st.lists(st.tuples(_q, _q), min_size=2, max_size=3, unique=True))
 def test_transposed_never_proved(atoms):
+    import json
+
+    from verify import kernel
     r = check_attention_identity(key_dim=2, atoms=[list(a) for a in atoms], transpose=True, ladder=(64, 128))
     assert r.verdict is not Verdict.PROVED
+    if r.verdict is Verdict.REFUTED:
+        assert kernel.check(json.loads(r.to_json())).startswith("attention-witness")
 
 
 def _cpu_seconds(kind, claim, params):

@@ -197,8 +197,8 @@ def exp_free_zero(expr, fine: bool = False) -> bool:
 def _parse_atoms(atoms, weights):
     if not isinstance(atoms, (list, tuple)) or len(atoms) < 1:
         raise InputTypeError("atoms", "expected a non-empty list of 2-D points")
-    if len(atoms) > 6:
-        raise InputError("atoms", f"at most 6 atoms (symbolic cost), got {len(atoms)}")
+    if len(atoms) > 4:
+        raise InputError("atoms", f"at most 4 atoms (the kernel's bound on the symbolic cost), got {len(atoms)}")
     pts = []
     for i, a in enumerate(atoms):
         if not isinstance(a, (list, tuple)) or len(a) != 2:
