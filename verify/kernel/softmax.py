@@ -23,7 +23,8 @@ Kinds (statements: :func:`bound_statement`, :func:`scalar_statement`, :func:`two
   e^(lambda b), resp. e^(lambda a)); both minus F(delta, X) cancel to 0 as rational functions.
 * ``two-token-identity-wrong`` (T2, refuted): E(a, b) - F(|a - b|, e^(lambda |a - b|)) != 0 at a witness.
 * ``softmax-gap-lemma`` (T2, proved, exact): rate r <= 1 (exact) and :func:`gap_lemma` (SymPy).
-* ``softmax-gap-exceeded`` (T2, refuted): a witness s with gap >= delta violating one of the two bounds.
+* ``softmax-gap-exceeded`` (T2, refuted): a witness s with gap >= delta at which some p_l (l != l*) exceeds
+  e^(-r lambda delta)/(1+e^(-r lambda delta)) (a violation of the second bound implies one of the first).
 * ``softmax-emulation-points`` (T7, proved): the recorded weights are the R4 compilation of Phi with S (exact
   equality with :func:`r4_compile`), the lemma R5 hypotheses hold exactly, and at every recorded point the
   ball of |T_lambda(x) - Phi(x)|_inf lies below c B(lambda); the sup over K rests on lemma R5 [DERIVED].
@@ -158,10 +159,11 @@ def gap_lemma() -> str:
 
     t, T = sympy.Dummy("t", positive=True), sympy.Dummy("T", positive=True)
     u = sympy.Dummy("u", nonnegative=True)
-    facts = [sympy.factor(t / (1 + t) - t / (1 + t + u)).is_nonnegative,
-             sympy.factor(sympy.diff(t / (1 + t), t)).is_positive,
+    rhs1, rhs2, rhs3 = t * u / ((1 + t) * (1 + t + u)), 1 / (1 + t) ** 2, T ** 2 / (1 + T)
+    facts = [sympy.cancel(t / (1 + t) - t / (1 + t + u) - rhs1) == 0, rhs1.is_nonnegative,
+             sympy.cancel(sympy.diff(t / (1 + t), t) - rhs2) == 0, rhs2.is_positive,
              sympy.cancel(1 - 1 / (1 + T) - T / (1 + T)) == 0,
-             sympy.factor(T - T / (1 + T)).is_nonnegative]
+             sympy.cancel(T - T / (1 + T) - rhs3) == 0, rhs3.is_nonnegative]
     if not all(f is True for f in facts):
         raise Rejected("kernel: the gap lemma did not check (SymPy)")
     return "gap lemma (rate 1)"
@@ -327,8 +329,7 @@ def _check_two_token(r):
 
     expect_statement(r, _two_token_text(r["parameters"]))
     obj(r["certificate"], "certificate", required=("kind",))
-    d, X = sympy.Dummy("delta", positive=True), sympy.Dummy("X", positive=True)
-    b = sympy.Dummy("b", real=True)
+    d, X, b = sympy.Dummy("delta"), sympy.Dummy("X"), sympy.Dummy("b")      # an identity of rational functions
     F = _build(r["parameters"]["formula"],
                lambda v: {"delta": d, "X": X}[v] if isinstance(v, str) and v in ("delta", "X") else
                sympy.Rational(num(v, "formula").numerator, num(v, "formula").denominator))
@@ -399,8 +400,10 @@ def _check_gap_exceeded(r):
     with workprec(_prec(cert)):
         p = softmax_weights(s, lam)
         q = (-ball(rate) * ball(lam) * ball(delta)).exp()
-        if not (any(p[i] > q / (1 + q) for i in range(n) if i != top) or 1 - p[top] > (n - 1) * q):
-            raise Rejected("certificate.witness: no gap inequality is certified violated")
+        # (1 - p_l* = sum of the other p_l, so a violation of 1 - p_l* <= (n-1) q implies one of p_l <= q/(1+q))
+        if not any(p[i] > q / (1 + q) for i in range(n) if i != top):
+            raise Rejected("certificate.witness: p_l <= e^(-r lambda delta)/(1+e^(-r lambda delta)) is not certified "
+                           "violated")
     return f"gap bound with rate {_q(rate)} violated at the witness"
 
 
