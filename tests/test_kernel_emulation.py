@@ -75,13 +75,23 @@ def test_genuine_o2_regions_accepted_with_exact_summary():
     digest = C.transformer_digest(r["parameters"]["transformer"])
     assert f"sha256:{digest} (n = 2 tokens, E = 7, D = 4 sublayers FAFA, heads 2/1 of size 1, FFN widths 16/12, " \
            f"non-zeros W1 32/24, W2 16/12, attention 8/4)" in r["statement"]
-    assert "for every x in the closed box [0, 1] under the hardmax tie rules average and first" in r["statement"]
+    assert "attention 8/4) and the maxout network (d = 1, rank 2, widths 2/1): T(x) = Phi(x) for every x in the " \
+           "closed box [0, 1] under the hardmax tie rules average and first; its sizes are those of R4: n = k tokens, " \
+           "E = 2 Nbar + k + 1, D = 2L sublayers (FFN, attention), N_l heads of size 1, FFN widths 2k N_l + 4 Nbar, " \
+           "non-zeros W1 <= 2k N_l (N_(l-1) + 2) + 4 Nbar, W2 = 2k N_l + 4 Nbar, attention = 4 N_l [instance sha256:" \
+           in r["statement"]
 
 
 def test_genuine_2d_regions_accepted():
     r = _dc2d()
     assert _ok(r).startswith("emulation-regions: T = Phi on the closed box") and r["parameters"]["formula"] == "R8"
-    assert "sizes are those of R8" in r["statement"]
+    assert r["statement"].startswith("the hardmax Transformer sha256:")
+    assert "(n = 3 tokens, E = 9, D = 2 sublayers FA, heads 2 of size 1, FFN widths 12, non-zeros W1 " in r["statement"]
+    assert ") and the maxout network (d = 2, rank 3, widths 2, affine read-out): T(x) = Phi(x) for every x in the " \
+           "closed box [-1, 1] x [-1, 1] under the hardmax tie rules average and first; its sizes are those of R8: " \
+           "n = k tokens, E = d + k + 4, one FFN of width 4k and one attention layer of 2 heads of size 1 [instance" \
+           in r["statement"]
+    assert C.read_maxout(r["parameters"]["network"], "n")["output_dim"] == 1
 
 
 def test_tournament_counts_every_ordering_cone():
@@ -497,6 +507,26 @@ def _timed_reject(r, match=None, limit=10.0):
     assert time.perf_counter() - t < limit
 
 
+def test_work_bound_is_exact(monkeypatch):
+    r = _o2(40)
+    net = C.read_maxout(r["parameters"]["network"], "n")
+    T = C.read_transformer(r["parameters"]["transformer"], "T")
+    work = sum(len(c) for c in r["certificate"]["cells"]) * K._cost(net, T) * 2
+    assert K._cost(net, T) == 2 * 7 * 4 + 2 * 2 * 2 + 1 * 2 * 3 + sum(
+        2 * sum(map(len, s["sW1"])) + 2 * sum(map(len, s["sW2"])) + 2 * len(s["b1"]) for k, s in T["sublayers"]
+        if k == "ffn") + sum(2 * sum(sum(map(len, h[m])) for m in ("sW_Q", "sW_K", "sW_V", "sW_O")) + 4
+                             for k, s in T["sublayers"] if k == "attention" for h in s)
+    monkeypatch.setattr(K, "MAX_WORK", work)
+    assert _ok(r)
+    monkeypatch.setattr(K, "MAX_WORK", work - 1)
+    _rejected(copy.deepcopy(r), rf"exceed the work bound \({work} > {work - 1}\)")
+    w = copy.deepcopy(_o2("3/2"))
+    monkeypatch.setattr(K, "MAX_WORK", K._cost(net, T))
+    assert _ok(w)
+    monkeypatch.setattr(K, "MAX_WORK", K._cost(net, T) - 1)
+    _rejected(w, "exceed the work bound")
+
+
 def test_hostile_many_cells_hit_the_work_bound():
     r = copy.deepcopy(_o2(40))
     n = 40000
@@ -539,3 +569,24 @@ def test_hostile_huge_numbers_deep_nesting_and_long_lists():
     t = copy.deepcopy(_tournament(3))
     t["parameters"]["k_max"] = "9" * 5000
     _timed_reject(t, "k_max")
+
+
+def _tie_caveat(tie):
+    """R1's caveat: scores tie (both keys x), values differ (0 and 2x): average gives x, first gives 0."""
+    T = {"tokens": 2, "coordinates": ["z", "v", "one", "out"],
+         "embed": {"one": [["0", "0"], ["0", "0"], ["1", "1"], ["0", "0"]],
+                   "x": [[["1", "1"], ["0", "2"], ["0", "0"], ["0", "0"]]]},
+         "sublayers": [{"attention": [{"W_Q": [["0", "0", "1", "0"]], "W_K": [["1", "0", "0", "0"]],
+                                       "W_V": [["0", "1", "0", "0"]], "W_O": [["0"], ["0"], ["0"], ["1"]]}]}],
+         "read": {"token": 0, "W": [["0", "0", "0", "1"]], "b": ["0"]}}
+    params = {"network": {"layers": [{"W": [[["1"], ["1"]]], "b": [["0", "0"]]}]}, "transformer": T,
+              "box": [["0", "1"]], "tie": tie, "sizes": C.transformer_sizes(C.read_transformer(T, "T"))}
+    r = {"claim": "T6", "verdict": "proved", "method": "exact", "parameters": params, "conventions": {},
+         "certificate": {"kind": "emulation-regions", "cells": [[["0"]], [["0"], ["1"]], [["1"]]]}}
+    return _restate(r)
+
+
+def test_both_tie_rules_are_checked_where_hardmax_ties():
+    assert _ok(_tie_caveat("average")) == "emulation-regions: T = Phi on the closed box, 3 cells (1 open), tie average"
+    _rejected(_tie_caveat("first"), r"output 0 differs on Cell\(\(0\)\.\.\(1\)\) \(tie first\)")
+    _rejected(_tie_caveat("both"), r"\(tie first\)")

@@ -85,6 +85,9 @@ def test_genuine_refutations_accepted():
     assert _check(_sizes_shared_head()) == "emulation-sizes: heads, head_sizes, attention_nonzeros " \
                                            "differ from the R4 formula"
     assert _check(_sizes_dc()) == "emulation-sizes: ffn_widths, W2_nonzeros differ from the R4 formula"
+    assert "(n = 2 tokens, E = 7, D = 2 sublayers FA, heads 1 of sizes (2), FFN widths 16, non-zeros W1 28, W2 16, " \
+           "attention 6) and the maxout network (d = 1, rank 2, widths 2): its sizes are those of R4: n = k tokens" \
+           in _sizes_shared_head()["statement"]
     assert _o2_witness()["certificate"] == {"kind": "emulation-witness", "x": ["0"], "tie": "average",
                                             "network": ["7/6"], "transformer": ["2/3"]}
 

@@ -210,7 +210,7 @@ def read_cells(v, field: str, d: int, max_cells: int = 200_000) -> list:
 def read_maxout(v, field: str) -> dict:
     """``{"layers": [{"W": N_l x k x N_{l-1}, "b": N_l x k}, ...], "readout": null | {"W": o x N_L, "b": o}}``
     (readout optional).  Returns ``{"layers": [(W, b)], "readout": (W, b) | None, "input_dim", "widths",
-    "rank"}``; the rank k is uniform."""
+    "rank", "output_dim"}``; the rank k is uniform."""
     net = _read.obj(v, field, required=("layers",), optional=("readout",))
     layers, widths, d, k = [], [], None, None
     total = 0
@@ -243,7 +243,8 @@ def read_maxout(v, field: str) -> dict:
         if not 1 <= len(rW) <= MAX_WIDTH:
             raise Rejected(f"{field}.readout.W: expected 1..{MAX_WIDTH} rows")
         readout = (rW, _q(_read.vec(r["b"], f"{field}.readout.b", len(rW))))
-    return {"layers": layers, "readout": readout, "input_dim": d, "widths": widths, "rank": k}
+    return {"layers": layers, "readout": readout, "input_dim": d, "widths": widths, "rank": k,
+            "output_dim": len(readout[1]) if readout else widths[-1]}
 
 
 def eval_maxout(net: dict, cell: Cell, inputs=None):

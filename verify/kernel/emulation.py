@@ -77,10 +77,10 @@ def formula_sizes(net: dict, formula: str) -> dict:
 
 def _formula_text(formula: str) -> str:
     if formula == "R4":
-        return ("; its sizes are those of R4: n = k tokens, E = 2 Nbar + k + 1, D = 2L sublayers (FFN, attention), "
+        return ("its sizes are those of R4: n = k tokens, E = 2 Nbar + k + 1, D = 2L sublayers (FFN, attention), "
                 "N_l heads of size 1, FFN widths 2k N_l + 4 Nbar, non-zeros W1 <= 2k N_l (N_(l-1) + 2) + 4 Nbar, "
                 "W2 = 2k N_l + 4 Nbar, attention = 4 N_l")
-    return ("; its sizes are those of R8: n = k tokens, E = d + k + 4, one FFN of width 4k and one attention layer "
+    return ("its sizes are those of R8: n = k tokens, E = d + k + 4, one FFN of width 4k and one attention layer "
             "of 2 heads of size 1")
 
 
@@ -118,7 +118,7 @@ def _read_params(result_or_params):
     if net["input_dim"] != len(bx) or T["d"] != len(bx):
         raise Rejected(f"parameters: the box has dimension {len(bx)}, the network {net['input_dim']}, the "
                        f"Transformer {T['d']}")
-    if len(T["read_W"]) != (len(net["readout"][0]) if net["readout"] else net["widths"][-1]):
+    if len(T["read_W"]) != net["output_dim"]:
         raise Rejected("parameters: the Transformer and the network have different output dimensions")
     sizes = C.transformer_sizes(T)
     if p["sizes"] != sizes:
@@ -142,10 +142,10 @@ def statement(parameters: dict, conventions: dict, kind: str = "emulation-region
     if kind == "emulation-sizes":
         if formula is None:
             raise Rejected("parameters.formula: an emulation-sizes Result needs the formula it refutes")
-        text = f"{who}: the Transformer's sizes are those of the construction{_formula_text(formula)}"
+        text = f"{who}: {_formula_text(formula)}"
     else:
         text = (f"{who}: T(x) = Phi(x) for every x in the closed box {_box_text(bx)} {tie}"
-                + (_formula_text(formula) if formula else ""))
+                + ("; " + _formula_text(formula) if formula else ""))
     return R.bound_statement(text, parameters, conventions)
 
 
