@@ -117,6 +117,35 @@ def test_exact_numbers_in_summaries():
     assert s[23].endswith("layer 1: M gamma <= 3/2 < |P_2 - P_1| = 2")
 
 
+def test_statements_are_exact_sentences():
+    s = {}
+    for r in kernel_samples():
+        s.setdefault(r["certificate"]["kind"], r["statement"].rsplit(" [instance", 1)[0])
+    assert s["regions-grid"] == ("counting runs of equal slopes of the network of parameters.network sampled at "
+                                 "0 + i (1 - 0)/16, i = 0..16, gives its exact number of linear pieces on [0, 1]")
+    assert s["regions-count"] == ("the maxout network of parameters.network has exactly 4 linear pieces (maximal "
+                                  "connected open sets on which it is affine) on the box [0, 1]")
+    assert s["regions-one-layer"] == ("each of the 3 one-layer maxout networks of parameters.networks (width N, rank "
+                                      "k, linear read-out) has at most 1 + N(k-1) linear pieces on [-2, 2]")
+    assert s["regions-one-layer-lemma"] == ("some one-layer rank-2 maxout network of width N = 6 with a linear "
+                                            "read-out has at least 8 linear pieces on an interval")
+    assert s["regions-depth-bound"].endswith("with L = floor((D - 0)/3) layers has >= 2^(floor(D/3)-1) linear pieces "
+                                             "on [0, 1] for every depth D = 3 + 0..12 (D = sublayers, c = 3 per "
+                                             "layer, e = 0 extra)")
+    assert s["regions-family"].startswith("the tent network (h_1 = max(-2x, 2x - 2), h_l = max(2h, -2h - 2), = "
+                                          "-T^(oL) on [0, 1]) has exactly 2^L linear pieces on [0, 1] for every "
+                                          "L = 1..4; hence with depth D = c L + 0 sublayers (c in {2, 3})")
+    assert "Delta = 2, M = 4 (exact ranges)" in s["token-shift"] and "sha256:" in s["token-shift"]
+    assert s["token-shift-witness"].endswith("M gamma_l >= sup |P_2 - P_1|, and the compiled network is exact")
+
+
+def test_zigzag_weights_and_readout():
+    spec = KR.family_spec("zigzag", 3, 2)
+    assert spec["layers"][1]["W"][0] == [["3", "-6", "6"], ["0", "0", "0"]]
+    assert spec["layers"][0]["b"] == [["0", "0"], ["-1/3", "0"], ["-2/3", "0"]]
+    assert spec["readout"] == {"W": [["3", "-6", "6"]], "b": ["0"]}
+
+
 # -- issue 11, forgery 4 (regions-count) -------------------------------------------------------------------
 def _tent2(count, points, kind="pieces"):
     p = {"network": TENT2, "box": [["0", "1"]], "kind": kind, "count": count}
@@ -343,9 +372,10 @@ def test_hostile_2d_strips():
                   "certificate": {"kind": "regions-count", "cells": cells}}, "count")
     assert 900_000 < len(json.dumps(r)) < 1_100_000
     assert not _timed_reject(r)                     # the segments and points of the closed cover are missing
-    r["parameters"]["network"]["layers"] = r["parameters"]["network"]["layers"] * 40
+    r["parameters"]["network"]["layers"] = spec["layers"] + [{"W": [[["1"], ["0"]]], "b": [["0", "0"]]}] * 39
     _restate(r, "count")
     assert not _timed_reject(r, 1.0)                # cells x weights over the work bound: rejected at once
+    _rejected(r, "work bound")
     # Euler characteristic made right with stray segments: every number is read, then the partition fails
     m = 8000
     r["parameters"]["network"]["layers"] = spec["layers"]
