@@ -635,3 +635,52 @@ def test_exact_identities_of_single_laws_and_convolutions():
     inst = K.read_instance({"laws": [mix, gauss, disc], "reading": "shared", "queries": [["1"]], "heads": [[["1"]]]})
     assert K.null_identity_holds(inst, [F(1), F(-1), F(-1)]) is True
     assert K.null_identity_holds(inst, [F(1), F(-1), F(-2)]) is False
+
+
+def test_records_are_checked_at_their_edges():
+    p = _one(laws=[{"family": "gaussian", "cov": [["3"]], "mean": ["1/7"]}], heads=[[["1/3"]], [["2"]]])
+    inst = K.read_instance(p)
+    from verify.kernel._ball import workprec
+
+    with workprec(64):
+        G = K._gram(inst, 64)
+        lo = K.bounds(K._pivots(G)[0])[0]
+        assert lo == K.bounds(G[0][0])[0] and lo < F(1, 2) * ((F(1, 7) + 1) ** 2 + (F(1, 7) + 6) ** 2) < lo + F(1, 2 ** 50)
+    edge = lo * (1 - K.TIGHT)
+    for r, fine in ((lo, True), (edge, True), (edge - F(1, 2 ** 80), False), (lo + F(1, 2 ** 80), False)):
+        cert = {"precision_bits": 64, "pivots": [str(r)], "diagonal": [str(r)]}
+        if fine:
+            assert K._check_pivots(inst, cert, "c") == r
+        else:
+            with pytest.raises(Rejected, match="is not the rebuilt lower bound"):
+                K._check_pivots(inst, cert, "c")
+
+
+def test_exact_gradients_of_the_rational_families():
+    A = ((F(1, 3), F(-1, 2)), (F(1, 5), F(1, 4)))
+    q = (F(1), F(-2, 3))
+    theta = tuple(sum(a * x for a, x in zip(row, q)) for row in A)
+    from verify.kernel._laws import read_laws
+
+    for spec in ({"family": "laplace", "cov": [["1", "1/5"], ["1/5", "1/2"]], "mean": ["1", "-2"]},
+                 {"family": "gaussian", "cov": [["2", "1/3"], ["1/3", "1"]], "mean": ["1/2", "0"]}):
+        law = read_laws([spec])[0]
+        S, m = law["cov"], law["mean"]
+        St = [sum(S[i][j] * theta[j] for j in range(2)) for i in range(2)]
+        quad = sum(t * s for t, s in zip(theta, St))
+        want = [m[i] + St[i] / ((1 - quad / 2) if spec["family"] == "laplace" else 1) for i in range(2)]
+        ring = K._Ring(2, 1)
+        vals = [K._q(x) for row in A for x in row] + [K._q(F(1))] * 4
+        got = [N(*vals) / D(*vals) for N, D in K._grad_exact(ring, law, q)]
+        assert got == [K._q(x) for x in want]
+
+
+def test_exponent_bound_of_the_exact_check():
+    for den, fine in ((1024, True), (2048, False)):
+        law = {"family": "discrete", "atoms": [["0"], ["1000000000"], [f"1/{den}"]]}
+        inst = K.read_instance(_one(laws=[law]))
+        if fine:   # L max |w| = 1024 * 10^9 < 2^40
+            assert K.null_identity_holds(inst, [F(1)]) is False
+        else:
+            with pytest.raises(Rejected, match="exponents too large"):
+                K.null_identity_holds(inst, [F(1)])
