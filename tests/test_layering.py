@@ -5,8 +5,6 @@ import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parents[1] / "verify"
 LAYERS = ["engines", "objects", "constructions", "analysis", "checks", "audit", "cli"]
-# recheck is independent of the search code: it may import engines (and base modules) only
-RECHECK_ALLOWED = {"engines", "recheck"}
 BASE = {"errors", "results", "canonical", "claims", "_version", "kernel"}
 
 
@@ -67,12 +65,6 @@ def test_one_way_pipeline():
         own = _layer_of(module)
         if own == "kernel":
             continue   # test_kernel_imports_nothing_above_the_arithmetic
-        if own == "recheck":
-            for imp in _imports(path, package):
-                layer = _layer_of(imp)
-                if layer is not None and layer not in BASE and layer not in RECHECK_ALLOWED:
-                    bad.append(f"{module} (recheck) imports {imp}")
-            continue
         if own not in LAYERS:
             own_rank = -1  # base modules may import only base modules
         else:
