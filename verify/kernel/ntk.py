@@ -363,7 +363,7 @@ def gram_pivots(parameters: dict, prec: int, rows=None):
                                          "diagonal": [record(G[k][k]) for k in range(len(G))]}
 
 
-def _check_pivots(inst, cert, field, rows=None) -> Fraction:
+def _check_pivots(inst, cert, field, rows=None) -> list:
     """Ball Cholesky of the rebuilt (sub-)Gram succeeds at ``precision_bits`` and the recorded ``pivots`` and
     ``diagonal`` are the tight records (:func:`record`) of its pivots and diagonal entries."""
     prec = R.integer(cert["precision_bits"], f"{field}.precision_bits", 16, MAX_PREC)
@@ -379,7 +379,7 @@ def _check_pivots(inst, cert, field, rows=None) -> Fraction:
                 lo = bounds(p)[0]
                 if not (0 < r <= lo and r >= lo * (1 - TIGHT)):
                     raise Rejected(f"{field}.{key}[{k}]: {float(r):.6g} is not the rebuilt lower bound {float(lo):.6g}")
-    return min(rec["pivots"], default=Fraction(0))
+    return rec["pivots"]
 
 
 # -- exact null vectors -----------------------------------------------------------------------------------------
@@ -557,7 +557,7 @@ def _keys(cert, field, top, keys):
 
 def _check_pd(inst, cert, field, top=()) -> str:
     _keys(cert, field, top, ("precision_bits", "pivots", "diagonal"))
-    low = _check_pivots(inst, cert, field)
+    low = min(_check_pivots(inst, cert, field))
     return f"{inst['n']}x{inst['n']} Gram ({len(inst['heads'])} heads) PD by ball Cholesky; smallest pivot >= {float(low):.4g}"
 
 
