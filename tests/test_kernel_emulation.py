@@ -501,6 +501,7 @@ def test_formula_sizes():
 
 # -- hostile inputs (each ~1 MB, each decided within 10 s) ------------------------------------------------------
 def _timed_reject(r, match=None, limit=10.0):
+    kernel.kinds()                      # import every kernel module first (not part of the timing)
     t = time.perf_counter()
     with pytest.raises(Rejected, match=match):
         kernel.check(r, seconds=60)
@@ -590,3 +591,92 @@ def test_both_tie_rules_are_checked_where_hardmax_ties():
     assert _ok(_tie_caveat("average")) == "emulation-regions: T = Phi on the closed box, 3 cells (1 open), tie average"
     _rejected(_tie_caveat("first"), r"output 0 differs on Cell\(\(0\)\.\.\(1\)\) \(tie first\)")
     _rejected(_tie_caveat("both"), r"\(tie first\)")
+
+
+# -- the readers' limits, each at its boundary --------------------------------------------------------------------
+def _parabola(n):
+    return [(F(i), F(i * i)) for i in range(n)]
+
+
+def test_cell_vertex_limit():
+    assert C.MAX_CELL_VERTICES == 256 and len(C.Cell(_parabola(256)).vertices) == 256
+    with pytest.raises(Rejected, match="expected 1..256 vertices, got 257"):
+        C.Cell(_parabola(257))
+    assert C.read_cell([[str(i), str(i * i)] for i in range(256)], "c", 2).dim == 2
+    with pytest.raises(Rejected, match="expected 1..256 elements, got 257"):
+        C.read_cell([[str(i), str(i * i)] for i in range(257)], "c", 2)
+    assert C.Cell([tuple(F(1) for _ in range(64))]).ambient == 64
+    with pytest.raises(Rejected, match="a point: up to 64"):
+        C.Cell([tuple(F(1) for _ in range(65))])
+    with pytest.raises(Rejected, match="expected 1..3 elements, got 4"):
+        C.read_cells([[["0"]]] * 4, "c", 1, max_cells=3)
+
+
+def _net(d=1, layers=1, width=1, rank=1):
+    layer0 = {"W": [[["1"] * d] * rank] * width, "b": [["0"] * rank] * width}
+    rest = {"W": [[["1"] * width] * rank] * width, "b": [["0"] * rank] * width}
+    return {"layers": [layer0] + [rest] * (layers - 1)}
+
+
+@pytest.mark.parametrize("kw, limit", [({"d": 64}, None), ({"d": 65}, "expected 1..64 elements, got 65"),
+                                       ({"layers": 64}, None), ({"layers": 65}, "expected 1..64 elements, got 65"),
+                                       ({"width": 256}, None), ({"width": 257}, "expected 1..256 elements, got 257"),
+                                       ({"rank": 64}, None), ({"rank": 65}, "expected 1..64 elements, got 65")])
+def test_maxout_limits(kw, limit):
+    if limit is None:
+        net = C.read_maxout(_net(**kw), "n")
+        assert (net["input_dim"], len(net["layers"]), net["widths"][0], net["rank"]) == \
+            (kw.get("d", 1), kw.get("layers", 1), kw.get("width", 1), kw.get("rank", 1))
+    else:
+        with pytest.raises(Rejected, match=limit):
+            C.read_maxout(_net(**kw), "n")
+
+
+def test_maxout_weight_budget(monkeypatch):
+    monkeypatch.setattr(C, "MAX_WEIGHTS", 8)
+    assert C.read_maxout(_net(d=3, width=2, rank=1), "n")["widths"] == [2]          # 2 x 1 x (3 + 1) = 8
+    with pytest.raises(Rejected, match="more than 8 weights"):
+        C.read_maxout(_net(d=4, width=2, rank=1), "n")
+
+
+def _tf(E=3, n=2, heads=1, m=1, r=None):
+    z = lambda rows, cols: [["0"] * cols for _ in range(rows)]
+    sub = []
+    if r is not None:
+        sub.append({"ffn": {"W1": z(r, E), "b1": ["0"] * r, "W2": z(E, r), "b2": ["0"] * E}})
+    if heads:
+        sub.append({"attention": [{"W_Q": z(m, E), "W_K": z(m, E), "W_V": z(m, E), "W_O": z(E, m)}] * heads})
+    return {"tokens": n, "coordinates": [f"c{i}" for i in range(E)], "embed": {"one": z(E, n), "x": [z(E, n)]},
+            "sublayers": sub, "read": {"token": 0, "W": z(1, E), "b": ["0"]}}
+
+
+@pytest.mark.parametrize("kw, limit", [({"E": 1024, "heads": 0}, None), ({"E": 1025, "heads": 0}, "expected 1..1024"),
+                                       ({"n": 64}, None), ({"n": 65}, r"tokens: expected an integer in \[1, 64\]"),
+                                       ({"heads": 256}, None), ({"heads": 257}, "expected 1..256 elements, got 257"),
+                                       ({"m": 64}, None), ({"m": 65}, "expected 1..64 elements, got 65"),
+                                       ({"r": 8192, "heads": 0, "E": 1}, None),
+                                       ({"r": 8193, "heads": 0, "E": 1}, "expected 1..8192 elements, got 8193")])
+def test_transformer_limits(kw, limit):
+    if limit is None:
+        T = C.read_transformer(_tf(**kw), "T")
+        assert (T["E"], T["n"]) == (kw.get("E", 3), kw.get("n", 2))
+    else:
+        with pytest.raises(Rejected, match=limit):
+            C.read_transformer(_tf(**kw), "T")
+
+
+def test_transformer_sublayer_and_weight_budget(monkeypatch):
+    t = _tf()
+    t["sublayers"] = t["sublayers"] * 256
+    assert len(C.read_transformer(t, "T")["sublayers"]) == 256
+    t["sublayers"].append(t["sublayers"][0])
+    with pytest.raises(Rejected, match="expected 0..256 elements, got 257"):
+        C.read_transformer(t, "T")
+    monkeypatch.setattr(C, "MAX_WEIGHTS", 24)
+    assert C.read_transformer(_tf(E=3, heads=2, m=1), "T")["E"] == 3                 # 2 heads x 4 x 1 x 3 = 24
+    with pytest.raises(Rejected, match="more than 24 weights"):
+        C.read_transformer(_tf(E=3, heads=3, m=1), "T")
+    monkeypatch.setattr(C, "MAX_WEIGHTS", 12)
+    assert C.read_transformer(_tf(E=3, heads=0, r=2), "T")["E"] == 3                 # 2 x 2 x 3 = 12
+    with pytest.raises(Rejected, match="more than 12 weights"):
+        C.read_transformer(_tf(E=3, heads=0, r=3), "T")

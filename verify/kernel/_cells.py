@@ -42,7 +42,7 @@ from . import _read
 from ._read import Rejected, tick
 
 __all__ = ["Cell", "read_cell", "read_cells", "read_maxout", "read_transformer", "transformer_digest",
-           "transformer_sizes", "identity", "add", "sub", "scale", "at", "form_str", "eval_maxout",
+           "transformer_sizes", "identity", "add", "sub", "at", "form_str", "eval_maxout",
            "eval_transformer", "eval_maxout_at", "eval_transformer_at", "check_partition", "TIE_RULES",
            "MAX_CELL_VERTICES"]
 
@@ -77,10 +77,6 @@ def add(f, g) -> tuple:
 
 def sub(f, g) -> tuple:
     return tuple(a - b for a, b in zip(f, g))
-
-
-def scale(c, f) -> tuple:
-    return tuple(c * a for a in f)
 
 
 def at(f, x) -> Fraction:
