@@ -134,7 +134,7 @@ def _head_forms(cols, head):
     WQ, WK, WV, WO = head
     q, k, v = ([[_dot(r, c) for r in W] for c in cols] for W in (WQ, WK, WV))
     s = [[sum((a * b for a, b in zip(k[l], q[j])), _0) for l in range(len(cols))] for j in range(len(cols))]
-    return [(sj, tuple(map(_key, sj)), {}) for sj in s], v
+    return [(sj, tuple(map(_key, sj)), {}) for sj in s], v, {}
 
 
 def _attention(X, heads, tie, dec, only=None, forms=None):
@@ -144,14 +144,16 @@ def _attention(X, heads, tie, dec, only=None, forms=None):
     cols = [[X[e][j] for e in range(E)] for j in range(n)]
     out = [list(c) for c in cols]
     for h, head in enumerate(heads):
-        s, v = forms[h] if forms else _head_forms(cols, head)
+        s, v, reads = forms[h] if forms else _head_forms(cols, head)
         for j in range(n) if only is None else only:
             R.tick()
             sj, key, diffs = s[j]
             A = _argmax(sj, dec, key, diffs)
-            A = A[:1] if tie == "first" else A
-            w = mpq(1, len(A)) if len(A) > 1 else 1
-            c = [sum((v[l][i] for l in A), _0) * w for i in range(len(v[0]))]
+            A = tuple(A[:1] if tie == "first" else A)
+            if A not in reads:          # what the head reads depends only on the selected set
+                w = mpq(1, len(A)) if len(A) > 1 else 1
+                reads[A] = [sum((v[l][i] for l in A), _0) * w for i in range(len(v[0]))]
+            c = reads[A]
             out[j] = [out[j][e] + _dot(head[3][e], c) for e in range(E)]
     return [[out[j][e] for j in range(n)] for e in range(E)]
 
@@ -225,7 +227,8 @@ def _transformer(v, field, E):
             W1 = _mat(d["W1"], f"{f}.ffn.W1", (1, MAX_WIDTH), E, BITS)
             r = len(W1)
             out.append(("ffn", (W1, _mat([d["b1"]], f"{f}.ffn.b1", 1, r, BITS)[0],
-                                _mat(d["W2"], f"{f}.ffn.W2", E, r, BITS), _mat([d["b2"]], f"{f}.ffn.b2", 1, E, BITS)[0])))
+                                _mat(d["W2"], f"{f}.ffn.W2", E, r, BITS),
+                                _mat([d["b2"]], f"{f}.ffn.b2", 1, E, BITS)[0])))
     return out
 
 
@@ -245,7 +248,7 @@ def _matrix(v, field, min_n=1):
 def _perm(v, field, n):
     p = [R.integer(x, f"{field}[{i}]", 0, n - 1) for i, x in enumerate(R.lst(v, field, n, n))]
     if sorted(p) != list(range(n)):
-        raise Rejected(f"{field}: not a permutation of 0..{n - 1}")
+        raise Rejected(f"{field}: not a permutation of range({n})")
     return p
 
 
@@ -334,22 +337,22 @@ def _leaves(tree, field, allowed):
         facts = stack.pop()
         if i >= len(nodes):
             raise Rejected(f"{field}: the tree is incomplete (a subtree is missing)")
-        node = R.lst(nodes[i], f"{field}[{i}]", 0, 2)
+        f, node = f"{field}[{i}]", R.lst(nodes[i], f"{field}[{i}]", 0, 2)
         i += 1
         if not node:
             out.append(facts)
             continue
-        a, b = (R.integer(x, f"{field}[{i - 1}]", 0, MAX_DIM) for x in R.lst(node, f"{field}[{i - 1}]", 2, 2))
+        a, b = (R.integer(x, f, 0, MAX_DIM) for x in R.lst(node, f, 2, 2))
         if not a < b or a not in allowed or b not in allowed or len(facts) >= depth:
-            raise Rejected(f"{field}[{i - 1}]: expected a pair a < b of {sorted(allowed)} below depth {depth}")
-        same = {x for f in facts if f[2] == 0 for x in f[:2]}
+            raise Rejected(f"{f}: expected a pair a < b of {sorted(allowed)} below depth {depth}")
+        same = {x for g in facts if g[2] == 0 for x in g[:2]}
         if a in same or b in same:       # canonical: split on the smallest symbol of each equality class only
             uf = _Facts(MAX_DIM + 1, facts)
             if any(min(x for x in same | {y} if uf.find(x) == uf.find(y)) != y for y in (a, b)):
-                raise Rejected(f"{field}[{i - 1}]: compare the smallest symbol of each equality class")
+                raise Rejected(f"{f}: compare the smallest symbol of each equality class")
         stack.extend(facts + ((a, b, s),) for s in (1, 0, -1))
     if i != len(nodes):
-        raise Rejected(f"{field}: {len(nodes) - i} node(s) after the end of the tree")
+        raise Rejected(f"{field}: node(s) after the end of the tree")
     return out
 
 
@@ -359,6 +362,12 @@ def _forest(trees, field, allowed):
     if sum(map(len, out)) > MAX_LEAVES:
         raise Rejected(f"{field}: more than {MAX_LEAVES} leaves in all")
     return out
+
+
+def _same(x, y):
+    """x - y is identically zero (no decision needed)."""
+    d = x - y
+    return not d.c and d.k == 0 if isinstance(d, _Lin) else d == 0
 
 
 def _is_max(dec, out, zs, members, cache):
@@ -385,7 +394,8 @@ def _t1_text(p, head=None):
     lo, hi, ties = _t1_params(p, head is not None)
     who = ("The O1 hardmax head (W_Q = e_one^T, W_K = W_V = e_z^T, W_O = e_out)" if head is None else
            f"The hardmax head (W_Q, W_K, W_V, W_O) = {head} on coordinates (z, one, out)")
-    return (f"{who} writes max_l z_l into the out slot of every token and leaves the other coordinates unchanged, "
+    return (f"{who}, applied to tokens (z_j, 1, 0), writes max_l z_l into the out slot of every token and leaves "
+            f"the other coordinates unchanged, "
             f"for n = {lo}..{hi} and every z in Q^n, under the tie rule(s) {' and '.join(ties)}")
 
 
@@ -400,7 +410,7 @@ def _check_t1_tree(result):
     trees = R.lst(cert["trees"], "certificate.trees", hi - lo + 1, hi - lo + 1)
     head = tuple(_mat(W, "head", len(W), None) for W in o1_head())
     count, forest = 0, _forest(trees, "certificate.trees", [set(range(n)) for n in range(lo, hi + 1)])
-    for n, leaves in zip(range(lo, hi + 1), forest):
+    for k, (n, leaves) in enumerate(zip(range(lo, hi + 1), forest)):
         zs = [_z(a) for a in range(n)]
         X = [list(zs), [_1] * n, [_0] * n]
         forms = [_head_forms([[X[e][j] for e in range(3)] for j in range(n)], head)]
@@ -409,9 +419,9 @@ def _check_t1_tree(result):
             dec = _Facts(n, facts)
             for tie in ties:
                 Y = _attention(X, [head], tie, dec, forms=forms)
-                if not all(dec.sign(Y[e][j] - X[e][j]) == 0 for e in (0, 1) for j in range(n)) or \
+                if not all(_same(Y[e][j], X[e][j]) for e in range(2) for j in range(n)) or \
                         not all(_is_max(dec, Y[2][j], zs, list(range(n)), cache) for j in range(n)):
-                    raise Rejected(f"certificate.trees[{n - lo}]: at the leaf {facts} ({tie}) the output is not "
+                    raise Rejected(f"certificate.trees[{k}]: at the leaf {facts} ({tie}) the output is not "
                                    "max_l z_l or a coordinate changed")
             count += 1
     return f"n = {lo}..{hi}, {count} leaves, {'/'.join(ties)}: out = max z at every leaf"
@@ -596,7 +606,8 @@ def _t5_text(p):
     scope = (f"for each of the {len(p['values'])} given value vectors z" if "values" in p else
              "for every z in [-C, C]^n")
     return (f"With score_lj = M [g_l = g_j] + z_l and value z_l (M = {p['M']}, C = {p['C']}, token groups "
-            f"{p['groups']}), hardmax at every token of group i returns max_(l in group i) z_l, {scope}, under "
+            f"{p['groups']}, tokens (e_(g_j), z_j, 1, 0)), hardmax at every token of group i writes "
+            f"max_(l in group i) z_l into its out slot and leaves the other coordinates unchanged, {scope}, under "
             f"the tie rule(s) {' and '.join(p['ties'])}")
 
 
@@ -638,7 +649,7 @@ def _check_t5_tree(result):
             for tie in ties:
                 Y = _attention(X, [head], tie, dec, only=members, forms=forms)
                 if not all(_is_max(dec, Y[-1][j], zs, members, cache) and
-                           all(dec.sign(Y[e][j] - X[e][j]) == 0 for e in range(N + 2)) for j in members):
+                           all(_same(Y[e][j], X[e][j]) for e in range(N + 2)) for j in members):
                     raise Rejected(f"certificate.trees[{g}]: at the leaf {facts} ({tie}) a token of group {g} "
                                    "does not get its group maximum")
             count += 1
