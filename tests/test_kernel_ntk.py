@@ -689,7 +689,7 @@ def test_exponent_bound_of_the_exact_check():
 def test_documented_bounds():
     assert (K.MAX_ROWS, K.MAX_HEADS, K.MAX_EVALS, K.MAX_EXPS, K.MAX_MUL, K.MAX_BITS, K.MAX_PREC, K.MAX_WORK,
             K.MAX_INSTANCES, K.MAX_TERMS, K.MAX_TOTAL_TERMS, K.MAX_EXACT_ATOMS, K.MAX_READS, K.TIGHT) == (
-        128, 4096, 40_000, 400_000, 4_000_000, 512, 2048, 4_000_000, 16, 200_000, 600_000, 256, 40_000, F(1, 2 ** 24))
+        128, 4096, 40_000, 400_000, 4_000_000, 512, 2048, 4_000_000, 16, 200_000, 600_000, 256, 20_000, F(1, 2 ** 24))
     K._reset()
     K._charge("terms", 600_000, K.MAX_TOTAL_TERMS)
     with pytest.raises(Rejected, match="more work than the kernel allows"):
