@@ -221,17 +221,12 @@ def test_tournament_tampering():
     _rejected(r, "statement")
 
 
-def test_cone_sign():
-    assert K._cone_sign((-1, 1, 0), (0, 1, 2)) == 1       # a1 - a0 > 0 when a0 < a1 < a2
-    assert K._cone_sign((1, -1, 0), (0, 1, 2)) == -1
-    assert K._cone_sign((0, 0, 0), (0, 1, 2)) == 0
-    with pytest.raises(Rejected, match="not constant on an ordering cone"):
-        K._cone_sign((1, 0, 0), (0, 1, 2))                 # a0 has no sign on the cone
-    with pytest.raises(Rejected, match="ReLU sign is not constant"):
-        K._cone_sign((1, -2, 1), (0, 1, 2))                # a0 - 2 a1 + a2 changes sign
-    assert K._tournament(3, (2, 0, 1)) == ((0, 1, 0), 2)
-    assert K._tournament(1, (0,)) == ((1,), 0)
-    assert K._tournament(4, (3, 2, 1, 0)) == ((1, 0, 0, 0), 2)
+def test_tournament_on_cones():
+    assert K._tournament(3, (2, 0, 1)) == (1, 2)          # a2 < a0 < a1: the max is a1, after 2 levels
+    assert K._tournament(1, (0,)) == (0, 0)
+    assert K._tournament(4, (3, 2, 1, 0)) == (0, 2)
+    assert K._tournament(5, (0, 1, 2, 3, 4)) == (4, 3)
+    assert K._tournament(2, (1, 0)) == (0, 1) and K._tournament(2, (0, 1)) == (1, 1)
 
 
 # -- the shared cell machinery ----------------------------------------------------------------------------------
