@@ -447,3 +447,64 @@ def test_hostile_transformer_is_bounded():
     ffn["W2"] = [row * 4000 for row in ffn["W2"]]
     _restate(r, "token-shift")
     assert not _timed_reject(r)
+
+
+# -- pins (mutation testing) --------------------------------------------------------------------------------
+def test_pin_point_list_bound():
+    r = copy.deepcopy(_by_kind("regions-count")[0])
+    r["certificate"]["breakpoints"] = ["0"] + [f"{i}/70001" for i in range(1, 70000)] + ["1"]
+    assert len(r["certificate"]["breakpoints"]) == KR.MAX_POINTS + 1
+    _rejected(r, "elements")
+
+
+def test_pin_statement_readers():
+    with pytest.raises(Rejected):
+        KR.statement("one-layer", {"box": SQ, "networks": []}, {})
+    with pytest.raises(Rejected):
+        KR.statement("grid", {"box": SQ, "den": 4}, {})
+    with pytest.raises(Rejected, match="unknown form"):
+        KR.statement("nonsense", {}, {})
+    with pytest.raises(Rejected, match="not an object"):
+        KR.statement("count", [], {})
+
+
+def test_pin_depth_and_universal_offsets():
+    r = _d(T10.check_depth_bound_table("identical-pieces", 2, D_max=65, c=1, e=1))
+    assert r["verdict"] == "refuted" and kernel.check(r).startswith("regions-depth-miss")
+    r = copy.deepcopy(_by_kind("regions-universal-miss")[0])
+    r["parameters"].update({"c": 1, "e": 3, "counterexample": KR.family_spec("identical-pieces", 2, 3)})
+    assert kernel.check(_restate(r, "universal")).endswith("a 3-layer network (D = 6) has 1 piece(s) < "
+                                                           "2^(floor(D/3)-1) = 2")
+    r["parameters"]["e"] = 2
+    _rejected(_restate(r, "universal"), "not a counterexample")
+
+
+def test_pin_lemma_bounds_and_summary():
+    r = copy.deepcopy(_by_kind("regions-one-layer-lemma")[0])
+    assert kernel.check(r).endswith("one layer, width 6, rank 2: at most 1 + N(k-1) = 7 < 8 pieces (lemma)")
+    r["parameters"] = {"N": 1, "target": 3}
+    assert "= 2 < 3" in kernel.check(_restate(r, "shallow"))
+    r["parameters"] = {"N": 0, "target": 3}
+    _rejected(_restate(r, "shallow"), "parameters.N")
+
+
+def test_pin_grid_work_bound():
+    r = copy.deepcopy(_by_kind("regions-grid")[0])
+    spec = KR.family_spec("tent", 2, 12)
+    r["parameters"].update({"network": spec, "den": 60000})
+    r["certificate"]["breakpoints"] = {"grid": 4096}
+    _rejected(_restate(r, "grid"), "work bound")
+
+
+def test_pin_token_shift_messages():
+    r = copy.deepcopy(_by_kind("token-shift")[0])
+    r["parameters"]["Delta"] = "1"
+    _rejected(_restate(r, "token-shift"), r"layer 1: Delta = 1 <= width 1")
+    r = copy.deepcopy(_by_kind("token-shift")[0])
+    r["parameters"]["M"] = "3"
+    _rejected(_restate(r, "token-shift"), r"layer 1: M gamma = 3/2 < sup")
+    # a gate witness with gamma <= 0 is not accepted (that case needs a collision)
+    r = copy.deepcopy(_by_kind("token-shift-witness")[0])
+    del r["certificate"]["collision"]
+    r["certificate"]["gate"] = {"u": "1", "v": "0", "x": "0"}
+    _rejected(r, "not a gate failure")
