@@ -305,6 +305,38 @@ def test_tree_and_reader_limits():
             K.bound_statement(p, {})
 
 
+def test_tree_limits_exact():
+    ok = lambda t: K.two_token_statement({"formula": t}, {})
+    ok(["+"] + ["X"] * 8)
+    ok(_chain(12))
+    ok(["+"] + [["+"] + [1] * 7] * 7 + [["+"] + [1] * 6])                   # 64 nodes
+    ok(10 ** 6)
+    ok("1/1000000")
+    for bad, msg in ((["+"] + ["X"] * 9, "expected 2..9"), (_chain(13), "depth 12"),
+                     (["+"] + [["+"] + [1] * 7] * 8, "64 nodes"), (10 ** 6 + 1, "limited to 1e6"),
+                     ("1/1000001", "limited to 1e6"), (["+", "X", ["/", 1, "lam"]], r"parameters.formula\[2\]\[2\]"),
+                     (["pow", "X", "1/2"], r"parameters.formula\[2\]")):
+        with pytest.raises(kernel.Rejected, match=msg):
+            ok(bad)
+
+
+def _chain(k):
+    t = "X"
+    for _ in range(k):
+        t = ["neg", t]
+    return t
+
+
+def test_bound_constants():
+    from flint import arb
+    from verify.kernel._ball import workprec
+    with workprec(128):
+        e = arb(1).exp()
+        for name, want in (("w0", (arb(3) / e).lambertw()), ("w0_n_minus_2", (arb(2) / e).lambertw()),
+                           ("ln_n", arb(4).log()), ("n_minus_1_over_e", arb(3) / e)):
+            assert abs(K._beta(name, 4) - want) < arb(10) ** -30
+
+
 def test_constants_and_maximisers():
     from flint import arb
     from verify.kernel._ball import workprec
@@ -471,3 +503,16 @@ def test_parameter_changes_restated_by_the_kernel_are_caught_by_the_mathematics(
                 survivors.append((kind, path))
     assert not survivors, survivors
 
+
+
+def test_lemma_hypothesis_threshold_exact():
+    """O2 at lambda = 10: S >= 11/2 + 3 W0(1/e)/10 = 5.58354 is needed; 5584/1000 passes, 5583/1000 does not."""
+    r = _d(t7.check_softmax_emulation(lams=(10,), S="5584/1000", grid=2, near_ties=False, search=False))
+    assert r["verdict"] == "proved" and accepted(r)
+    r["parameters"]["S"] = "5583/1000"
+    r["parameters"]["transformer"] = json.loads(json.dumps(t7.transformer_json(
+        compile_maxout(t7.o2_network(), [[0, 1]], S="5583/1000"))))
+    with pytest.raises(kernel.Rejected, match="lemma R5 hypothesis"):
+        kernel.check(restate(r))
+    assert t7.check_softmax_emulation(lams=(10,), S="5583/1000", grid=2, near_ties=False,
+                                      search=False).verdict.value == "inconclusive"

@@ -122,7 +122,7 @@ def _beta(name, n) -> arb:
 
 
 # -- the symbolic lemmas (SymPy, fixed expressions, Dummy symbols) ------------------------------------------
-@functools.lru_cache(maxsize=1)
+@functools.cache
 def scalar_lemma() -> str:
     """max_{0 < A <= m} g(A), g(A) = A ln(m/A)/(1 + A), is attained at A = W0(m/e) with value W0(m/e), for
     every m > 0; plus the concavity used by the R2 reduction.  Checked facts: (a ln(1/a))'' < 0;
@@ -146,7 +146,7 @@ def scalar_lemma() -> str:
     return "max_A A ln(m/A)/(1+A) = W0(m/e)"
 
 
-@functools.lru_cache(maxsize=1)
+@functools.cache
 def gap_lemma() -> str:
     """The gap bound for rate 1.  With t_l = e^(lambda (s_l - s_l*)) in (0, q], q = e^(-lambda delta), for
     l != l*, and T = sum t_l <= (n-1) q: p_l = t_l/(1 + T), p_l* = 1/(1 + T).  Checked facts (t, T > 0,
@@ -300,8 +300,7 @@ def _build(t, leaf):
         return leaf(t)
     op, args = t[0], t[1:]
     if op == "pow":
-        base, k = _build(args[0], leaf), int(num(args[1], "pow"))
-        return base ** k if k >= 0 else 1 / base ** -k
+        return _build(args[0], leaf) ** int(num(args[1], "pow"))
     vals = [_build(a, leaf) for a in args]
     if op == "neg":
         return -vals[0]
@@ -492,7 +491,7 @@ def _forward(T, x, lam) -> list:
             vs = [[dot(r, v) for r in h["sW_V"]] for v in X]
             for j, v in enumerate(X):
                 q = [dot(r, v) for r in h["sW_Q"]]
-                sc = [sum((a * b for a, b in zip(kl, q)), arb(0)) for kl in ks]
+                sc = [sum(a * b for a, b in zip(kl, q)) for kl in ks]
                 w = [1 / sum(((lam * (sm - sl)).exp() for sm in sc), arb(0)) for sl in sc]
                 avg = [sum((wl * vl[c] for wl, vl in zip(w, vs)), arb(0)) for c in range(len(h["sW_V"]))]
                 for e in range(E):
@@ -570,7 +569,7 @@ def emulation_statement(parameters: dict, conventions: dict) -> str:
 def _work(T, net, prec, points):
     """Reject inputs whose evaluations exceed MAX_WORK: points x (operations of Phi(x) and T_lambda(x)) x
     max(1, prec/256)."""
-    n, cost = T["n"], sum(len(W) * len(W[0]) * (len(W[0][0]) + 1) for W, _ in net["layers"])
+    n, cost = T["n"], sum(len(w) + 1 for W, _ in net["layers"] for u in W for w in u)
     for kind, sub in T["sublayers"]:
         if kind == "ffn":
             cost += n * sum(len(r) for r in sub["sW1"] + sub["sW2"])
