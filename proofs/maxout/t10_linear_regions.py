@@ -20,15 +20,17 @@ AUDITS = [
           description="2^L pieces for L = 1..14 (network; kernel-certified by the exact breakpoints); the compiled "
                       "Transformer's counts and T6 verdicts for L <= 5 are evidence (not in the statement)"),
     Audit("T10", "tent-L1-20-D60", P, check_tent_counts, {"L_max": 20, "compiled_L_max": 6}, quick=False,
-          description="narrowed: the statement proves 2^L pieces for L = 1..15 (the largest breakpoint certificate "
+          description="narrowed: the statement proves 2^L pieces for L = 1..14 (the largest breakpoint certificate "
                       "within the kernel's work bound) with depth tables c = 2, 3; the exact sweep up to L = 20 "
                       "(1048576 pieces) and the compiled counts are evidence"),
     Audit("T10", "depth-table-tent-c3-D45", P, check_depth_bound_table, {"family": "tent", "D_max": 45, "c": 3},
-          description="brief's form 2^(floor(D/3)-1) with c = 3 sublayers per layer"),
+          description="brief's form 2^(floor(D/3)-1) with c = 3 sublayers per layer; narrowed to the certified rows "
+                      "D <= 44 (L <= 14), D = 45 is evidence"),
     Audit("T10", "depth-table-tent-c2-D30", P, check_depth_bound_table, {"family": "tent", "D_max": 30, "c": 2},
-          description="brief's form with our c = 2"),
+          description="brief's form with our c = 2; narrowed to the certified rows D <= 29 (L <= 14)"),
     Audit("T10", "zigzag-q2-L8", P, check_zigzag_counts, {"q": 2, "L_max": 8, "compiled_L_max": 3}),
-    Audit("T10", "zigzag-q3-L8", P, check_zigzag_counts, {"q": 3, "L_max": 8, "compiled_L_max": 3}),
+    Audit("T10", "zigzag-q3-L8", P, check_zigzag_counts, {"q": 3, "L_max": 8, "compiled_L_max": 3},
+          description="narrowed: 3^L pieces certified for L = 1..7 (work bound); L = 8 is evidence"),
     Audit("T10", "zigzag-q4-L8", P, check_zigzag_counts, {"q": 4, "L_max": 8, "compiled_L_max": 2},
           description="narrowed: 4^L pieces certified for L = 1..6 (work bound); L = 7, 8 are evidence"),
     Audit("T10", "O2-exact-4-pieces", P, check_region_count,

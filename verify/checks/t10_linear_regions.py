@@ -205,17 +205,20 @@ def check_depth_bound_table(family: str = "tent", q: int = 2, D_max: int = 60, c
                f"count at D = {rows[-1]['D']}: {rows[-1]['count']}" if ok else
                f"{family}: D = {bad[0]['D']} (L = {bad[0]['L']}) has {bad[0]['count']} < {q}^(floor(D/3)-1) = "
                f"{fraction_str(bad[0]['bound'])}")
-    params = {"family": family, "q": q, "D_max": D_max, "c": c, "e": e}
     conv = {"depth": f"D = sublayers, L = floor((D - e)/c), c = {c}, e = {e}", **CONV_PIECES}
-    evidence = {"table": rows}
-    if _certified_L(family, q, L_need) < L_need and family != "identical-pieces":
-        return _kernel_result("T10", "depth", Verdict.INCONCLUSIVE, Method.EXACT,
-                              {"summary": summary + "; beyond the kernel's work bound: not certified"}, params, conv,
-                              evidence=evidence)
+    evidence = {"summary": summary, "table": rows}
+    L_cert = _certified_L(family, q, L_need) if family != "identical-pieces" else L_need
+    if L_cert < L_need:            # narrowed to the rows whose breakpoints fit the kernel's work bound
+        D_max = min(D_max, c * L_cert + e + c - 1)
+        evidence["uncertified_rows"] = f"D = {D_max + 1}..{rows[-1]['D']} (beyond the kernel's work bound)"
+        rows = [r for r in rows if r["D"] <= D_max]
+        bad = [r for r in rows if not r["ok"]]
+        ok = not bad
+    params = {"family": family, "q": q, "D_max": D_max, "c": c, "e": e}
     cert = {"kind": "regions-depth-bound" if ok else "regions-depth-miss",
-            "breakpoints": _family_breakpoints(family, q, L_need)}
+            "breakpoints": _family_breakpoints(family, q, L_cert)}
     return _kernel_result("T10", "depth", Verdict.PROVED if ok else Verdict.REFUTED, Method.EXACT, cert, params, conv,
-                          evidence={"summary": summary, **evidence})
+                          evidence=evidence)
 
 
 def _identical(L):

@@ -57,8 +57,8 @@ from ._read import Rejected, bound_statement, box, digest, expect_statement, int
 
 __all__ = ["KINDS", "statement", "family_network", "sweep", "MAX_POINTS", "MAX_WORK"]
 
-MAX_POINTS = 70_000         # breakpoints of one 1-D certificate (tent L = 15 needs 32769)
-MAX_WORK = 2_000_000        # points x (weights + pieces) of one 1-D sweep, or cells x weights: a few seconds
+MAX_POINTS = 70_000         # breakpoints of one 1-D certificate (tent L = 14 needs 16385)
+MAX_WORK = 1_200_000        # points x (weights + pieces) of one 1-D sweep, or cells x weights: a few seconds
 MAX_LAYERS, MAX_WIDTH, MAX_RANK = 64, 256, 8
 FAMILIES = ("tent", "zigzag", "identical-pieces")
 _DESC = {"pieces": "linear pieces (maximal connected open sets on which it is affine)",
