@@ -254,6 +254,7 @@ def test_cell_sign_on_the_whole_cell():
     ([(0, 0), (1, 0), (2, 0), (1, 1)], "not strictly convex"),                    # collinear vertices
     ([(0, 0), (1, 0), (1, 1), (2, 2), (0, 1)], "not strictly convex"),            # a reflex vertex
     ([(1, 0), (-0.809, 0.588), (0.309, -0.951), (0.309, 0.951), (-0.809, -0.588)], "winds more than once"),
+    ([(0, 0), (-4, 2), (-2, 0), (2, 0), (-4, 1)], "winds more than once"),      # every turn left, an edge through v0
     ([(1,), (1,)], "two distinct end points"),
     ([(0,), (1,), (2,)], "1 or 2 vertices"),
     ([(0, 0, 0), (1, 0, 0)], "1 or all have 2"),
