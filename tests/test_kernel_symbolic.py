@@ -671,3 +671,27 @@ def test_statement_texts_pinned():
 
 
 STATEMENTS_DIGEST = "24f7bd81644a2a87"
+
+
+def test_quadrature_domains_and_defaults():
+    r = _by_kind("cgf-quadrature")[0]
+    r["parameters"].update(family="laplace", params={"variance": "1"}, thetas=[["3/2"]])   # q = 9/8 >= 1
+    _rejects(_restate(r), "outside the domain of the CGF")
+    r = _by_kind("cgf-quadrature-witness")[0]
+    r["parameters"]["thetas"] = [["1"]]                 # s2 theta^2 = 1: the mistaken form is undefined
+    _rejects(_restate(r), "outside the domain of the mistaken form")
+    fam, vals, thetas, formula = S._quad_params({"family": "laplace-mixing", "params": {"cov": [["1", "0"], ["0", "2"]]},
+                                                 "thetas": [["1/2", "0"]], "formula": "library"})
+    assert vals["mean"] == [0, 0] and thetas == [[F(1, 2), 0]]
+    fam, vals, _, _ = S._quad_params({"family": "cube", "params": {"radius": "1"}, "thetas": [["1"]],
+                                      "formula": "library"})
+    assert vals == {"radius": 1, "center": 0}
+
+
+def test_gaussian_window_follows_the_tilt():
+    """theta var = 12 shifts the tilted law by 6 sigma: a window not centred at mu + theta var misses mass."""
+    from verify.checks.n1_cgf_closed_forms import check_cgf_quadrature
+    r = _d(check_cgf_quadrature("gaussian", {"variance": "4", "mean": "0"}, thetas=[["3"]]))
+    assert kernel.check(r).startswith("cgf-quadrature: 1 points")
+    r = _d(check_cgf_quadrature("mixture", {"separation": "3", "sigma": "2", "center": "0"}, thetas=[["3"]]))
+    assert kernel.check(r).startswith("cgf-quadrature: 1 points")
