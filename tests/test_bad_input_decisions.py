@@ -281,8 +281,8 @@ def test_exact_linear_algebra():
 # -- Results ----------------------------------------------------------------------------------------------
 
 def test_result_properties_and_immutability():
-    p = Result("T3", "s", "proved", "exact")
-    r = Result("T3", "s", "refuted", "certified")
+    p = Result("T3", "s", "proved", "exact", {"kind": "gate-case-split"})
+    r = Result("T3", "s", "refuted", "certified", {"kind": "gate-witness"})
     i = Result("T3", "s", "inconclusive", "evidence")
     assert (p.proved, p.refuted, p.inconclusive) == (True, False, False)
     assert (r.proved, r.refuted, r.inconclusive) == (False, True, False)
@@ -293,15 +293,15 @@ def test_result_properties_and_immutability():
         with pytest.raises(ValueError, match="^verdict: "):
             Result("N8", "s", bad, "evidence")
     with pytest.raises(ValueError, match="^claim: "):
-        Result("T12", "s", "proved", "exact")
+        Result("T12", "s", "proved", "exact", {"kind": "gate-case-split"})
     with pytest.raises(TypeError, match="^statement: "):
-        Result("T3", 5, "proved", "exact")
+        Result("T3", 5, "proved", "exact", {"kind": "gate-case-split"})
     with pytest.raises(TypeError, match="^certificate: "):
         Result("T3", "s", "proved", "exact", certificate=[1])
 
 
 def test_timing_never_matters():
-    a = Result("T3", "s", Verdict.PROVED, Method.EXACT, certificate={"summary": "x"})
+    a = Result("T3", "s", Verdict.PROVED, Method.EXACT, certificate={"kind": "gate-case-split", "summary": "x"})
     b = a.with_timing(elapsed_s=123.0)
     assert a == b and b.timing == {"elapsed_s": 123.0}
     da, db = a.to_dict(), b.to_dict()
@@ -310,14 +310,14 @@ def test_timing_never_matters():
 
 
 def test_summary_widths_and_reprs():
-    long = Result("T3", "s", "proved", "exact", certificate={"summary": "y" * 400})
+    long = Result("T3", "s", "proved", "exact", certificate={"kind": "gate-case-split", "summary": "y" * 400})
     assert len(long.summary()) == 160 and long.summary().endswith("...")
     assert len(long.summary(50)) == 50
     head = "T3 PROVED (exact): "
-    exact = Result("T3", "s", "proved", "exact", certificate={"summary": "z" * (160 - len(head))})
+    exact = Result("T3", "s", "proved", "exact", certificate={"kind": "gate-case-split", "summary": "z" * (160 - len(head))})
     assert len(exact.summary()) == 160 and not exact.summary().endswith("...")
     assert len(repr(long)) == len("<Result >") + 120
-    md = Result("T3", "stmt", "refuted", "exact", certificate={"summary": "why"},
+    md = Result("T3", "stmt", "refuted", "exact", certificate={"kind": "gate-witness", "summary": "why"},
                 conventions={"tie": "first"})._repr_markdown_()
     assert "**REFUTED**" in md and "`tie=first`" in md and md.rstrip().endswith("Certificate: why")
     assert Result.from_dict(long.to_dict()) == long

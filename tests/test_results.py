@@ -17,18 +17,30 @@ def test_evidence_cannot_prove_or_refute():
 
 def test_bad_claim_and_enum_values():
     with pytest.raises(ValueError, match="claim"):
-        Result("T12", "s", Verdict.PROVED, Method.EXACT)
+        Result("T12", "s", Verdict.PROVED, Method.EXACT, K)
     with pytest.raises(ValueError, match="verdict"):
         Result("T1", "s", "true", Method.EXACT)
     with pytest.raises(ValueError, match="method"):
         Result("T1", "s", "proved", "numeric")
-    assert Result("T6.n2", "s", "refuted", "exact").refuted
+    assert Result("T6.n2", "s", "refuted", "exact", {"kind": "emulation-witness"}).refuted
+
+
+K = {"kind": "gate-case-split"}
+
+
+def test_decided_results_need_a_kernel_kind():
+    for v in ("proved", "refuted"):
+        for cert in ({}, {"summary": "trust me"}, {"kind": "no-such-kind"}, {"kind": ["gate-case-split"]}):
+            with pytest.raises(ValueError, match="^certificate: a .* needs a certificate of a kind the kernel"):
+                Result("T3", "s", v, "exact", cert)
+    assert Result("T3", "s", "inconclusive", "exact").inconclusive
+    assert Result("T3", "s", "proved", "exact", K).proved
 
 
 def test_json_is_canonical_and_byte_identical():
     def make():
         return Result("N3", "stmt", Verdict.PROVED, Method.CERTIFIED,
-                      certificate={"z": Fraction(3, 7), "a": [1, 2.5], "m": {"b": 1, "a": 2}},
+                      certificate={"kind": "independence-design", "z": Fraction(3, 7), "a": [1, 2.5], "m": {"b": 1, "a": 2}},
                       parameters={"seed": 5}, seeds={"rng": 5}, timing={"elapsed_s": 0.1})
     a, b = make().to_json(), make().with_timing(elapsed_s=9.0).to_json()
     da, db = json.loads(a), json.loads(b)
@@ -41,7 +53,7 @@ def test_json_is_canonical_and_byte_identical():
 
 
 def test_roundtrip():
-    r = Result("T1", "s", Verdict.PROVED, Method.EXACT, certificate={"x": "1/2"})
+    r = Result("T1", "s", Verdict.PROVED, Method.EXACT, certificate={"kind": "hardmax-max-tree", "x": "1/2"})
     assert Result.from_dict(json.loads(r.to_json())) == r
 
 
@@ -57,13 +69,14 @@ def test_jsonable_special_values():
 
 
 def test_repr_and_markdown():
-    r = Result("T1", "max identity", Verdict.PROVED, Method.EXACT, certificate={"summary": "ok"})
+    r = Result("T1", "max identity", Verdict.PROVED, Method.EXACT, certificate={"kind": "hardmax-max-tree", "summary": "ok"})
     assert "T1 PROVED (exact): ok" in repr(r)
     assert "**PROVED**" in r._repr_markdown_()
 
 
 def test_html_repr_escapes():
-    r = Result("T1", "a<b", Verdict.REFUTED, Method.EXACT, certificate={"summary": "<x>"})
+    r = Result("T1", "a<b", Verdict.REFUTED, Method.EXACT,
+               certificate={"kind": "hardmax-max-witness", "summary": "<x>"})
     html = r._repr_html_()
     assert "a&lt;b" in html and "&lt;x&gt;" in html and "REFUTED" in html
 

@@ -7,11 +7,17 @@ knows (its method):
 * ``certified`` -- rigorous ball (interval) arithmetic; every reported number is an enclosure;
 * ``evidence``  -- floating point (mpmath, numpy) only; never a proof.
 
-An ``evidence`` Result cannot carry PROVED or REFUTED: constructing one raises.
+An ``evidence`` Result cannot carry PROVED or REFUTED, and a PROVED/REFUTED Result must carry a
+certificate of a kind the kernel re-checks (:func:`verify.kernel.kinds`; ``verify check`` then re-checks
+it, docs/soundness.md): constructing either raises.
 
->>> r = Result("T3", "gate identity", Verdict.PROVED, Method.EXACT)
+>>> r = Result("T3", "gate identity", Verdict.PROVED, Method.EXACT, {"kind": "gate-case-split"})
 >>> r.verdict.value, r.method.value
 ('proved', 'exact')
+>>> Result("T3", "gate identity", Verdict.PROVED, Method.EXACT, {"summary": "trust me"})
+Traceback (most recent call last):
+...
+ValueError: certificate: a proved Result needs a certificate of a kind the kernel re-checks (verify.kernel.kinds()), got kind None; undecided checks return INCONCLUSIVE
 >>> Result("T2", "search", Verdict.PROVED, Method.EVIDENCE)
 Traceback (most recent call last):
 ...
@@ -26,9 +32,6 @@ import re
 from typing import Any, Mapping
 
 __all__ = ["Verdict", "Method", "Result", "CLAIM_ID_PATTERN"]
-
-# a PROVED/REFUTED Result must carry a certificate of a kernel kind (docs/soundness.md)
-REQUIRE_KIND = False
 
 CLAIM_ID_PATTERN = re.compile(r"^(T(1[01]|[1-9])|N(10|[1-9]))(\.[A-Za-z0-9_]+)?$")
 
@@ -113,7 +116,7 @@ class Result:
             value = getattr(self, name)
             if not isinstance(value, Mapping):
                 raise TypeError(f"{name}: must be a mapping, got {type(value).__name__}")
-        if REQUIRE_KIND and self.verdict is not Verdict.INCONCLUSIVE:
+        if self.verdict is not Verdict.INCONCLUSIVE:
             from .kernel import kinds
 
             kind = self.certificate.get("kind")

@@ -13,7 +13,7 @@ Traceback (most recent call last):
 ...
 verify.errors.InputError: --report: file name must end in .html, .htm or .md, got 'r.pdf'
 >>> from verify.results import Result
->>> "<b>PROVED</b>" in result_html(Result("T3", "gate", "proved", "exact", {"summary": "case split"}))
+>>> "<b>PROVED</b>" in result_html(Result("T3", "gate", "proved", "exact", {"kind": "gate-case-split", "summary": "case split"}))
 True
 """
 

@@ -5,7 +5,8 @@ Audits are declared in ``proofs/<paper>/<id>_<slug>.py`` as a module-level list 
 >>> from verify.results import Result, Verdict, Method
 >>> def check_gate(u, S):
 ...     ok = abs(u) <= S
-...     return Result("T3", f"gate at u={u}", Verdict.PROVED if ok else Verdict.REFUTED, Method.EXACT)
+...     return Result("T3", f"gate at u={u}", Verdict.INCONCLUSIVE if ok else Verdict.REFUTED, Method.EXACT,
+...                   {"kind": "gate-witness"})
 >>> a = Audit("T3", "u-too-big", Verdict.REFUTED, check_gate, {"u": 11, "S": 10})
 >>> a.id, a.run().verdict.value
 ('T3/u-too-big', 'refuted')
