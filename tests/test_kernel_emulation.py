@@ -264,6 +264,16 @@ def test_bad_cells_rejected(vs, match):
         C.Cell([tuple(F(c) for c in v) for v in vs])
 
 
+def test_long_cells_are_shown_with_six_vertices():
+    hept = C.Cell([(F(i), F(i * i)) for i in range(7)])
+    with pytest.raises(Rejected, match=r"on the cell \(0, 0\)\.\.\(1, 1\)\.\.\(2, 4\)\.\.\(3, 9\)\.\.\(4, 16\)\.\."
+                                       r"\(5, 25\)\.\.$"):
+        hept.sign((F(-3), F(1), F(0)))
+    hexa = C.Cell([(F(i), F(i * i)) for i in range(6)])
+    with pytest.raises(Rejected, match=r"\(5, 25\)$"):
+        hexa.sign((F(-3), F(1), F(0)))
+
+
 def test_cell_form_matches_values():
     tri = P((0, 0), (2, 0), (0, 2))
     assert tri.form([F(1), F(3), F(5)]) == (1, 1, 2)
@@ -488,6 +498,13 @@ def test_formula_sizes():
         "attention_nonzeros": [8, 4]}
     with pytest.raises(Rejected, match="R8 formula needs"):
         K.formula_sizes(net, "R8")
+    one = {"layers": [{"W": [[["1"], ["-1"]], [["2"], ["0"]]], "b": [["0", "0"], ["0", "1"]]}]}
+    for readout in (None, {"W": [["1", "1"]], "b": ["0"]}, {"W": [["1", "-1"]], "b": ["1"]}):
+        with pytest.raises(Rejected, match="R8 formula needs"):
+            K.formula_sizes(C.read_maxout(dict(one, readout=readout), "n"), "R8")
+    dc = C.read_maxout(dict(one, readout={"W": [["1", "-1"]], "b": ["0"]}), "n")
+    assert K.formula_sizes(dc, "R8") == {"tokens": 2, "embedding": 7, "sublayers": 2, "layout": "FA", "heads": [2],
+                                         "head_sizes": [[1, 1]], "ffn_widths": [8]}
     sizes = dict(_o2(40)["parameters"]["sizes"])
     assert K._formula_holds(sizes, K.formula_sizes(net, "R4")) == []
     assert K._formula_holds(dict(sizes, W1_nonzeros=[33, 24]), K.formula_sizes(net, "R4")) == ["W1_nonzeros"]
