@@ -104,6 +104,12 @@ def test_summaries_are_exact():
     assert ("group-isolation-witness", "group-isolation-witness: first: token 3 does not get its group maximum at "
                                        "z = ['1', '0', '-1', '-1']") in got
     assert ("tie-rule-agree", "tie-rule-agree: average and first both give ['2', '2']") in got
+    assert ("equivariance-instances", "equivariance-instances: 3 (instance, permutation) pairs, average: "
+                                      "T(X Pi) = T(X) Pi exactly") in got
+    assert ("softmax-equivariance-symbolic", "softmax-equivariance-symbolic: 3 (instance, n, permutation) cases: "
+                                             "T(X Pi) = T(X) Pi identically (SymPy, Dummy symbols)") in got
+    assert ("identical-tokens-instances", "identical-tokens-instances: 10 sublayer applications on identical tokens, "
+                                          "both tie rules") in got
     assert ("gate-case-split",
             "gate-case-split: S = 1/3: 1 + 3 pieces tile [-S, S] for p = 0, 1; gate = p*u on each") in got
 
@@ -374,6 +380,19 @@ def test_t11_identical_tokens_rechecked():
     _rejected(_restate(r))
 
 
+def test_softmax_symbolic_number_bound():
+    r = _sample("softmax-equivariance-symbolic")
+    ffn = {"ffn": {"W1": [[10 ** 6]], "b1": ["-1/1000000"], "W2": [[1]], "b2": [0]}}
+    r["parameters"]["instances"][0]["transformer"]["sublayers"] = [ffn]
+    assert kernel.check(_restate(r)).startswith("softmax-equivariance-symbolic: ")      # 10^6: at the bound
+    ffn["ffn"]["W1"] = [[10 ** 6 + 1]]
+    with pytest.raises(Rejected, match="symbolic bounds"):
+        kernel.check(_restate(r))
+    ffn["ffn"]["W1"], ffn["ffn"]["b1"] = [[1]], ["1/1000001"]
+    with pytest.raises(Rejected, match="symbolic bounds"):
+        kernel.check(_restate(r))
+
+
 def test_softmax_symbolic_bounds():
     r = _sample("softmax-equivariance-symbolic")
     m = copy.deepcopy(r)
@@ -391,6 +410,11 @@ def test_evaluator_decisions():
     z = [K._z(a) for a in range(3)]
     assert dec.sign(z[0] - z[1]) == 1 and dec.sign(z[1] - z[0]) == -1 and dec.sign(z[0] - z[2]) is None
     assert dec.sign(z[0] + z[1]) is None and dec.sign(K._Lin({}, F(-1, 2))) == -1
+    assert [dec.sign(x) for x in (-2, 0, F(1, 3))] == [-1, 0, 1]
+    assert K._q(F(2 ** 128 - 1), "x", 128) == 2 ** 128 - 1 and K._q(F(1, 2 ** 128 - 1), "x", 128) == F(1, 2 ** 128 - 1)
+    for bad in (F(2 ** 128), F(1, 2 ** 128), F(-(2 ** 128))):
+        with pytest.raises(Rejected, match="more than 128 bits"):
+            K._q(bad, "x", 128)
     box = K._Facts(2, [(0, 1, 0)], C=F(1))
     assert box.sign(z[0] - z[1]) == 0 and box.sign(z[0] + 3) == 1 and box.sign(z[0] - 1) is None
     assert box.sign(2 * z[0] - 2 * z[1] + 1) == 1
@@ -490,3 +514,69 @@ def test_hostile_instances():
         kernel.check(_restate(d))
     d["parameters"]["instances"] = d["parameters"]["instances"][:3]        # near the bound
     assert _timed(_restate(d))
+
+
+# -- readers and bounds -----------------------------------------------------------------------------------
+def _edit(kind, fn, i=0, restate=True):
+    r = _sample(kind, i)
+    fn(r)
+    return _restate(r) if restate else r
+
+
+@pytest.mark.parametrize("kind, fn, message", [
+    ("hardmax-max-tree", lambda r: r["parameters"].update(ties=["first", "first"]), "repeated"),
+    ("hardmax-max-tree", lambda r: r["parameters"].update(ties=["last"]), "is not one of"),
+    ("hardmax-max-tree", lambda r: r["parameters"].update(n_min=0), "n_min"),
+    ("hardmax-max-tree", lambda r: r["certificate"]["trees"][0].append([]), "after the end"),
+    ("hardmax-max-tree", lambda r: r["certificate"]["trees"][1].__setitem__(0, [0, 1, 2]), "expected 2..2"),
+    ("hardmax-max-tree", lambda r: r["certificate"]["trees"].pop(), "expected 3..3"),
+    ("hardmax-max-witness", lambda r: r["certificate"].update(z=[]), "outside"),
+    ("hardmax-max-witness", lambda r: r["certificate"].update(tie="first"), "is not one of"),
+    ("tie-rule-agree", lambda r: r["parameters"].update(scores=[], values=[]), "no token"),
+    ("gate-case-split", lambda r: r["parameters"].update(S=0), "must be > 0"),
+    ("gate-case-split", lambda r: r["certificate"]["pieces"].__setitem__(0, [2, -10, 10, True, True]), "0, 1"),
+    ("gate-case-split", lambda r: r["certificate"]["pieces"].__setitem__(0, [0, 10, -10, True, True]), "empty"),
+    ("gate-case-split", lambda r: r["certificate"]["pieces"].__setitem__(0, [0, 1, 1, True, False]), "empty"),
+    ("gate-case-split", lambda r: r["certificate"]["pieces"].__setitem__(0, [0, -10, 10, True, False]), "reach S"),
+    ("group-isolation-tree", lambda r: r["parameters"].update(groups=[0, 0, 2, 2]), "numbered"),
+    ("group-isolation-tree", lambda r: r["parameters"].update(C=-1), "C >= 0"),
+    ("group-isolation-tree", lambda r: r["parameters"].update(M=0), "M > 0"),
+    ("group-isolation-tree", lambda r: r["parameters"].update(groups=[0] * 17), "at most 16"),
+    ("group-isolation-instances", lambda r: r["parameters"]["values"][0].__setitem__(0, -2), "exceeds C"),
+    ("group-isolation-instances", lambda r: r["parameters"].pop("values"), "values"),
+    ("group-isolation-witness", lambda r: r["certificate"].update(z=[-1, -1, 1, 2]), "scope"),
+    ("equivariance-counterexample", lambda r: r["parameters"].update(n=3), "expected n = 3"),
+    ("equivariance-counterexample", lambda r: r["certificate"]["transformer"]["sublayers"].__setitem__(
+        0, {"attention": [], "ffn": {}}), "expected {"),
+    ("equivariance-counterexample", lambda r: r["certificate"]["transformer"]["sublayers"].__setitem__(
+        0, {"attention": [{"W_Q": [[1]], "W_K": [[1]], "W_V": [[1]], "W_O": [[1]]}]}), "expected 4..4"),
+    ("content-equivariance-counterexample", lambda r: r["parameters"].update(read_rows=[99]), "read_rows"),
+    ("content-equivariance-counterexample", lambda r: r["certificate"].update(perm=[0]), "perm"),
+    ("identical-tokens-instances", lambda r: r["parameters"].update(n=9), "n"),
+    ("softmax-equivariance-symbolic", lambda r: r["parameters"]["instances"][0].update(E=4), "E"),
+    ("softmax-equivariance-symbolic", lambda r: r["parameters"].update(instances=r["parameters"]["instances"] * 11),
+     "instances"),
+])
+def test_readers_and_bounds_reject(kind, fn, message):
+    with pytest.raises(Rejected, match=re.escape(message)):
+        kernel.check(_edit(kind, fn))
+
+
+def test_identical_tokens_and_softmax_detect_a_difference(monkeypatch):
+    # the checks compare: a kernel evaluator that breaks symmetry is caught (the comparison is not vacuous)
+    r = _sample("identical-tokens-instances")
+    real = K._attention
+    monkeypatch.setattr(K, "_attention", lambda X, *a, **k: [[x + j for j, x in enumerate(row)] for row in real(X, *a, **k)])
+    with pytest.raises(Rejected, match="unequal columns"):
+        kernel.check(r)
+    monkeypatch.setattr(K, "_attention", real)
+    s = _sample("softmax-equivariance-symbolic", 1)
+    real_sym = K._sym_eval
+    monkeypatch.setattr(K, "_sym_eval", lambda T, X, lam, relu: [[x + j for j, x in enumerate(row)]
+                                                               for row in real_sym(T, X, lam, relu)])
+    with pytest.raises(Rejected, match="not the same expression"):
+        kernel.check(s)
+    i = _sample("equivariance-instances")
+    monkeypatch.setattr(K, "_attention", lambda X, *a, **k: [[x + j for j, x in enumerate(row)] for row in real(X, *a, **k)])
+    with pytest.raises(Rejected, match="T\\(X Pi\\) != T\\(X\\) Pi"):
+        kernel.check(i)

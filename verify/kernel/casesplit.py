@@ -337,7 +337,8 @@ def _leaves(tree, field, allowed):
         facts = stack.pop()
         if i >= len(nodes):
             raise Rejected(f"{field}: the tree is incomplete (a subtree is missing)")
-        f, node = f"{field}[{i}]", R.lst(nodes[i], f"{field}[{i}]", 0, 2)
+        f = f"{field}[{i}]"
+        node = R.lst(nodes[i], f)
         i += 1
         if not node:
             out.append(facts)
@@ -345,7 +346,7 @@ def _leaves(tree, field, allowed):
         a, b = (R.integer(x, f, 0, MAX_DIM) for x in R.lst(node, f, 2, 2))
         if not a < b or a not in allowed or b not in allowed or len(facts) >= depth:
             raise Rejected(f"{f}: expected a pair a < b of {sorted(allowed)} below depth {depth}")
-        same = {x for g in facts if g[2] == 0 for x in g[:2]}
+        same = {x for x_, y_, s_ in facts if not s_ for x in (x_, y_)}
         if a in same or b in same:       # canonical: split on the smallest symbol of each equality class only
             uf = _Facts(MAX_DIM + 1, facts)
             if any(min(x for x in same | {y} if uf.find(x) == uf.find(y)) != y for y in (a, b)):
@@ -728,7 +729,7 @@ def _check_t11_instances(result):
     R.expect_statement(result, _t11_text("equivariance-instances", p))
     tie = R.string(p["tie"], "parameters.tie", TIES)
     _cert(result)
-    work, pairs = 0, 0
+    work = pairs = 0
     for i, inst in enumerate(R.lst(p["instances"], "parameters.instances", 1, 64)):
         f = f"parameters.instances[{i}]"
         R.obj(inst, f, required=("transformer", "X"))
