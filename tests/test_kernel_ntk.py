@@ -571,6 +571,10 @@ def test_each_size_clause():
                    queries=[[str(k + 1)] for k in range(64)], heads=[[["1"]]] * 250)):   # n^2 H d > 4e6 only
         with pytest.raises(Rejected, match="Gram too large for the kernel"):
             K.read_instance(p)
+    # each clause at its edge is allowed: n H atoms = 400000, n^2 H d = 4000000
+    assert K.read_instance(_one(laws=atoms64, queries=[["1"], ["2"]], heads=[[["1"]]] * 3125))["n"] == 2
+    hundred = [{"family": "discrete", "atoms": [["0"], [str(k + 1)]]} for k in range(100)]
+    assert K.read_instance(_one(laws=hundred, heads=[[["1"]]] * 400))["n"] == 100
 
 
 def test_work_model_is_pinned():
