@@ -508,3 +508,11 @@ def test_pin_token_shift_messages():
     del r["certificate"]["collision"]
     r["certificate"]["gate"] = {"u": "1", "v": "0", "x": "0"}
     _rejected(r, "not a gate failure")
+
+
+def test_pin_depth_range():
+    r = copy.deepcopy(_by_kind("regions-depth-bound")[1])          # zigzag q = 3, c = 2, e = 1
+    r["parameters"]["D_max"] = 2
+    _rejected(_restate(r, "depth"), "parameters.D_max")
+    r["parameters"]["D_max"] = 8
+    assert kernel.check(_restate(r, "depth")).endswith("every D = 3..8 meets 3^(floor(D/3)-1) (c = 2, e = 1)")
