@@ -516,3 +516,21 @@ def test_lemma_hypothesis_threshold_exact():
         kernel.check(restate(r))
     assert t7.check_softmax_emulation(lams=(10,), S="5583/1000", grid=2, near_ties=False,
                                       search=False).verdict.value == "inconclusive"
+
+
+def test_tree_depth_counts_after_a_pow_and_formula_below_E():
+    ok = lambda t: K.two_token_statement({"formula": t}, {})
+    ok(["+", ["pow", "X", 1], _chain(11)])
+    with pytest.raises(kernel.Rejected, match="depth 12"):
+        ok(["+", ["pow", "X", 1], _chain(12)])
+    # delta/(1+X)^2 lies below E at (1, 0, 1): E - formula = 0.197 > 0 is certified
+    r = by_kind("two-token-identity-wrong")[0]
+    r["parameters"]["formula"] = ["*", "delta", ["pow", ["+", 1, "X"], -2]]
+    assert accepted(restate(r))
+
+
+def test_too_many_points_per_lambda():
+    r = by_kind("softmax-emulation-points")[0]
+    r["parameters"]["instances"][0]["points"] = [[f"{i}/20001"] for i in range(20001)]
+    with pytest.raises(kernel.Rejected, match=r"expected 1\.\.20000"):
+        K.emulation_statement(r["parameters"], r["conventions"])
