@@ -118,7 +118,7 @@ def family_spec(family: str, q: int, L: int) -> dict:
                           [{"W": [[["2"], ["-2"]]], "b": [["0", "-2"]]}] * (L - 1)}
     if family == "identical-pieces":
         return {"layers": [{"W": [[["2"], ["2"]]], "b": [["0", "0"]]}] * L}
-    y = [str(q)] + [str(-2 * q * (-1) ** (i + 1)) for i in range(1, q)]
+    y = [str(q)] + [str(2 * q * (-1) ** i) for i in range(1, q)]
     return {"layers": [{"W": [[["1"] if l == 0 else y, ["0"] * (1 if l == 0 else q)] for _ in range(q)],
                         "b": [[_s(Fraction(-i, q)), "0"] for i in range(q)]} for l in range(L)],
             "readout": {"W": [y], "b": ["0"]}}
@@ -404,7 +404,7 @@ def _check_family(result) -> str:
     counts = _counts(fam, q, L_max, _cert(result, ("breakpoints",))["breakpoints"])
     bad = [L for L, n in counts.items() if n != q ** L]
     if bad:
-        raise Rejected(f"count: L = {bad[0]} has {counts[bad[0]]} pieces, not {q}^{bad[0]}")
+        raise Rejected(f"count: the number of pieces is not {q}^L for L in {bad}")
     for c in cs:
         for D, L, n, b in _table(counts, q, c, e, c * L_max + e + c - 1):
             if n < b:
@@ -451,7 +451,7 @@ def _check_one_layer(result) -> str:
     worst = 0
     for i, (v, pv) in enumerate(zip(nets, pts)):
         layers, ro = read_network(v, f"parameters.networks[{i}]", 1)
-        if len(layers) != 1 or ro is None or len(ro[0]) != 1:
+        if len(layers) != 1 or ro is None or len(ro[1]) != 1:
             raise Rejected(f"parameters.networks[{i}]: expected one layer and a linear read-out to one output")
         ceiling = 1 + sum(len(pcs) - 1 for pcs in layers[0])
         xs = read_points(pv, f"certificate.breakpoints[{i}]", lo, hi, _work(layers, ro))
@@ -485,8 +485,11 @@ def _check_grid(result, proved: bool) -> str:
     xs = [mpq(lo) + (mpq(hi) - mpq(lo)) * mpq(i, den) for i in range(den + 1)]
     cols = [xs]
     for units in layers:
-        cols = [list(map(max, *[_affine(w, b, cols, len(xs)) for w, b in pcs] * (1 if len(pcs) > 1 else 2)))
-                for pcs in units]
+        new = []
+        for pcs in units:
+            vals = [_affine(w, b, cols, len(xs)) for w, b in pcs]
+            new.append(list(map(max, *vals)) if len(vals) > 1 else vals[0])
+        cols = new
     grid = _runs(xs, [_affine(w, b, cols, len(xs)) for w, b in zip(*ro)] if ro is not None else cols)
     if (grid == exact) != proved:
         raise Rejected(f"grid: the grid count {grid} and the exact count {exact} {'differ' if proved else 'agree'}")
