@@ -566,7 +566,8 @@ def test_identical_tokens_and_softmax_detect_a_difference(monkeypatch):
     # the checks compare: a kernel evaluator that breaks symmetry is caught (the comparison is not vacuous)
     r = _sample("identical-tokens-instances")
     real = K._attention
-    monkeypatch.setattr(K, "_attention", lambda X, *a, **k: [[x + j for j, x in enumerate(row)] for row in real(X, *a, **k)])
+    monkeypatch.setattr(K, "_attention", lambda X, *a, **k: [[x + j for j, x in enumerate(row)]
+                                                            for row in real(X, *a, **k)])
     with pytest.raises(Rejected, match="unequal columns"):
         kernel.check(r)
     monkeypatch.setattr(K, "_attention", real)
@@ -577,6 +578,36 @@ def test_identical_tokens_and_softmax_detect_a_difference(monkeypatch):
     with pytest.raises(Rejected, match="not the same expression"):
         kernel.check(s)
     i = _sample("equivariance-instances")
-    monkeypatch.setattr(K, "_attention", lambda X, *a, **k: [[x + j for j, x in enumerate(row)] for row in real(X, *a, **k)])
+    monkeypatch.setattr(K, "_attention", lambda X, *a, **k: [[x + j for j, x in enumerate(row)]
+                                                            for row in real(X, *a, **k)])
     with pytest.raises(Rejected, match="T\\(X Pi\\) != T\\(X\\) Pi"):
         kernel.check(i)
+
+
+def test_a_wrong_head_is_caught_at_every_stage(monkeypatch):
+    # the O1 and R4' heads are kernel constants; patched, the tree checks must reject (outputs are compared)
+    t1 = _sample("hardmax-max-tree")
+    monkeypatch.setattr(K, "o1_head", lambda: ([[0, 1, 0]], [[1, 0, 0]], [[1, 0, 0]], [[0], [0], [2]]))
+    with pytest.raises(Rejected, match="output is not max_l z_l"):
+        kernel.check(t1)
+    monkeypatch.setattr(K, "o1_head", lambda: ([[0, 1, 0]], [[1, 0, 0]], [[1, 0, 0]], [[1], [0], [1]]))
+    with pytest.raises(Rejected, match="coordinate changed"):
+        kernel.check(t1)
+    t5 = _sample("group-isolation-tree")
+    real = K.group_head
+
+    def doubled(M, groups):
+        WQ, WK, WV, WO = real(M, groups)
+        return WQ, WK, [[2 * x for x in r] for r in WV], WO
+
+    monkeypatch.setattr(K, "group_head", doubled)
+    with pytest.raises(Rejected, match="does not get its group maximum"):
+        kernel.check(t5)
+
+    def leaky(M, groups):
+        WQ, WK, WV, WO = real(M, groups)
+        return WQ, WK, WV, [[1] + r[1:] if e == 0 else r for e, r in enumerate(WO)]
+
+    monkeypatch.setattr(K, "group_head", leaky)
+    with pytest.raises(Rejected, match="does not get its group maximum"):
+        kernel.check(t5)

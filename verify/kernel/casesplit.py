@@ -265,7 +265,7 @@ def _cert(result, *keys):
 
 
 def _ties(v, field):
-    ties = [R.string(t, f"{field}[{i}]", TIES) for i, t in enumerate(R.lst(v, field, 1, 2))]
+    ties = [R.string(t, f"{field}[{i}]", TIES) for i, t in enumerate(R.lst(v, field, 1, len(TIES)))]
     if len(set(ties)) != len(ties):
         raise Rejected(f"{field}: a tie rule is repeated")
     return ties
@@ -335,7 +335,7 @@ def _leaves(tree, field, allowed):
     while stack:
         R.tick()
         facts = stack.pop()
-        if i >= len(nodes):
+        if i == len(nodes):
             raise Rejected(f"{field}: the tree is incomplete (a subtree is missing)")
         f = f"{field}[{i}]"
         node = R.lst(nodes[i], f)
