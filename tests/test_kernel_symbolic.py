@@ -590,6 +590,7 @@ EDGES = [   # (sample index, change, expected rejection)
     (18, _set(("parameters", "key_dim"), 2), "expected an integer in"),
     (20, _set(("parameters", "mode"), "evidence"), "certified"),
     (22, _set(("parameters", "v"), "65"), "out of range"),
+    (22, _set(("parameters", "v"), "-65"), "out of range"),
     (26, _set(("parameters", "layers"), 65), "expected an integer in"),
     (26, _set(("parameters", "heads"), 0), "expected an integer in"),
     (10, _set(("parameters", "thetas"), [["1", "1"]] * 33), "expected 1..32"),
