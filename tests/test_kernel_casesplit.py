@@ -611,3 +611,11 @@ def test_a_wrong_head_is_caught_at_every_stage(monkeypatch):
     monkeypatch.setattr(K, "group_head", leaky)
     with pytest.raises(Rejected, match="does not get its group maximum"):
         kernel.check(t5)
+    with pytest.raises(Rejected, match="the head fails at z"):
+        kernel.check(_sample("group-isolation-instances"))
+
+
+def test_one_token_instances_accepted():
+    r = _sample("identical-tokens-instances")
+    r["parameters"]["n"] = 1
+    assert kernel.check(_restate(r)).startswith("identical-tokens-instances: ")

@@ -21,6 +21,7 @@ PROVED / REFUTED of each kind is stated in its check's docstring; :func:`stateme
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 
 from gmpy2 import mpq
@@ -736,7 +737,7 @@ def _check_t11_instances(result):
         X = _matrix(inst["X"], f"{f}.X")
         T = _transformer(inst["transformer"], f"{f}.transformer", len(X))
         n = len(X[0])
-        work += (_factorial(n) + 1) * n * n * _weights(T)
+        work += (math.factorial(n) + 1) * n * n * _weights(T)
         if work > MAX_WORK:
             raise Rejected(f"{f}: the instances exceed the kernel's work bound")
         Y = _evaluate(T, X, tie)
@@ -745,10 +746,6 @@ def _check_t11_instances(result):
                 raise Rejected(f"{f}: T(X Pi) != T(X) Pi for Pi = {list(perm)}")
             pairs += 1
     return f"{pairs} (instance, permutation) pairs, {tie}: T(X Pi) = T(X) Pi exactly"
-
-
-def _factorial(n):
-    return 1 if n < 2 else n * _factorial(n - 1)
 
 
 def _check_t11_counterexample(result):
