@@ -33,7 +33,8 @@ import mpmath
 from flint import arb
 
 from ..analysis.softmax_error import (
-    search_softmax_error, sharp_constant, softmax_error_ball, softmax_weights_ball, star_point, star_point_rational,
+    search_softmax_error, sharp_bound, sharp_constant, softmax_error_ball, softmax_weights_ball, star_point,
+    star_point_rational,
     scalar_derivative_numerator_ball, scalar_objective_ball,
 )
 from ..engines.ball import ball_bounds, to_ball, workprec
