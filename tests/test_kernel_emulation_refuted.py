@@ -142,3 +142,14 @@ def test_hostile_witness_numbers():
     r["certificate"]["x"] = ["1" * 6000]
     with pytest.raises(Rejected, match="not an exact number"):
         kernel.check(r, seconds=60)
+
+
+def test_cost_of_a_size_two_head():
+    """The work count of the shared-head Transformer, term by term: network 2 x 2 x (1 + 1) = 8; residual
+    E x D x n = 7 x 2 x 2 = 28; FFN n (28 + 16 + 16) = 120; the head n x 6 non-zeros + n^2 x size 2 = 12 + 8."""
+    from verify.kernel import _cells as C
+
+    r = _sizes_shared_head()
+    net = C.read_maxout(r["parameters"]["network"], "n")
+    T = C.read_transformer(r["parameters"]["transformer"], "T")
+    assert K._cost(net, T) == 8 + 28 + 120 + 12 + 8
