@@ -444,6 +444,7 @@ def batch_result(claim: str, results: Sequence[Result], summary: str, label: Opt
     verdicts = [r.verdict.value for r in results]
     counts = {v: verdicts.count(v) for v in ("proved", "refuted", "inconclusive")}
     evidence = {**(evidence or {}), "counts": counts}
+    seeds = dict(seeds or {})
     conventions = dict(CONVENTIONS)
     if expected is None and counts["refuted"] == len(results):
         params = {"families": families, "modulo": modulo, **({"label": label} if label else {})}

@@ -44,7 +44,7 @@ from fractions import Fraction
 from math import comb, gcd
 
 import sympy
-from flint import arb, arb_mat, fmpq, fmpq_mat, fmpq_mpoly_ctx, fmpz, nmod_mat
+from flint import arb, arb_mat, fmpq, fmpq_mat, fmpq_mpoly_ctx, fmpz, fmpz_mat, nmod_mat
 
 from . import Kind, _read
 from ._ball import ball, workprec
@@ -60,16 +60,28 @@ MODULI = ("affine", "constants")
 LADDER = (128, 512, 2048)          # arb precisions tried by the ball checks, in order
 MAX_COEF = 64                      # |c_i| of an integer relation
 MAX_TERMS = 200_000                # predicted terms of a polynomial identity side
-MAX_WORK = 4_000_000               # modular work: points x atoms x d, per Result
+MAX_WORK = 1_000_000               # modular work: points x atoms x d (and points x laws x 20), per Result
+MAX_BALL_WORK = 20_000             # ball design: points x laws x (d or atoms)
 MAX_BALL_LAWS, MAX_BALL_ATOMS = 64, 4096
 MAX_EXACT_LAWS, MAX_DIGITS = 128, 200   # exact design: laws, digits of a point coordinate
 MAX_FAMILIES = 10_000
-_work = [0]
+_spent: dict = {}                  # cost spent per Result, by resource (reset by each kind's check)
+_LIMITS = {"modp": MAX_WORK, "poly": 50 * MAX_TERMS, "sympy": 20_000, "ball": 5 * MAX_BALL_WORK, "exact": 200_000}
+
+
+def _spend(what: str, amount: int, field: str) -> None:
+    """Charge ``amount`` units of ``what`` to this Result; reject once the per-Result limit is exceeded
+    (a batch of many families shares one limit, so no input of 1 MB makes the check run long)."""
+    _spent[what] = _spent.get(what, 0) + amount
+    if _spent[what] > _LIMITS[what]:
+        raise Rejected(f"{field}: {what} work exceeds the kernel's limit {_LIMITS[what]} for one Result")
 
 
 # -- reading ------------------------------------------------------------------------------------------------
 def _small(v, field) -> Fraction:
-    x = _read.num(v, field)
+    """An exact number with at most :data:`MAX_DIGITS` digits in numerator and denominator (a Fraction
+    from a law is accepted as is)."""
+    x = v if isinstance(v, Fraction) else _read.num(v, field)
     if max(abs(x.numerator), x.denominator).bit_length() > 3.33 * MAX_DIGITS:
         raise Rejected(f"{field}: more than {MAX_DIGITS} digits")
     return x
@@ -235,9 +247,7 @@ def _modp(laws, modulo, cert, field) -> str:
     if used != list(range(len(pts))):
         raise Rejected(f"{field}.rows: do not use exactly the recorded points")
     atoms = sum(len(l["atoms"]) for l in laws)
-    _work[0] += len(pts) * atoms * d
-    if _work[0] > MAX_WORK:
-        raise Rejected(f"{field}: modular work exceeds {MAX_WORK} (points x atoms x d)")
+    _spend("modp", len(pts) * (atoms * d + 20 * N), field)     # points x (atoms x d + 20 laws)
     X = []                             # q x_ik as integers, weights mod p
     for i, l in enumerate(laws):
         if any(w.denominator % p == 0 for w in l["weights"]):
@@ -292,6 +302,10 @@ def _exact(laws, modulo, cert, field) -> str:
                                                                                   1, N))]
     if used != list(range(len(pts))):
         raise Rejected(f"{field}.rows: do not use exactly the recorded points")
+    _spend("exact", len(pts) * N * d * d, field)
+    for i, l in enumerate(laws):
+        for x in [x for row in l["cov"] for x in row] + list(l["mean"]):
+            _small(x, f"parameters.laws[{i}] (exact certificate)")
     M = []
     for k, t in enumerate(pts):
         ents = []
@@ -311,11 +325,31 @@ def _exact(laws, modulo, cert, field) -> str:
     minor = [M[r] for r in rows if r < len(M)]
     if len(minor) != N:
         raise Rejected(f"{field}.rows: index beyond the recorded points")
-    D = fmpq_mat(N, N, [fmpq(v.numerator, v.denominator) for r in minor for v in r]).det()
-    det = Fraction(int(D.p), int(D.q))
+    det = _det_q(minor, field)
     if det == 0 or det != _read.num(cert["det"], f"{field}.det"):
         raise Rejected(f"{field}.det: the minor's determinant is {det}, recorded {cert['det']!r:.40}")
     return f"{variant}: rank {N} over Q"
+
+
+def _det_q(rows, field) -> Fraction:
+    """The exact determinant of a square rational matrix: rows scaled to integers (fmpz_mat), with the
+    Hadamard bound of the integer matrix and the scale factors bounded to 100,000 bits each."""
+    ints, scale, bits = [], 1, 0
+    for r in rows:
+        tick()
+        D = 1
+        for v in r:
+            D = _lcm(D, v.denominator)
+            if D.bit_length() > 100_000:
+                raise Rejected(f"{field}: the minor's entries are too large (denominators over 100,000 bits)")
+        row = [int(v * D) for v in r]
+        ints.extend(row)
+        scale *= D
+        bits += max(x.bit_length() for x in row) + len(r).bit_length()
+        if bits > 100_000 or scale.bit_length() > 100_000:
+            raise Rejected(f"{field}: the minor's entries are too large (determinant over 100,000 bits)")
+    n = len(rows)
+    return Fraction(int(fmpz_mat(n, n, ints).det()), scale)
 
 
 def _near(x: arb, v, field) -> None:
@@ -332,6 +366,10 @@ def _design(laws, modulo, cert, field) -> str:
     if N > MAX_BALL_LAWS or sum(len(l.get("atoms", ())) for l in laws) > MAX_BALL_ATOMS:
         raise Rejected(f"{field}: the ball design is bounded to {MAX_BALL_LAWS} laws and {MAX_BALL_ATOMS} atoms")
     nc = N + 1 + (d if modulo == "affine" else 0)
+    cost = nc * sum(len(l.get("atoms", ())) or d for l in laws)
+    if cost > MAX_BALL_WORK:
+        raise Rejected(f"{field}: the ball design is bounded to {MAX_BALL_WORK} points x laws x (d or atoms)")
+    _spend("ball", cost, field)
     pts = [_point(t, f"{field}.points[{k}]", d)
            for k, t in enumerate(_read.lst(cert["points"], f"{field}.points", nc, nc))]
     for k, t in enumerate(pts):
@@ -383,6 +421,7 @@ def _identity_poly(laws, c, a, C) -> str:
     sides = [ctx.from_dict({(0,) * d: 1}), ctx.from_dict({(0,) * d: fmpq(C.numerator, C.denominator)})]
     shift = [[0] * d, [int(x * q) for x in a]]       # the monomial factor of each side
     terms, work = [1, 1], 0
+    coef = [0, max(C.numerator, C.denominator).bit_length()]     # bits of the coefficients of each side
     for ci, l in zip(c, laws):
         if not ci:
             continue
@@ -392,7 +431,11 @@ def _identity_poly(laws, c, a, C) -> str:
         if max(abs(x) for e in E + [lo] for x in e) * (sum(map(abs, c)) + 1) > 2 ** 60:
             raise Rejected("certificate: exponents q x too large")
         n = len(E)
+        coef[s] += k * max(max(abs(w.numerator), w.denominator).bit_length() for w in l["weights"])
+        if coef[s] > 200_000 or coef[s] * terms[s] > 10 ** 8:
+            raise Rejected("certificate: the coefficients of the polynomial identity are too large")
         work += terms[s] * n * k
+        _spend("poly", terms[s] * n * k, "certificate")
         terms[s] = min(terms[s] * comb(n + k - 1, k), MAX_TERMS + 1)
         if terms[s] > MAX_TERMS or work > 50 * MAX_TERMS:
             raise Rejected("certificate: the polynomial identity is too large to expand")
@@ -411,6 +454,7 @@ def _identity_poly(laws, c, a, C) -> str:
 def _identity_sympy(laws, c, a, C) -> str:
     if sum(1 for x in c if x) > 64:
         raise Rejected("certificate: at most 64 non-discrete laws in a symbolic relation")
+    _spend("sympy", sum(laws[0]["dim"] ** 2 + len(l.get("atoms", ())) for x, l in zip(c, laws) if x), "certificate")
     th = [sympy.Dummy(f"theta{j}", real=True) for j in range(laws[0]["dim"])]
     E = sympy.Add(*[int(x) * cgf_sympy(l, th) for x, l in zip(c, laws) if x])
     E -= sympy.Add(*[sympy.Rational(x.numerator, x.denominator) * t for x, t in zip(a, th)])
@@ -443,7 +487,7 @@ def _dependent(laws, modulo, cert, field) -> str:
 
 # -- the kinds ------------------------------------------------------------------------------------------------
 def _start(result, text_fn):
-    _work[0] = 0
+    _spent.clear()
     _conventions(result)
     _read.string(result["certificate"].get("summary", ""), "certificate.summary", max_len=2000)
     p = result["parameters"]
@@ -525,7 +569,7 @@ def _check_witness(result) -> str:
 
 
 def _check_batch(result) -> str:
-    _work[0] = 0
+    _spent.clear()
     _conventions(result)
     _read.string(result["certificate"].get("summary", ""), "certificate.summary", max_len=2000)
     p = result["parameters"]
@@ -549,7 +593,7 @@ def _check_batch(result) -> str:
 
 
 def _check_dependence_batch(result) -> str:
-    _work[0] = 0
+    _spent.clear()
     _conventions(result)
     _read.string(result["certificate"].get("summary", ""), "certificate.summary", max_len=2000)
     p = result["parameters"]

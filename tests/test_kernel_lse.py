@@ -1,0 +1,472 @@
+"""Kernel kinds of N3-N6 (verify/kernel/lse.py) and the law table (verify/kernel/_laws.py): genuine Results
+accepted, forgeries of issue 11 rejected, tampering rejected, hostile certificates rejected quickly."""
+
+import copy
+import functools
+import json
+import time
+from fractions import Fraction as F
+
+import pytest
+
+from verify import kernel
+from verify.canonical import jsonable
+from verify.kernel import Rejected, _laws as L, lse
+
+KERNEL_FREE_PATHS = [
+    r"^parameters\.K$",              # series-vandermonde: every K in 1..30 gives a true statement the kernel re-proves
+    r"^parameters\.vandermonde\.",   # ... and so does any group of distinct non-zero values (recomputed determinant)
+]
+
+
+def J(r):
+    return json.loads(r.to_json())
+
+
+@functools.lru_cache(maxsize=None)
+def _samples():
+    from verify.checks.independence import batch_result, check_relation, independent_mod_affine
+    from verify.checks.n4_continuous_families import check_series_vandermonde
+    from verify.checks.n5_discrete_laws import check_s1_not_necessary, check_sufficient_condition, convolve
+    from verify.objects.distributions import Discrete, Gaussian, UniformCube
+    from verify.objects.oracle_families import oracle_case
+
+    oc = oracle_case
+    mu, nu, w = Discrete([[0], [1]]), Discrete([[0], [2]]), Discrete([[0], [1], [3]], ["1/2", "1/4", "1/4"])
+    f5 = [oc("F5").laws[i] for i in (0, 2, 3)]
+    g1, g2 = Gaussian([[1]], [1]), Gaussian([[2]], [0])
+    out = {
+        "independence-design": [independent_mod_affine(oc("F2").laws), independent_mod_affine(oc("F15").laws),
+                                independent_mod_affine(oc("F11c").laws, "constants"),
+                                independent_mod_affine([UniformCube(1), UniformCube(F(1, 2))])],
+        "dependence-relation": [independent_mod_affine(oc("F1").laws), independent_mod_affine(oc("F14").laws),
+                                independent_mod_affine(oc("F9").laws)],
+        "relation-identity": [check_relation(f5, (1, -2, 1), a=(0,), C=1),
+                              check_relation([mu, nu, convolve(mu, nu)], (1, 1, -1))],
+        "relation-witness": [check_relation(f5, (1, -2, "1000001/1000000")),
+                             check_relation([g1, g2], (1, -1), a=(1,), C="1/2")],
+        "independence-batch": [batch_result("N4", [independent_mod_affine([mu, nu]), independent_mod_affine([mu, w])],
+                                            "two families"),
+                               batch_result("N5", [independent_mod_affine([mu, nu]),
+                                                   independent_mod_affine([mu, nu, convolve(mu, nu)])], "mixed",
+                                            expected=["independent", "dependent"])],
+        "dependence-batch": [batch_result("N5", [independent_mod_affine([mu, nu, convolve(mu, nu)])], "one"),
+                             batch_result("N6", [independent_mod_affine([mu, w, convolve(mu, w)]),
+                                                 independent_mod_affine([nu, nu.translated([1])])], "two")],
+        "s1-independence": [check_sufficient_condition("F2"), check_sufficient_condition("F7")],
+        "s1-not-necessary": [check_s1_not_necessary()],
+        "series-vandermonde": [check_series_vandermonde(3), check_series_vandermonde(5)],
+    }
+    return {k: [J(r) for r in v] for k, v in out.items()}
+
+
+def kernel_samples():
+    """At least two genuine decided Results per kind of verify.kernel.lse (s1-not-necessary: one natural
+    instance plus a sub-family)."""
+    s = _samples()
+    extra = copy.deepcopy(s["s1-not-necessary"][0])
+    extra["parameters"]["laws"] = extra["parameters"]["laws"][:2]
+    from verify.checks.n5_discrete_laws import check_s1_not_necessary  # noqa: F401 (same construction)
+    from verify.checks.independence import independent_mod_affine
+    from verify.objects.distributions import distribution_from_dict
+
+    r = independent_mod_affine([distribution_from_dict(d) for d in extra["parameters"]["laws"]])
+    extra["certificate"]["design"] = {k: v for k, v in r.certificate.items() if k not in ("kind", "summary")}
+    extra["statement"] = lse.statement_s1_necessary(extra["parameters"], extra["conventions"])
+    return [r for v in s.values() for r in v] + [extra]
+
+
+# -- genuine ---------------------------------------------------------------------------------------------------
+def test_every_sample_accepted_by_its_kind():
+    seen = {}
+    for r in kernel_samples():
+        assert kernel.check(r).startswith(r["certificate"]["kind"])
+        seen[r["certificate"]["kind"]] = seen.get(r["certificate"]["kind"], 0) + 1
+    assert set(seen) == set(lse.KINDS) and min(seen.values()) >= 2
+
+
+def test_oracle_table_decided_results_all_accepted():
+    from verify.checks.n3_decision_procedure import check_oracle_family
+    from verify.objects.oracle_families import ORACLE_IDS
+
+    for cid in ORACLE_IDS:
+        r = check_oracle_family(cid)
+        assert r.verdict.value in ("proved", "refuted")
+        assert kernel.check(J(r))
+
+
+def test_statement_is_rebuilt_by_the_kernel():
+    r = _samples()["independence-design"][0]
+    assert r["statement"] == lse.statement_independence(r["parameters"], r["conventions"])
+    assert r["statement"].startswith("oracle case F2: the CGFs Lambda_1..Lambda_2 of the 2 laws") is False
+    assert "linearly independent modulo affine functions on U" in r["statement"]
+
+
+# -- forgeries of issue 11 (class 5) ----------------------------------------------------------------------------
+def _restate(r, fn=lse.statement_independence):
+    r["statement"] = fn(r["parameters"], r["conventions"])
+    return r
+
+
+def _rejected(r, match=None):
+    with pytest.raises(Rejected, match=match):
+        kernel.check(r)
+
+
+def test_forgery_laws_changed_certificate_kept():
+    dep = copy.deepcopy(_samples()["dependence-relation"][0])        # F1: mu, nu, mu * nu
+    dep["parameters"]["laws"][2] = {"family": "discrete", "atoms": [["0"], ["1"], ["2"], ["4"]]}
+    _rejected(_restate(dep), "polynomial identity")
+    ind = copy.deepcopy(_samples()["independence-design"][0])        # F2
+    ind["parameters"]["laws"][1] = {"family": "discrete", "atoms": [["0"], ["3"]]}
+    _rejected(_restate(ind), "det")
+    ind = copy.deepcopy(_samples()["independence-design"][0])        # replaced by a dependent family
+    ind["parameters"]["laws"] = [ind["parameters"]["laws"][0]] * 2
+    _rejected(_restate(ind))
+
+
+def test_forgery_modulo_changed():
+    dep = copy.deepcopy(_samples()["dependence-relation"][2])        # F9: translates, a != 0
+    assert any(F(x) for x in dep["certificate"]["a"])
+    dep["parameters"]["modulo"] = "constants"
+    _rejected(_restate(dep), "modulo constants")
+    ind = copy.deepcopy(_samples()["independence-design"][2])        # gradient certificate, modulo constants
+    ind["parameters"]["modulo"] = "affine"
+    _rejected(_restate(ind), "gradient")
+
+
+def test_forgery_law_dropped():
+    for r in (_samples()["dependence-relation"][0], _samples()["independence-design"][0]):
+        m = copy.deepcopy(r)
+        m["parameters"]["laws"] = m["parameters"]["laws"][:-1]
+        _rejected(_restate(m))
+
+
+def test_certificate_copy_of_inputs_rejected():
+    m = copy.deepcopy(_samples()["dependence-relation"][0])
+    m["certificate"]["laws"] = m["parameters"]["laws"]
+    _rejected(m, "unknown key")
+    m = copy.deepcopy(_samples()["independence-design"][0])
+    m["certificate"]["modulo"] = "affine"
+    _rejected(m, "unknown key")
+
+
+def test_polarity_comes_from_the_kind():
+    m = copy.deepcopy(_samples()["dependence-relation"][0])
+    m["verdict"] = "proved"
+    _rejected(m, "supports the verdict")
+    m = copy.deepcopy(_samples()["independence-design"][0])
+    m["certificate"]["claim_form"] = "dependent"
+    _rejected(m)
+
+
+def test_statement_and_parameters_bound():
+    r = _samples()["independence-design"][0]
+    m = copy.deepcopy(r)
+    m["statement"] = m["statement"].replace("affine functions", "constants")
+    _rejected(m, "statement")
+    m = copy.deepcopy(r)
+    m["parameters"]["extra"] = 1
+    _rejected(m, "unknown key")
+    text = r["statement"].rsplit(" [instance", 1)[0]
+    m["statement"] = kernel._read.bound_statement(text, m["parameters"], m["conventions"])
+    _rejected(m, "unknown key")
+    m = copy.deepcopy(r)
+    m["conventions"] = {}
+    _rejected(_restate(m), "conventions")
+
+
+def test_method_must_match_the_variant():
+    m = copy.deepcopy(_samples()["independence-design"][3])          # design-ball: certified
+    m["method"] = "exact"
+    _rejected(m, "method")
+    m = copy.deepcopy(_samples()["independence-design"][0])
+    m["method"] = "certified"
+    _rejected(m, "method")
+
+
+def test_modp_tampering():
+    r = _samples()["independence-design"][0]
+    c = r["certificate"]
+    for key, val in (("prime", c["prime"] + 2), ("prime", 9), ("q", 0), ("det", 0), ("det", (c["det"] + 1) % c["prime"]),
+                     ("rows", c["rows"][::-1]), ("rows", [c["rows"][0]] * len(c["rows"])), ("points", []),
+                     ("points", c["points"] + c["points"]), ("variant", "gradient-modp"), ("variant", "hessian-exact")):
+        m = copy.deepcopy(r)
+        m["certificate"][key] = val
+        _rejected(m)
+
+
+def test_exact_tampering():
+    r = _samples()["independence-design"][1]
+    for key, val in (("det", "0"), ("det", "1"), ("points", [["5"]] * len(r["certificate"]["points"])),
+                     ("rows", [0] * len(r["certificate"]["rows"]))):
+        m = copy.deepcopy(r)
+        m["certificate"][key] = val
+        _rejected(m)
+
+
+def test_ball_tampering():
+    r = _samples()["independence-design"][3]
+    pts = r["certificate"]["points"]
+    for key, val in (("det", "0"), ("det", "1/3"), ("points", pts[:-1]), ("points", [pts[0]] + pts[:-1])):
+        m = copy.deepcopy(r)
+        m["certificate"][key] = val
+        _rejected(m)
+
+
+def test_relation_tampering():
+    r = _samples()["dependence-relation"][0]
+    for key, val in (("c", [0, 0, 0]), ("c", [1, 1]), ("c", [2, 1, -1]), ("a", ["1"]), ("C", "2"), ("C", "0"),
+                     ("c", [65, 65, -65])):
+        m = copy.deepcopy(r)
+        m["certificate"][key] = val
+        _rejected(m)
+
+
+def test_witness_and_identity():
+    w = _samples()["relation-witness"][0]
+    assert "step" in w["certificate"]
+    m = copy.deepcopy(w)
+    del m["certificate"]["step"]
+    _rejected(m, "step")
+    m = copy.deepcopy(w)
+    m["certificate"]["value"] = "1/2"
+    _rejected(m, "2\\^-16")
+    m = copy.deepcopy(w)                     # the true identity (eps = 0): the witness cannot certify non-zero
+    m["parameters"]["c"] = ["1", "-2", "1"]
+    _rejected(_restate(m, lse.statement_relation))
+    i = _samples()["relation-identity"][1]    # "is affine": the certificate gives a and C
+    assert set(i["certificate"]) == {"kind", "summary", "a", "C"}
+    for key, val in (("a", ["1"]), ("C", "2"), ("C", "0")):
+        m = copy.deepcopy(i)
+        m["certificate"][key] = val
+        _rejected(m)
+    m = copy.deepcopy(i)
+    m["parameters"]["C"] = "1"
+    with pytest.raises(Rejected, match="without"):
+        _restate(m, lse.statement_relation)
+    _rejected(m, "without")
+
+
+def test_batch_tampering():
+    b = _samples()["independence-batch"][1]
+    m = copy.deepcopy(b)
+    m["parameters"]["expected"] = ["independent", "independent"]
+    _rejected(_restate(m, lse.statement_batch))
+    m = copy.deepcopy(b)
+    m["certificate"]["certificates"].reverse()
+    _rejected(m)
+    d = _samples()["dependence-batch"][1]
+    m = copy.deepcopy(d)
+    m["parameters"]["families"].append(m["parameters"]["families"][0][:2])
+    m["certificate"]["certificates"].append(m["certificate"]["certificates"][0])
+    _rejected(_restate(m, functools.partial(lse.statement_batch, proved=False)))
+
+
+def test_s1_tampering():
+    s = _samples()["s1-independence"][0]
+    m = copy.deepcopy(s)
+    m["certificate"]["gaps"] = m["certificate"]["gaps"][::-1]
+    _rejected(m, "gaps")
+    m = copy.deepcopy(s)                                        # F2: differences {-1, 1} and {-2, 2}: S2 holds too
+    del m["certificate"]["direction"], m["certificate"]["gaps"]
+    assert kernel.check(m).startswith("s1-independence: S2")
+    m = copy.deepcopy(_samples()["s1-independence"][1])         # F7: +-1 and +-2 differences occur twice? no
+    del m["certificate"]["direction"], m["certificate"]["gaps"]
+    m["parameters"]["laws"][1] = {"family": "discrete", "atoms": [["0"], ["1"]]}
+    m["certificate"]["design"] = {"variant": "hessian-modp", "prime": 3, "q": 1, "points": [], "rows": [], "det": 0}
+    _rejected(_restate(m, lse.statement_s1), "S2 fails")
+    n = _samples()["s1-not-necessary"][0]
+    m = copy.deepcopy(n)
+    m["parameters"]["laws"] = [{"family": "discrete", "atoms": [["0"], ["1"]]},
+                               {"family": "discrete", "atoms": [["0"], ["2"]]}]
+    _rejected(_restate(m, lse.statement_s1_necessary), "S1 holds")
+
+
+def test_series_rejects_a_zero_determinant():
+    s = copy.deepcopy(_samples()["series-vandermonde"][0])
+    s["parameters"]["vandermonde"]["F8 radii"] = ["1", "-1"]
+    _rejected(_restate(s, lse.statement_series), "determinant")
+
+
+# -- _laws ------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("law, match", [
+    ({"family": "gaussian", "cov": [[1]], "sigma": 1}, "unknown key"),
+    ({"family": "poisson"}, "family"),
+    ({"family": "discrete", "atoms": [[0], [0]]}, "repeated"),
+    ({"family": "discrete", "atoms": [[0], [1]], "weights": ["1/2", "1/3"]}, "summing"),
+    ({"family": "discrete", "atoms": [[0], [1]], "weights": ["3/2", "-1/2"]}, "summing"),
+    ({"family": "discrete", "atoms": [[0], [1, 2]]}, "atoms"),
+    ({"family": "uniform_cube", "radius": 0}, "radius"),
+    ({"family": "uniform_cube", "radius": 1, "dim": 2, "center": [0]}, "center"),
+    ({"family": "laplace", "cov": [[1, 2], [2, 1]]}, "positive definite"),
+    ({"family": "laplace", "cov": [[1, 0], [1, 1]]}, "symmetric"),
+    ({"family": "gaussian", "cov": [[1]], "mean": [1, 2]}, "mean"),
+    ({"family": "gaussian_mixture", "separation": 1, "direction": [0], "cov": [[1]]}, "direction"),
+    ({"family": "gaussian_mixture", "separation": -1, "direction": [1], "cov": [[1]]}, "separation"),
+    ({"family": "gaussian", "cov": [["1000000001"]]}, "exceeds"),
+    ({"family": "gaussian", "cov": [[1.5]]}, "exact"),
+])
+def test_laws_reader_rejects(law, match):
+    with pytest.raises(Rejected, match=match):
+        L.read_laws([law])
+
+
+def test_laws_reader_defaults_and_dimensions():
+    a, b, c, d, e = L.read_laws([{"family": "discrete", "atoms": [0, 1]}, {"family": "uniform_cube", "radius": 1},
+                                 {"family": "gaussian", "cov": [[1]]}, {"family": "laplace", "cov": [[1]], "mean": [2]},
+                                 {"family": "gaussian_mixture", "separation": 1, "direction": [2], "cov": [[1]]}])
+    assert a["atoms"] == ((0,), (1,)) and a["weights"] == (F(1, 2), F(1, 2)) and a["dim"] == 1
+    assert b["center"] == (0,) and b["radius"] == 1 and c["mean"] == (0,) and d["mean"] == (2,)
+    assert e["mean"] == (0,) and e["direction"] == (2,) and e["separation"] == 1
+    assert L.read_laws([{"family": "uniform_cube", "radius": 1, "dim": 3}])[0]["center"] == (0, 0, 0)
+    with pytest.raises(Rejected, match="differs"):
+        L.read_laws([{"family": "gaussian", "cov": [[1]]}, {"family": "gaussian", "cov": [[1, 0], [0, 1]]}])
+    with pytest.raises(Rejected):
+        L.read_laws([])
+    with pytest.raises(Rejected, match="atoms in all"):
+        L.read_laws([{"family": "discrete", "atoms": list(range(k * 10000, k * 10000 + 10000))} for k in range(3)])
+
+
+def test_cgfs_agree_and_domain():
+    import sympy
+
+    from verify.kernel._ball import bounds, workprec
+
+    laws = L.read_laws([{"family": "discrete", "atoms": [[0], [1]], "weights": ["1/3", "2/3"]},
+                        {"family": "uniform_cube", "radius": "1/2", "center": [1]},
+                        {"family": "gaussian_mixture", "separation": 1, "direction": [2], "cov": [[1]]},
+                        {"family": "laplace", "cov": [[1]], "mean": [1]}, {"family": "gaussian", "cov": [[2]], "mean": [1]}])
+    th = sympy.Dummy("t")
+    exact = [sympy.log(sympy.Rational(1, 3) + sympy.Rational(2, 3) * sympy.exp(th)),
+             th + sympy.log(sympy.sinh(th / 2) / (th / 2)), th ** 2 / 2 + sympy.log(sympy.cosh(th)),
+             th - sympy.log(1 - th ** 2 / 2), th + th ** 2]
+    for law, ex in zip(laws, exact):
+        assert sympy.simplify(L.cgf_sympy(law, [th]) - ex) == 0
+        for t in (F(1, 3), F(-5, 4), F(1, 10 ** 30)):
+            with workprec(200):
+                lo, hi = bounds(L.cgf_ball(law, (t,)))
+            v = sympy.N(ex.subs(th, sympy.Rational(t.numerator, t.denominator)), 60)
+            assert lo - F(1, 10 ** 40) <= F(str(v)) <= hi + F(1, 10 ** 40) and hi - lo < F(1, 10 ** 45)
+    assert L.in_domain(laws[3], (F(1),)) and not L.in_domain(laws[3], (F(2),)) and L.in_domain(laws[0], (F(99),))
+    with pytest.raises(Rejected, match="Laplace"):
+        L.cgf_ball(laws[3], (F(2),))
+
+
+# -- hostile input -----------------------------------------------------------------------------------------------
+def _timed_reject(r, seconds=10.0):
+    """Rejected (or, for the genuinely valid scaled / duplicated relations, accepted) within ``seconds``."""
+    t = time.monotonic()
+    try:
+        kernel.check(r)
+        accepted = True
+    except Rejected:
+        accepted = False
+    assert time.monotonic() - t < seconds
+    return accepted
+
+
+def _hostile_cases():
+    s = _samples()
+    big = "9" * 4999
+    modp = copy.deepcopy(s["independence-design"][0])
+    c = modp["certificate"]
+    out = []
+    m = copy.deepcopy(modp)
+    m["certificate"]["points"] = [[big]] * 200
+    out.append(("modp 5000-digit points", m))
+    m = copy.deepcopy(modp)
+    m["certificate"]["prime"] = int("1" + "0" * 4000 + "7")
+    out.append(("modp huge prime", m))
+    m = copy.deepcopy(modp)
+    m["parameters"]["laws"] = [{"family": "discrete", "atoms": [[str(k)], [str(k + 1)]]} for k in range(500)]
+    m["certificate"].update(points=[[2 + k] for k in range(500)], rows=list(range(500)), det=1)
+    out.append(("modp 500 laws", _restate(m)))
+    m = copy.deepcopy(modp)
+    m["parameters"]["laws"] = [{"family": "discrete", "atoms": [[str(j)] for j in range(k, k + 40)]}
+                               for k in range(0, 20000, 40)]
+    m["certificate"].update(points=[[3 + k] for k in range(500)], rows=list(range(500)), det=1)
+    out.append(("modp 20000 atoms x 500 points", _restate(m)))
+    m = copy.deepcopy(modp)
+    m["certificate"]["rows"] = list(range(200_000))
+    out.append(("modp 200000 rows", m))
+    m = copy.deepcopy(modp)
+    nest = []
+    for _ in range(100_000):
+        nest = [nest]
+    m["certificate"]["points"] = nest
+    out.append(("deep nesting", m))
+    m = copy.deepcopy(modp)
+    m["certificate"]["q"] = "1" + "0" * 4999
+    out.append(("modp huge q", m))
+    dep = copy.deepcopy(s["dependence-relation"][0])
+    dep["certificate"]["c"] = [64, 64, -64]
+    out.append(("relation exponent 64", dep))
+    dep = copy.deepcopy(s["dependence-relation"][0])
+    dep["parameters"]["laws"] = [{"family": "discrete", "atoms": [[str(j)] for j in range(k, k + 500)]}
+                                 for k in range(0, 20000, 500)]
+    dep["certificate"].update(c=[64] * 20 + [-64] * 20, a=["0"], C="1")
+    out.append(("relation 40 laws x 500 atoms", _restate(dep)))
+    dep = copy.deepcopy(s["dependence-relation"][0])
+    dep["parameters"]["laws"] = [{"family": "discrete", "atoms": [["0"], ["1/" + "7" * 4000]]}] * 3
+    dep["certificate"].update(c=[1, 1, -2])
+    out.append(("relation huge denominators", _restate(dep)))
+    dep = copy.deepcopy(s["dependence-relation"][1])
+    dep["parameters"]["laws"] = [{"family": "gaussian_mixture", "separation": "1/3", "direction": ["1"] * 16,
+                                  "cov": [["1" if i == j else "0" for j in range(16)] for i in range(16)]}] * 64
+    dep["certificate"].update(c=[10 ** 100] * 64, a=["0"] * 16, C="1")
+    out.append(("relation symbolic 64 mixtures in d = 16", _restate(dep)))
+    ball = copy.deepcopy(s["independence-design"][3])
+    ball["certificate"]["points"] = [["1/" + "3" * 199]] * 200
+    out.append(("ball 200 points", ball))
+    ball = copy.deepcopy(s["independence-design"][3])
+    ball["parameters"]["laws"] = [{"family": "uniform_cube", "radius": "1/" + "9" * 199, "dim": 16}] * 64
+    ball["certificate"].update(points=[["1/" + "7" * 199] * 16] * 81, det="1/2")
+    out.append(("ball 64 tiny cubes in d = 16", _restate(ball)))
+    ex = copy.deepcopy(s["independence-design"][1])
+    ex["parameters"]["laws"] = [{"family": "laplace", "cov": [["1/" + str(k + 2)]]} for k in range(128)]
+    ex["certificate"].update(points=[["1/" + "3" * 199]] * 128, rows=list(range(128)), det="1")
+    out.append(("exact 128 laws", _restate(ex)))
+    ex = copy.deepcopy(ex)
+    ex["parameters"]["laws"] = [{"family": "laplace", "cov": [["1/1" + "0" * 4990 + f"{k:09d}"]]} for k in range(128)]
+    out.append(("exact 128 laws with 5000-digit covariances", _restate(ex)))
+    w = copy.deepcopy(s["relation-witness"][0])
+    w["certificate"]["point"] = ["1/" + "3" * 199]
+    w["certificate"]["step"] = ["1/" + "7" * 199]
+    out.append(("witness tiny step", w))
+    b = copy.deepcopy(s["independence-batch"][0])
+    b["parameters"]["families"] = b["parameters"]["families"] * 4000
+    b["certificate"]["certificates"] = b["certificate"]["certificates"] * 4000
+    b["certificate"]["certificates"][-1] = {"variant": "hessian-modp"}
+    out.append(("batch 8000 families", _restate(b, lse.statement_batch)))
+    s1 = copy.deepcopy(s["s1-independence"][0])
+    s1["parameters"]["laws"] = [{"family": "discrete", "atoms": [[str(j)] for j in range(k, k + 1000)]}
+                                for k in range(0, 20000, 1000)]
+    del s1["certificate"]["direction"], s1["certificate"]["gaps"]
+    out.append(("S2 on 20000 atoms", _restate(s1, lse.statement_s1)))
+    sv = copy.deepcopy(s["series-vandermonde"][0])
+    sv["parameters"]["K"] = 10 ** 6
+    out.append(("series huge K", _restate(sv, lse.statement_series) if False else sv))
+    return out
+
+
+@pytest.mark.parametrize("label, r", _hostile_cases(), ids=[c[0] for c in _hostile_cases()])
+def test_hostile_certificates_rejected_quickly(label, r):
+    assert label == "deep nesting" or len(json.dumps(r)) < 2_500_000
+    assert _timed_reject(r) is label.startswith(("relation exponent 64", "relation huge denominators"))
+
+
+def test_genuine_numbers_over_4300_digits_accepted():
+    """A genuine hessian-exact certificate whose determinant has more than 4300 digits."""
+    from verify.analysis.independence_certificates import kernel_exact
+    from verify.objects.distributions import SymmetricLaplace
+
+    laws = [SymmetricLaplace([[F(1, k + 2)]]) for k in range(3)]
+    pts = [(F(1, 3 ** 320 + k),) for k in range(3)]
+    body = kernel_exact(laws, "affine", pts)
+    assert 4300 < max(len(x) for x in body["det"].split("/")) <= 5000
+    r = copy.deepcopy(_samples()["independence-design"][1])
+    r["parameters"] = {"laws": jsonable([l.to_dict() for l in laws]), "modulo": "affine"}
+    r["certificate"] = {"kind": "independence-design", **body}
+    r["statement"] = lse.statement_independence(r["parameters"], r["conventions"])
+    assert kernel.check(r)
