@@ -53,8 +53,8 @@ TOL = Fraction(1, 10 ** 30)
 MAX_N = 4096
 LAM_RANGE = (Fraction(1, 10 ** 12), Fraction(10 ** 12))
 MAX_COORD = Fraction(10 ** 15)
-MAX_WORK = 3_000_000            # T7: points x tokens x non-zero weights x (precision / 256)
-MAX_R4 = 1_000_000              # T7: entries of the FFN matrices of the R4 compilation
+MAX_WORK = 1_000_000            # T7: points x tokens x non-zero weights x (precision / 256)
+MAX_R4 = 200_000                # T7: entries of the FFN matrices of the R4 compilation
 BETAS = {"w0": "W0((n-1)/e)/lambda (sharp)",
          "w0_n_minus_2": "W0((n-2)/e)/lambda (too small: the constant of n-1 tokens)",
          "ln_n": "ln(n)/lambda (entropy bound)",
@@ -470,34 +470,45 @@ def _is_r4(T, want) -> bool:
     return True
 
 
-def _forward(T, x, lam) -> list:
-    """The softmax Transformer at x in balls: X = one + sum_i x_i embed_x[i]; residual FFN x + W2 ReLU(W1 x +
-    b1) + b2; residual attention x_j + sum_heads W_O sum_l p_jl W_V x_l, p_j = softmax(lambda <W_K x_l, W_Q
-    x_j>), each p_jl = 1/sum_m exp(lambda (s_m - s_l)); output W X[:, token] + b."""
-    dot = lambda row, v: sum((ball(c) * v[i] for i, c in row), arb(0))
+def _prepare(T):
+    """The weights of a parsed Transformer as balls (sparse rows), converted once per precision."""
+    rows = lambda M: [[(i, ball(c)) for i, c in r] for r in M]
+    vec_ = lambda v: [ball(c) for c in v]
+    subs = [(kind, {"W1": rows(sub["sW1"]), "b1": vec_(sub["b1"]), "W2": rows(sub["sW2"]), "b2": vec_(sub["b2"])}
+             if kind == "ffn" else [{m: rows(h["s" + m]) for m in ("W_Q", "W_K", "W_V", "W_O")} for h in sub])
+            for kind, sub in T["sublayers"]]
+    return subs, rows(T["s_read_W"]), vec_(T["read_b"])
+
+
+def _forward(T, P, x, lam) -> list:
+    """The softmax Transformer at x in balls (``P = _prepare(T)``): X = one + sum_i x_i embed_x[i]; residual FFN
+    x + W2 ReLU(W1 x + b1) + b2; residual attention x_j + sum_heads W_O sum_l p_jl W_V x_l, p_j =
+    softmax(lambda <W_K x_l, W_Q x_j>), each p_jl = 1/sum_m exp(lambda (s_m - s_l)); output W X[:, token] + b."""
+    dot = lambda row, v: sum((c * v[i] for i, c in row), arb(0))
     E, n = T["E"], T["n"]
     X = [[ball(T["embed_one"][e][j] + sum(xi * M[e][j] for xi, M in zip(x, T["embed_x"]))) for e in range(E)]
          for j in range(n)]
     lam = ball(lam)
-    for kind, sub in T["sublayers"]:
+    subs, read_W, read_b = P
+    for kind, sub in subs:
         tick()
         if kind == "ffn":
-            acts = [[(dot(r, v) + ball(b)).max(arb(0)) for r, b in zip(sub["sW1"], sub["b1"])] for v in X]
-            X = [[v[e] + dot(sub["sW2"][e], a) + ball(sub["b2"][e]) for e in range(E)] for v, a in zip(X, acts)]
+            acts = [[(dot(r, v) + b).max(arb(0)) for r, b in zip(sub["W1"], sub["b1"])] for v in X]
+            X = [[v[e] + dot(sub["W2"][e], a) + sub["b2"][e] for e in range(E)] for v, a in zip(X, acts)]
             continue
         new = [list(v) for v in X]
         for h in sub:
-            ks = [[dot(r, v) for r in h["sW_K"]] for v in X]
-            vs = [[dot(r, v) for r in h["sW_V"]] for v in X]
+            ks = [[dot(r, v) for r in h["W_K"]] for v in X]
+            vs = [[dot(r, v) for r in h["W_V"]] for v in X]
             for j, v in enumerate(X):
-                q = [dot(r, v) for r in h["sW_Q"]]
+                q = [dot(r, v) for r in h["W_Q"]]
                 sc = [sum(a * b for a, b in zip(kl, q)) for kl in ks]
                 w = [1 / sum(((lam * (sm - sl)).exp() for sm in sc), arb(0)) for sl in sc]
-                avg = [sum((wl * vl[c] for wl, vl in zip(w, vs)), arb(0)) for c in range(len(h["sW_V"]))]
+                avg = [sum((wl * vl[c] for wl, vl in zip(w, vs)), arb(0)) for c in range(len(h["W_V"]))]
                 for e in range(E):
-                    new[j][e] += dot(h["sW_O"][e], avg)
+                    new[j][e] += dot(h["W_O"][e], avg)
         X = new
-    return [dot(row, X[T["read_token"]]) + ball(b) for row, b in zip(T["s_read_W"], T["read_b"])]
+    return [dot(row, X[T["read_token"]]) + b for row, b in zip(read_W, read_b)]
 
 
 def _phi(net, x) -> list:
@@ -541,9 +552,9 @@ def _lip_sum(net):
     return R * total
 
 
-def _emulation_text(parameters: dict) -> str:
+def _emulation_text(parameters: dict, parsed=None) -> str:
     p = parameters
-    net, box, S, c, T, r4 = _read_emulation(p)
+    net, box, S, c, T, r4 = parsed or _read_emulation(p)
     head = (f"for the softmax(lambda score) Transformer T_lambda with the recorded weights (sha256:"
             f"{_cells.transformer_digest(p['transformer'])[:16]}), which {'are' if r4 else 'are NOT'} the R4 "
             f"compilation with S = {_q(S)} of the maxout network Phi (d = {net['input_dim']}, k = {net['rank']}, "
@@ -580,8 +591,8 @@ def _work(T, net, prec, points):
         raise Rejected("parameters: too many points x weights for the work bound of the kernel")
 
 
-def _errors(T, net, x, lam):
-    return [abs(t - ball(f)) for t, f in zip(_forward(T, x, lam), _phi(net, x))]
+def _errors(T, P, net, x, lam):
+    return [abs(t - ball(f)) for t, f in zip(_forward(T, P, x, lam), _phi(net, x))]
 
 
 def _in_box(x, box, field):
@@ -613,8 +624,8 @@ def _hypotheses(net, box, S, lams):
 
 def _check_emulation(r):
     p = r["parameters"]
-    expect_statement(r, _emulation_text(p))
-    net, box, S, c, T, r4 = _read_emulation(p)
+    parsed = net, box, S, c, T, r4 = _read_emulation(p)
+    expect_statement(r, _emulation_text(p, parsed))
     if "instances" not in p or not r4 or c < 1:
         raise Rejected("parameters: the per-point kind needs instances, the R4 weights and factor >= 1 (lemma R5)")
     prec = _prec(obj(r["certificate"], "certificate", required=("kind", "precision_bits")))
@@ -626,7 +637,7 @@ def _check_emulation(r):
     for n, (inst, lam) in enumerate(zip(insts, lams)):
         seen = set()
         with workprec(prec):
-            B = ball(c * _lip_sum(net)) * _w0(net["rank"] - 1) / ball(lam)
+            B, P = ball(c * _lip_sum(net)) * _w0(net["rank"] - 1) / ball(lam), _prepare(T)
             for j, x in enumerate(inst["points"]):
                 f = f"parameters.instances[{n}].points[{j}]"
                 x = tuple(_point(x, f, net["input_dim"]))
@@ -634,7 +645,7 @@ def _check_emulation(r):
                 if x in seen:
                     raise Rejected(f"{f}: duplicate point")
                 seen.add(x)
-                if not all(e < B for e in _errors(T, net, x, lam)):
+                if not all(e < B for e in _errors(T, P, net, x, lam)):
                     raise Rejected(f"{f}: the error is not certified below {_q(c)} * B(lambda)")
                 count += 1
     return f"{count} points certified below {_q(c)} B(lambda); lemma R5 hypotheses hold (S = {_q(S)})"
@@ -642,8 +653,8 @@ def _check_emulation(r):
 
 def _check_emulation_exceeded(r):
     p = r["parameters"]
-    expect_statement(r, _emulation_text(p))
-    net, box, S, c, T, r4 = _read_emulation(p)
+    parsed = net, box, S, c, T, r4 = _read_emulation(p)
+    expect_statement(r, _emulation_text(p, parsed))
     if "lam" not in p:
         raise Rejected("parameters: a refutation names one lambda")
     cert = obj(r["certificate"], "certificate", required=("kind", "witness", "precision_bits"))
@@ -653,7 +664,7 @@ def _check_emulation_exceeded(r):
     lam = _lam(p["lam"])
     with workprec(_prec(cert)):
         B = ball(c * _lip_sum(net)) * _w0(net["rank"] - 1) / ball(lam)
-        if not any(e > B for e in _errors(T, net, x, lam)):
+        if not any(e > B for e in _errors(T, _prepare(T), net, x, lam)):
             raise Rejected("certificate.witness: the error is not certified above the candidate bound")
     return f"error above {_q(c)} B(lambda) at x = {[_q(v) for v in x]}, lambda = {_q(lam)}"
 
