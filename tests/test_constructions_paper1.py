@@ -72,8 +72,9 @@ def test_altered_weight_never_proved(seed, delta):
     r = prove_emulation((net, altered), [(-1, 1)], record_regions=False)
     if moved:
         assert r.verdict.value == "refuted"
-        w = r.certificate["witness"]
-        assert altered(w["x"], tie=w["tie"]) != net.evaluate(w["x"])
+        w = r.certificate
+        x = [F(v) for v in w["x"]]
+        assert altered(x, tie=w["tie"]) != net.evaluate(x)
 
 
 def test_compile_bad_input():

@@ -50,7 +50,7 @@ def _walk(v, path):
 
 def _get_parent(root, path):
     """(container, key) for a path produced by _walk (relative to root's top-level keys)."""
-    tokens = re.findall(r"\.([^.\[\]]+)|\[(\d+)\]", path)
+    tokens = re.findall(r"(?:^|\.)([^.\[\]]+)|\[(\d+)\]", path)
     cur = root
     for name, index in tokens[:-1]:
         cur = cur[name] if name else cur[int(index)]

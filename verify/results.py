@@ -142,9 +142,17 @@ class Result:
     def with_timing(self, **timing) -> "Result":
         return dataclasses.replace(self, timing=dict(timing))
 
+    def _summary_text(self):
+        """The certificate's ``summary`` entry, else the evidence's (strict kernel certificates carry none)."""
+        for part in (self.certificate, self.evidence):
+            text = part.get("summary") if isinstance(part, Mapping) else None
+            if text:
+                return text
+        return None
+
     def summary(self, width: int = 160) -> str:
-        """One line: claim, verdict, method and the certificate's ``summary`` entry if present."""
-        text = self.certificate.get("summary") if isinstance(self.certificate, Mapping) else None
+        """One line: claim, verdict, method and the certificate's (or evidence's) ``summary`` if present."""
+        text = self._summary_text()
         line = f"{self.claim} {self.verdict.value.upper()} ({self.method.value})"
         if text:
             line += f": {text}"
@@ -206,7 +214,7 @@ class Result:
         colour = {"proved": "#1a7f37", "refuted": "#cf222e", "inconclusive": "#9a6700"}[self.verdict.value]
         rows = [f"<p><b>{escape(self.claim)}</b> &mdash; {escape(self.statement)}</p>",
                 f"<p><b style='color:{colour}'>{self.verdict.value.upper()}</b> ({escape(self.method.value)})</p>"]
-        summary = self.certificate.get("summary") if isinstance(self.certificate, Mapping) else None
+        summary = self._summary_text()
         if summary:
             rows.append(f"<p>Certificate: {escape(str(summary))}</p>")
         if self.conventions:
@@ -224,7 +232,7 @@ class Result:
         ]
         if self.conventions:
             rows += ["", "Conventions: " + ", ".join(f"`{k}={v}`" for k, v in sorted(self.conventions.items()))]
-        summary = self.certificate.get("summary") if isinstance(self.certificate, Mapping) else None
+        summary = self._summary_text()
         if summary:
             rows += ["", f"Certificate: {summary}"]
         return "\n".join(rows)
