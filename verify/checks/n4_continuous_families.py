@@ -170,5 +170,6 @@ def check_series_vandermonde(K: int = 6, claim: str = "N4") -> Result:
     from .independence import self_checked
 
     return self_checked(Result(claim, statement, Verdict.PROVED, Method.EXACT,
-                               certificate={"kind": "series-vandermonde", "summary": summary}, parameters=params,
-                               conventions=dict(CONVENTIONS), evidence={"coefficients": rows, "determinants": dets}))
+                               certificate={"kind": "series-vandermonde"}, parameters=params,
+                               conventions=dict(CONVENTIONS),
+                               evidence={"summary": summary, "coefficients": rows, "determinants": dets}))
