@@ -506,6 +506,18 @@ def test_hostile_certificates_are_rejected_quickly():
     e["parameters"] = {"rows": [row] * 128}
     e["certificate"]["rows"] = [{"precision_bits": 2048, "pivots": ["1", "1"], "diagonal": ["1", "1"]}] * 128
     cases.append(tagged(e))
+    t = S("instances-a")                                 # 16 large instances, certificates of 5000-digit numbers
+    inst = {**copy.deepcopy(base["parameters"]), "gram": "PD"}
+    inst["heads"] = [[[str(k % 5), "1"], ["1", str(k % 3)]] for k in range(1000)]
+    t["parameters"]["instances"] = [inst] * 16
+    t["certificate"]["instances"] = [{"precision_bits": 2048, "pivots": [big] * 2, "diagonal": [big] * 2}] * 16
+    cases.append(tagged(t))
+    c = S("counter-F11")                                 # a relation of 1 MB
+    c["certificate"]["relation"]["c"] = ["1" * 20] * 50000
+    cases.append(c)
+    c = S("counter-F11")
+    c["certificate"]["relation"]["alpha"] = [big + "/7"]
+    cases.append(c)
     for r in cases:
         size, dt = _timed_reject(r)
         assert size < 2_000_000
