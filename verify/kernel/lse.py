@@ -19,7 +19,7 @@ intersection of the open CGF domains (convex; only Laplace laws bound it).
   c != 0, C > 0 (a = 0 modulo constants), re-proved as the polynomial identity
   prod_{c_i>0} P_i^{c_i} = C z^{q a} prod_{c_i<0} P_i^{-c_i}, P_i = sum_k w_ik z^{q x_ik} (fmpq_mpoly; the
   exponentials of distinct linear forms are linearly independent, so this is equivalent) when every law
-  with c_i != 0 is discrete, else by SymPy ``expand`` reducing the difference to 0 (Dummy symbols).
+  with c_i != 0 is discrete (and q x < 2^60), else by SymPy ``expand`` reducing the difference to 0 (Dummy symbols).
 * ``relation-identity`` (PROVED) / ``relation-witness`` (REFUTED): "sum c_i Lambda_i = <a, theta> + log C
   on U" for the given rational c (and a, C; without them "... is affine on U"): the identity as above, or a
   certified non-zero value F(t) - <a, t> - log C, or second difference F(t+h) - 2F(t) + F(t-h), at points
@@ -412,7 +412,8 @@ def _lcm(a, b):
 
 
 def _identity_poly(laws, c, a, C) -> str:
-    """prod_{c_i>0} P_i^c_i = C z^(q a) prod_{c_i<0} P_i^-c_i as polynomials (exponents shifted to >= 0)."""
+    """prod_{c_i>0} P_i^c_i = C z^(q a) prod_{c_i<0} P_i^-c_i as polynomials (exponents shifted to >= 0);
+    None when the exponents q x exceed 2^60 (the caller then tries SymPy)."""
     d = laws[0]["dim"]
     q = 1
     for x in [x for ci, l in zip(c, laws) if ci for at in l["atoms"] for x in at] + list(a):
@@ -429,7 +430,7 @@ def _identity_poly(laws, c, a, C) -> str:
         E = [[int(x * q) for x in at] for at in l["atoms"]]
         lo = [min(e[j] for e in E) for j in range(d)]
         if max(abs(x) for e in E + [lo] for x in e) * (sum(map(abs, c)) + 1) > 2 ** 60:
-            raise Rejected("certificate: exponents q x too large")
+            return None                         # exponents q x too large for the polynomials: use SymPy
         n = len(E)
         coef[s] += k * max(max(abs(w.numerator), w.denominator).bit_length() for w in l["weights"])
         if coef[s] > 200_000 or coef[s] * terms[s] > 10 ** 8:
@@ -471,7 +472,9 @@ def _identity(laws, c, a, C) -> str:
     if all(l["family"] == "discrete" for x, l in zip(c, laws) if x):
         if max(map(abs, c)) > MAX_COEF:
             raise Rejected(f"certificate: a polynomial identity needs |c_i| <= {MAX_COEF}")
-        return _identity_poly(laws, c, a, C)
+        how = _identity_poly(laws, c, a, C)
+        if how is not None:
+            return how
     return _identity_sympy(laws, c, a, C)
 
 
