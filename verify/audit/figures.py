@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import math
+import re
 from fractions import Fraction
 from typing import Any, Iterable, Optional
 
@@ -52,6 +53,9 @@ class FigureUnavailable(Exception):
 
 # -- numbers in Result JSON --------------------------------------------------------------------
 
+_ARB_TEXT = re.compile(r"^\[([-+0-9.eE]+) \+/- ([0-9.eE+-]+)\]$")
+
+
 def number(v) -> Optional[float]:
     """A float for plotting from a JSON value: int/float, ``"p/q"`` or decimal strings, or a ball
     ``{"lower", "upper"}`` (its upper end: figures show certified upper bounds).  None if not a number."""
@@ -61,6 +65,9 @@ def number(v) -> Optional[float]:
         f = float(v)
         return f if math.isfinite(f) else None
     if isinstance(v, str):
+        m = _ARB_TEXT.match(v.strip())
+        if m:   # an arb ball printed as "[mid +/- rad]": its upper end
+            return number(m.group(1)) + float(m.group(2))
         try:
             return float(Fraction(v.strip()))
         except (ValueError, ZeroDivisionError):
@@ -240,13 +247,15 @@ def _t2_panel(audits):
     for audit_id, r in _results(audits, "T2"):
         params, cert, ev = r.get("parameters", {}), r.get("certificate", {}), r.get("evidence", {})
         n, lam = number(params.get("n")), number(params.get("lam"))
-        if n is None or lam is None or not isinstance(cert, dict) or "sharp_bound" not in cert:
+        if n is None or lam is None or not isinstance(cert, dict) or cert.get("kind") != "softmax-bound":
             continue
         if params.get("bound", "w0") != "w0" or number(params.get("factor", "1")) != 1.0:
             continue
-        bound = number(cert.get("sharp_bound"))
-        att = cert.get("attainment", {}).get("E_at_s_star") if isinstance(cert.get("attainment"), dict) else None
-        found = number(ev.get("max_E_found")) if isinstance(ev, dict) else None
+        balls = ev.get("balls", {}) if isinstance(ev, dict) else {}
+        search = ev.get("search", {}) if isinstance(ev, dict) else {}
+        bound = number(balls.get("sharp_bound")) if isinstance(balls, dict) else None
+        att = balls.get("E_at_witness") if isinstance(balls, dict) else None
+        found = number(search.get("max_E_found")) if isinstance(search, dict) else None
         if bound is None:
             continue
         per_n.setdefault(int(n), []).append((lam, bound, number(att) if att is not None else None, found))
