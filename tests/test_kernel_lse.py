@@ -425,6 +425,13 @@ def _hostile_cases():
                                   "cov": [["1" if i == j else "0" for j in range(16)] for i in range(16)]}] * 64
     dep["certificate"].update(c=[10 ** 100] * 64, a=["0"] * 16, C="1")
     out.append(("relation symbolic 64 mixtures in d = 16", _restate(dep)))
+    for n, d, m in ((9, 1, 500), (2, 16, 2)):                   # exponents q x > 2^60: the SymPy path
+        dep = copy.deepcopy(s["dependence-relation"][0])
+        dep["parameters"]["laws"] = [{"family": "discrete", "atoms": [
+            [f"{2 ** 70 * 10 ** 8 + j + 1000 * k + 7 * i}/{2 ** 70}" for i in range(d)] for j in range(m)]}
+            for k in range(n)]
+        dep["certificate"].update(c=[1, -1] * (n // 2) + [1] * (n % 2), a=["0"] * d, C="1")
+        out.append((f"relation symbolic {n} discrete laws of {m} atoms in d = {d}", _restate(dep)))
     ball = copy.deepcopy(s["independence-design"][3])
     ball["certificate"]["points"] = [["1/" + "3" * 199]] * 200
     out.append(("ball 200 points", ball))
@@ -463,6 +470,17 @@ def _hostile_cases():
 def test_hostile_certificates_rejected_quickly(label, r):
     assert label == "deep nesting" or len(json.dumps(r)) < 2_500_000
     assert _timed_reject(r) is label.startswith(("relation exponent 64", "relation huge denominators"))
+
+
+def test_dirac_terms_are_linear():
+    """Diracs at float samples (exponents q x far beyond 2^60) are folded into the linear part."""
+    r = copy.deepcopy(_samples()["dependence-relation"][0])
+    x = f"{2 ** 80 + 1}/{2 ** 70}"
+    r["parameters"]["laws"] = [{"family": "discrete", "atoms": [[x]]}, {"family": "discrete", "atoms": [["0"], ["1"]]}]
+    r["certificate"].update(c=[2, 0], a=[f"{2 ** 81 + 2}/{2 ** 70}"], C="1")
+    assert "Dirac" in kernel.check(_restate(r))
+    r["certificate"]["a"] = [x]
+    _rejected(r, "Dirac")
 
 
 def test_genuine_numbers_over_4300_digits_accepted():
