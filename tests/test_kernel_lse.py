@@ -497,3 +497,25 @@ def test_genuine_numbers_over_4300_digits_accepted():
     r["certificate"] = {"kind": "independence-design", **body}
     r["statement"] = lse.statement_independence(r["parameters"], r["conventions"])
     assert kernel.check(r)
+
+
+def test_documented_limits():
+    """The resource bounds of docs/soundness.md (a change must be deliberate)."""
+    assert (lse.LADDER, lse.MAX_COEF, lse.MAX_TERMS, lse.MAX_WORK, lse.MAX_BALL_WORK) == (
+        (128, 512, 2048), 64, 200_000, 1_000_000, 20_000)
+    assert (lse.MAX_BALL_LAWS, lse.MAX_BALL_ATOMS, lse.MAX_EXACT_LAWS, lse.MAX_DIGITS, lse.MAX_FAMILIES) == (
+        64, 4096, 128, 200, 10_000)
+    assert lse._LIMITS == {"modp": 1_000_000, "poly": 10_000_000, "sympy": 5_000, "ball": 100_000, "exact": 200_000}
+    assert (L.MAX_LAWS, L.MAX_DIM, L.MAX_ATOMS, L.MAX_MAGNITUDE) == (512, 16, 20_000, 10 ** 9)
+    assert lse.CONVENTIONS == {"domain": "U = the intersection of the open CGF domains"}
+
+
+def test_limits_at_the_boundary():
+    lse._spent.clear()
+    lse._spend("sympy", 5_000, "x")               # exactly the limit is allowed
+    with pytest.raises(Rejected, match="sympy work"):
+        lse._spend("sympy", 1, "x")
+    lse._spent.clear()
+    assert lse._small("1" * 200, "x") == int("1" * 200)
+    with pytest.raises(Rejected, match="200 digits"):
+        lse._small("9" * 202, "x")
