@@ -7,6 +7,7 @@ import re
 
 HERE = pathlib.Path(__file__).resolve().parent
 _CACHE = []
+RESTATE = {}   # label -> the sample module's restate(result) (re-derives the statement text), if it has one
 
 
 def _load(path):
@@ -26,6 +27,10 @@ def load_samples() -> list:
             if not hasattr(module, "kernel_samples"):
                 continue
             free = [re.compile(p) for p in getattr(module, "KERNEL_FREE_PATHS", [])]
+            restate = getattr(module, "restate", None) or getattr(module, "restated", None)
             for i, r in enumerate(module.kernel_samples()):
-                _CACHE.append((f"{path.stem[len('test_kernel_'):]}[{i}]", r, free))
+                label = f"{path.stem[len('test_kernel_'):]}[{i}]"
+                _CACHE.append((label, r, free))
+                if callable(restate):
+                    RESTATE[label] = restate
     return list(_CACHE)
