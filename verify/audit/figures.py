@@ -488,8 +488,8 @@ def _jsonish(v):
 # -- N7: Gram spectrum, float64 vs certified ------------------------------------------------------------
 
 def _float_gram_from_certificate(cert: dict):
-    """The float64 V-block Gram rebuilt from an ``ntk-cholesky`` certificate whose laws are discrete
-    (law-index-major order), or None."""
+    """The float64 V-block Gram rebuilt from the parameters of an ``ntk-cholesky`` Result (laws, queries,
+    heads) whose laws are discrete (law-index-major order), or None."""
     import numpy as np
 
     laws, queries, heads = cert.get("laws"), cert.get("queries"), cert.get("heads")
@@ -528,7 +528,8 @@ def gram_spectrum_figure(audits) -> FigureOut:
     rows = []
     for audit_id, r in _results(audits, "N7"):
         cert, ev = r.get("certificate", {}), r.get("evidence", {})
-        spec = cert.get("spectrum") if isinstance(cert, dict) else None
+        # the certified spectrum enclosure is informational: it sits in the evidence beside float64
+        spec = ev.get("spectrum") if isinstance(ev, dict) else None
         f64 = ev.get("float64") if isinstance(ev, dict) else None
         if isinstance(spec, dict) and isinstance(spec.get("ratio"), dict):
             lo, hi = _lower(spec["ratio"]), number(spec["ratio"])
@@ -545,8 +546,8 @@ def gram_spectrum_figure(audits) -> FigureOut:
     note = ""
     if best is not None:
         audit_id, _, r = best
-        K = _float_gram_from_certificate(r["certificate"])
-        spec = r["certificate"]["spectrum"]
+        K = _float_gram_from_certificate(r["parameters"])
+        spec = r["evidence"]["spectrum"]
         if K is not None:
             ev = np.sort(np.linalg.eigvalsh(K))
             idx = np.arange(1, len(ev) + 1)
