@@ -46,9 +46,9 @@ TARGETS = {
     "verify/checks/independence.py": ["tests/test_independence*.py", "tests/test_n3_n6_checks.py", "proofs/lse/n3_*.py"],
     "verify/checks/t2_softmax_bound.py": ["tests/test_t2*.py"],
     # the kernel (issue 11): each module's own tests plus the generic whole-Result mutation test
-    "verify/kernel/__init__.py": ["tests/test_kernel*.py"],
-    "verify/kernel/_read.py": ["tests/test_kernel*.py"],
-    "verify/kernel/_ball.py": ["tests/test_kernel*.py"],
+    "verify/kernel/__init__.py": ["tests/test_kernel_core.py", "tests/test_kernel_mutations.py"],
+    "verify/kernel/_read.py": ["tests/test_kernel_core.py", "tests/test_kernel_mutations.py"],
+    "verify/kernel/_ball.py": ["tests/test_kernel_core.py", "tests/test_kernel_ntk.py"],
     "verify/kernel/_cells.py": ["tests/test_kernel_emulation*.py", "tests/test_kernel_regions*.py",
                                 "tests/test_kernel_mutations.py"],
     "verify/kernel/emulation.py": ["tests/test_kernel_emulation*.py", "tests/test_kernel_mutations.py"],
