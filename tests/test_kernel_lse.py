@@ -519,3 +519,30 @@ def test_limits_at_the_boundary():
     assert lse._small("1" * 200, "x") == int("1" * 200)
     with pytest.raises(Rejected, match="200 digits"):
         lse._small("9" * 202, "x")
+
+
+def test_batch_statement_texts():
+    b = _samples()["independence-batch"][0]
+    assert b["statement"].startswith("for each of the 2 families in parameters.families, the CGFs of its laws are "
+                                     "linearly independent modulo affine functions on U [instance")
+    assert "exactly when parameters.expected says 'independent' (1 independent, 1 dependent)" in \
+        _samples()["independence-batch"][1]["statement"]
+    assert _samples()["dependence-batch"][0]["statement"].startswith("for at least one of the 1 families")
+
+
+def test_series_groups_bounded():
+    s = copy.deepcopy(_samples()["series-vandermonde"][0])
+    s["parameters"]["vandermonde"] = {f"g{k}": ["1", "2"] for k in range(17)}
+    with pytest.raises(Rejected, match="1..16 groups"):
+        lse.statement_series(s["parameters"], s["conventions"])
+    s["parameters"]["vandermonde"] = {f"g{k}": ["1", "2"] for k in range(16)}
+    assert kernel.check(_restate(s, lse.statement_series))
+
+
+def test_a_single_law_design():
+    from verify.checks.independence import independent_mod_affine
+    from verify.objects.distributions import UniformCube
+
+    r = J(independent_mod_affine([UniformCube(1)]))
+    assert r["verdict"] == "proved" and r["certificate"]["variant"] == "design-ball"
+    assert kernel.check(r)
