@@ -516,3 +516,24 @@ def test_pin_depth_range():
     _rejected(_restate(r, "depth"), "parameters.D_max")
     r["parameters"]["D_max"] = 8
     assert kernel.check(_restate(r, "depth")).endswith("every D = 3..8 meets 3^(floor(D/3)-1) (c = 2, e = 1)")
+
+
+def test_pin_more_bounds():
+    r = copy.deepcopy(_by_kind("regions-universal-miss")[0])
+    r["parameters"]["q"] = 65
+    _rejected(_restate(r, "universal"), "parameters.q")
+    r = copy.deepcopy(_by_kind("regions-one-layer-lemma")[0])
+    r["parameters"] = {"N": 10 ** 6 + 1, "target": 10 ** 7}
+    _rejected(_restate(r, "shallow"), "parameters.N")
+    # exactly at the 2-D work bound: the Euler check speaks, not the work bound
+    r = copy.deepcopy(_by_kind("regions-count")[1])
+    r["parameters"]["network"] = {"layers": [{"W": [[["1", "0"], ["0", "0"]]], "b": [["0", "0"]]}]}
+    r["certificate"]["cells"] = [[[0, 0]]] * (KR.MAX_WORK // 6)
+    _rejected(_restate(r, "count"), "points - segments")
+
+
+def test_pin_interval_enclosures():
+    r = _d(check_token_shift(L=2, Delta=5, M=4, ranges="interval"))
+    assert r["verdict"] == "proved" and kernel.check(r).startswith("token-shift: L = 2")
+    r["parameters"]["Delta"] = "9/2"
+    _rejected(_restate(r, "token-shift"), "layer 2: M gamma = 5 < sup")

@@ -128,19 +128,13 @@ def family_network(family: str, q: int, L: int):
     return read_network(family_spec(family, q, L), family)
 
 
-def _eval(layers, readout, x):
-    """Exact output of the network at one point (mpq)."""
+def _eval(layers, x):
+    """Exact state of the network (no read-out) at one point (mpq)."""
     h = (mpq(x),)
     for units in layers:
         tick()
         h = tuple(max(b + sum(c * h[m] for m, c in w) for w, b in pcs) for pcs in units)
-    return _apply(readout, h)
-
-
-def _apply(readout, h):
-    if readout is None:
-        return h
-    return tuple(b + sum(c * h[m] for m, c in w) for w, b in zip(*readout))
+    return h
 
 
 # -- the 1-D engine -----------------------------------------------------------------------------------------
@@ -175,14 +169,14 @@ def _affine(w, b, cols, n) -> list:
     return [b] * n if acc is None else list(map(b.__add__, acc))
 
 
-def sweep(layers, readout, xs, every: bool = False) -> list:
+def sweep(layers, readout, xs, every: bool) -> list:
     """Check that every unit of every layer is affine on every [x_i, x_(i+1)] (one piece maximal at both
     ends) and return ``[(activation regions, pieces)]`` of the prefix networks of 1..L layers (``every``;
     the read-out is applied after every layer) or of the whole network only.  Values are kept column-wise
     (one list over the points per unit)."""
     n = len(xs)
     cols = [list(xs)]
-    new = [0] * (n - 1)            # new[i]: interval i has another activation pattern than interval i - 1
+    new = None                     # new[i]: interval i has another activation pattern than interval i - 1
     out = []
     for l, units in enumerate(layers):
         nxt = []
@@ -198,7 +192,8 @@ def sweep(layers, readout, xs, every: bool = False) -> list:
                 i = both.index(0)
                 raise Rejected(f"breakpoints: layer {l + 1}, unit {u + 1} has no piece maximal on all of "
                                f"[{_s(xs[i])}, {_s(xs[i + 1])}] (a breakpoint is missing)")
-            new[1:] = map(or_, new[1:], map(ne, both[1:], both))
+            chg = [0] + list(map(ne, both[1:], both))
+            new = chg if new is None else list(map(or_, new, chg))
             nxt.append(top)
         cols = nxt
         if l == len(layers) - 1 and not all(new[1:]):
@@ -223,7 +218,7 @@ def _runs(xs, Y) -> int:
     return 1 + sum(kink)
 
 
-def _count_1d(layers, readout, cert_points, lo, hi, every=False):
+def _count_1d(layers, readout, cert_points, lo, hi, every):
     xs = read_points(cert_points, "certificate.breakpoints", lo, hi, _work(layers, readout))
     return sweep(layers, readout, xs, every)
 
@@ -313,7 +308,7 @@ def _check_count(result, proved: bool) -> str:
     kind = p["kind"]
     if len(bx) == 1:
         layers, ro = read_network(p["network"], "parameters.network", 1)
-        act, pieces = _count_1d(layers, ro, _cert(result, ("breakpoints",))["breakpoints"], *bx[0])[-1]
+        act, pieces = _count_1d(layers, ro, _cert(result, ("breakpoints",))["breakpoints"], *bx[0], False)[-1]
     else:
         act, pieces = _count_2d(p["network"], _cert(result, ("cells",))["cells"], bx)
     got = pieces if kind == "pieces" else act
@@ -435,7 +430,7 @@ def _check_universal(result) -> str:
     c = integer(p["c"], "parameters.c", 1, 6)
     e = integer(p["e"], "parameters.e", 0, 3)
     layers, ro = read_network(p["counterexample"], "parameters.counterexample", 1)
-    pieces = _count_1d(layers, ro, _cert(result, ("breakpoints",))["breakpoints"], mpq(0), mpq(1))[-1][1]
+    pieces = _count_1d(layers, ro, _cert(result, ("breakpoints",))["breakpoints"], mpq(0), mpq(1), False)[-1][1]
     D = c * len(layers) + e
     if not pieces < _bound(q, D):
         raise Rejected(f"parameters.counterexample: {pieces} pieces >= {q}^(floor({D}/3)-1): not a counterexample")
@@ -455,7 +450,7 @@ def _check_one_layer(result) -> str:
             raise Rejected(f"parameters.networks[{i}]: expected one layer and a linear read-out to one output")
         ceiling = 1 + sum(len(pcs) - 1 for pcs in layers[0])
         xs = read_points(pv, f"certificate.breakpoints[{i}]", lo, hi, _work(layers, ro))
-        pieces = sweep(layers, ro, xs)[-1][1]
+        pieces = sweep(layers, ro, xs, False)[-1][1]
         if pieces > ceiling:
             raise Rejected(f"parameters.networks[{i}]: {pieces} pieces > 1 + N(k-1) = {ceiling}")
         worst = max(worst, pieces)
@@ -479,7 +474,7 @@ def _check_grid(result, proved: bool) -> str:
     (lo, hi), = box(p["box"], "parameters.box", 1)
     den = integer(p["den"], "parameters.den", 1, MAX_POINTS - 1)
     layers, ro = read_network(p["network"], "parameters.network", 1)
-    exact = _count_1d(layers, ro, _cert(result, ("breakpoints",))["breakpoints"], lo, hi)[-1][1]
+    exact = _count_1d(layers, ro, _cert(result, ("breakpoints",))["breakpoints"], lo, hi, False)[-1][1]
     if (den + 1) * _work(layers, ro) > MAX_WORK:
         raise Rejected(f"parameters.den: {den + 1} grid points exceed the work bound")
     xs = [mpq(lo) + (mpq(hi) - mpq(lo)) * mpq(i, den) for i in range(den + 1)]
@@ -522,7 +517,7 @@ def _check_token_shift(result) -> str:
     layers, _ = family_network("tent", 2, L)
     xs = read_points(_cert(result, ("breakpoints",))["breakpoints"], "certificate.breakpoints", mpq(0), mpq(1),
                      _work(layers, None))
-    sweep(layers, None, xs)
+    sweep(layers, None, xs, False)
     if (result["method"] == "exact") != (ranges == "exact"):
         raise Rejected("method: exact ranges are 'exact', interval enclosures 'certified'")
     if ranges == "exact":
@@ -539,9 +534,10 @@ def _check_token_shift(result) -> str:
             ends = [b_ + w[0][1] * t for w, b_ in ((w1, b1), (w2, b2)) for t in (a, b)]
             a, b = max(min(ends[:2]), min(ends[2:])), max(ends)
     for l, (a, b) in enumerate(rng):
-        gamma = (Delta - (b - a)) / 2
+        w = b - a
+        gamma = (Delta - w) / 2
         if not gamma > 0:
-            raise Rejected(f"layer {l + 1}: Delta = {Delta} <= width {b - a}: the slabs are not disjoint")
+            raise Rejected(f"layer {l + 1}: Delta = {Delta} <= width {w}: the slabs are not disjoint")
         s, t = _pieces_diff(layers, l)
         if M * gamma < max(abs(s * a + t), abs(s * b + t)):
             raise Rejected(f"layer {l + 1}: M gamma = {M * gamma} < sup |P_2 - P_1|")
@@ -577,7 +573,7 @@ def _check_shift_witness(result) -> str:
         x = num(x, f)
         if not 0 <= x <= 1:
             raise Rejected(f"{f}: outside [0, 1]")
-        return _eval(layers[:l - 1], None, x)[0]
+        return _eval(layers[:l - 1], x)[0]
 
     if ("collision" in cert) == ("gate" in cert):
         raise Rejected("certificate: exactly one of collision, gate")
