@@ -451,10 +451,10 @@ def _hostile_cases():
     w["certificate"]["step"] = ["1/" + "7" * 199]
     out.append(("witness tiny step", w))
     b = copy.deepcopy(s["independence-batch"][0])
-    b["parameters"]["families"] = b["parameters"]["families"] * 4000
-    b["certificate"]["certificates"] = b["certificate"]["certificates"] * 4000
+    b["parameters"]["families"] = b["parameters"]["families"] * 1750
+    b["certificate"]["certificates"] = b["certificate"]["certificates"] * 1750
     b["certificate"]["certificates"][-1] = {"variant": "hessian-modp"}
-    out.append(("batch 8000 families", _restate(b, lse.statement_batch)))
+    out.append(("batch 3500 families (1 MB)", _restate(b, lse.statement_batch)))
     s1 = copy.deepcopy(s["s1-independence"][0])
     s1["parameters"]["laws"] = [{"family": "discrete", "atoms": [[str(j)] for j in range(k, k + 1000)]}
                                 for k in range(0, 20000, 1000)]
