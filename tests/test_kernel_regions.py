@@ -537,3 +537,12 @@ def test_pin_interval_enclosures():
     assert r["verdict"] == "proved" and kernel.check(r).startswith("token-shift: L = 2")
     r["parameters"]["Delta"] = "9/2"
     _rejected(_restate(r, "token-shift"), "layer 2: M gamma = 5 < sup")
+
+
+def test_pin_zigzag_text_and_single_instance():
+    r = _by_kind("regions-family")[1]
+    assert r["statement"].startswith("the zigzag network g_2^(oL) (h_(l,i) = max(y_l - i/2, 0), i = 0..1, y_1 = x, "
+                                     "y_(l+1) = 2 h_(l,0) - 4 sum_(i>=1) (-1)^(i+1) h_(l,i), output y_(L+1)) has "
+                                     "exactly 2^L linear pieces on [0, 1] for every L = 1..3")
+    r = _d(T10.check_one_layer_ceiling(seeds=(5,), N=2, k=2))
+    assert kernel.check(r).startswith("regions-one-layer: 1 one-layer networks")
