@@ -14,11 +14,11 @@ from verify.canonical import jsonable
 from verify.kernel import Rejected, _laws as L, lse
 
 KERNEL_FREE_PATHS = [
-    r"^parameters\.K$",              # series-vandermonde: every K in 1..30 gives a true statement the kernel re-proves
-    r"^parameters\.vandermonde\.",   # ... and so does any group of distinct non-zero values (recomputed determinant)
+    r"^series-vandermonde:parameters\.K$",   # every K in 1..30 gives a true statement the kernel re-proves
+    r"^series-vandermonde:parameters\.vandermonde\.",   # ... and so does any group of distinct non-zero values
     # a translated law has Lambda + <m, theta>: independence modulo affine functions is unchanged, and so are the
     # Hessians and the design determinant det[Lambda | 1 | theta] (column operations) that the kernel recomputes
-    r"^parameters\.laws\[\d+\]\.(mean|center)\[\d+\]$",
+    r"^independence-design:parameters\.laws\[\d+\]\.(mean|center)\[\d+\]$",
 ]
 
 
