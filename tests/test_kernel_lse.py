@@ -546,3 +546,20 @@ def test_a_single_law_design():
     r = J(independent_mod_affine([UniformCube(1)]))
     assert r["verdict"] == "proved" and r["certificate"]["variant"] == "design-ball"
     assert kernel.check(r)
+
+
+def test_cube_cgf_series_branch():
+    """Tiny r theta (below 2^-(prec/2 + 1)) uses the series u^2/6 - u^4/180 +- u^6/1000: tight and correct."""
+    import mpmath
+
+    from verify.kernel._ball import bounds, workprec
+
+    law = L.read_laws([{"family": "uniform_cube", "radius": 1}])[0]
+    for u in (F(1, 10 ** 40), F(3, 2 ** 120)):
+        with workprec(200):
+            lo, hi = bounds(L.cgf_ball(law, (u,)))
+        with mpmath.workdps(400):
+            x = mpmath.mpf(u.numerator) / u.denominator
+            v = mpmath.log(mpmath.sinh(x) / x)
+            assert mpmath.mpf(lo.numerator) / lo.denominator <= v <= mpmath.mpf(hi.numerator) / hi.denominator
+        assert 0 < lo and (hi - lo) < lo / 10 ** 50
