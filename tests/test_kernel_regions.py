@@ -546,3 +546,82 @@ def test_pin_zigzag_text_and_single_instance():
                                      "exactly 2^L linear pieces on [0, 1] for every L = 1..3")
     r = _d(T10.check_one_layer_ceiling(seeds=(5,), N=2, k=2))
     assert kernel.check(r).startswith("regions-one-layer: 1 one-layer networks")
+
+
+def test_pin_family_single_c_value():
+    # one c value is enough (c_values has 1..6 entries, in the statement as in the check)
+    r = copy.deepcopy(_by_kind("regions-family")[0])
+    r["parameters"]["c_values"] = [3]
+    assert kernel.check(_restate(r, "family")).endswith("depth tables c in [3] hold")
+    p = dict(r["parameters"], c_values=[1, 2, 3, 4, 5, 6, 1])
+    with pytest.raises(Rejected, match=r"parameters\.c_values: expected 1\.\.6 elements, got 7"):
+        KR.statement("family", p, {})
+
+
+def test_pin_2d_rank_one_network():
+    # a rank-1 (affine) 2-D network: one piece, one activation region; the work bound reads its first piece
+    spec = {"layers": [{"W": [[["1", "0"]]], "b": [["0"]]}]}
+    r = _d(T10.check_region_count(spec, SQ, "pieces", 1))
+    assert kernel.check(r) == "regions-count: 1 pieces (1 activation regions, 1 pieces)"
+    r["parameters"]["kind"] = "activation"
+    assert kernel.check(_restate(r, "count")) == "regions-count: 1 activation regions (1 activation regions, 1 pieces)"
+
+
+def test_pin_count_zero_is_a_claim():
+    r = copy.deepcopy(_by_kind("regions-miscount")[0])
+    r["parameters"]["count"] = 0
+    assert kernel.check(_restate(r, "count")) == "regions-miscount: 4 pieces (4 activation regions, 4 pieces)"
+    r["parameters"]["count"] = 10 ** 9
+    assert kernel.check(_restate(r, "count")).startswith("regions-miscount: 4 pieces")
+    r["parameters"]["count"] = 10 ** 9 + 1
+    _rejected(_restate(r, "count"), r"parameters\.count: expected an integer in \[0, 1000000000\]")
+
+
+def test_pin_lemma_target_edges():
+    r = copy.deepcopy(_by_kind("regions-one-layer-lemma")[0])
+    r["parameters"] = {"N": 1, "target": 1}            # a valid target, but 1 + N = 2 is not below 1
+    _rejected(_restate(r, "shallow"), r"parameters: the ceiling 1 \+ N = 2 is not below 1")
+    r["parameters"] = {"N": 1, "target": 2}            # the edge 1 + N = target: not below
+    _rejected(_restate(r, "shallow"), r"the ceiling 1 \+ N = 2 is not below 2")
+    r["parameters"] = {"N": 1, "target": 10 ** 9}
+    assert kernel.check(_restate(r, "shallow")).endswith("at most 1 + N(k-1) = 2 < 1000000000 pieces (lemma)")
+    r["parameters"] = {"N": 1, "target": 10 ** 9 + 1}
+    _rejected(_restate(r, "shallow"), r"parameters\.target: expected an integer in \[1, 1000000000\]")
+    r["parameters"] = {"N": 1, "target": 0}
+    _rejected(_restate(r, "shallow"), r"parameters\.target")
+
+
+def test_pin_grid_work_bound_message():
+    r = copy.deepcopy(_by_kind("regions-grid")[0])
+    r["parameters"].update({"network": KR.family_spec("tent", 2, 12), "den": 60000})
+    r["certificate"]["breakpoints"] = {"grid": 4096}
+    _rejected(_restate(r, "grid"), r"^parameters\.den: 60001 grid points exceed the work bound$")
+
+
+def _pad_ffn(T, sub, rows):
+    f = T["sublayers"][sub]["ffn"]
+    f["W1"] += rows
+    f["b1"] += ["0"] * len(rows)
+    f["W2"] = [row + ["0"] * len(rows) for row in f["W2"]]
+
+
+def _transformer_size(T):
+    Tp = KR._cells.read_transformer(T, "t")
+    return sum(sum(v) if isinstance(v, list) else v for k, v in KR._cells.transformer_sizes(Tp).items()
+               if k.endswith("nonzeros")) + len(Tp["sublayers"])
+
+
+def test_pin_transformer_work_bound_edge():
+    # work = 2 x 5 points x size x 2 tokens.  The Transformer's size is 57 (+1 for the tampered read-out bias);
+    # hidden units that the read-out ignores (zero W2 columns) pad it to exactly 60000: work = MAX_WORK, not
+    # above it, so the cells are evaluated (and the tampered bias found); one more nonzero weight: the bound.
+    r = copy.deepcopy(_by_kind("token-shift")[0])
+    T = r["parameters"]["transformer"]
+    assert _transformer_size(T) == 57
+    T["read"]["b"] = ["1/2"]
+    _pad_ffn(T, 0, [["1", "1", "1", "1"]] * 7493 + [["1", "1", "0", "0"]])
+    _pad_ffn(T, 2, [["1", "1", "1", "1"]] * 7492)
+    assert _transformer_size(T) == 60000 and 2 * 5 * 60000 * 2 == KR.MAX_WORK
+    _rejected(_restate(r, "token-shift"), r"parameters\.transformer: differs from -T\^\(o2\) on Cell\(\(0\)\)")
+    _pad_ffn(T, 2, [["0", "0", "0", "1"]])
+    _rejected(_restate(r, "token-shift"), r"^parameters\.transformer: 9 cells x 60001 weights exceed the work bound$")
