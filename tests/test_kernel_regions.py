@@ -625,3 +625,13 @@ def test_pin_transformer_work_bound_edge():
     _rejected(_restate(r, "token-shift"), r"parameters\.transformer: differs from -T\^\(o2\) on Cell\(\(0\)\)")
     _pad_ffn(T, 2, [["0", "0", "0", "1"]])
     _rejected(_restate(r, "token-shift"), r"^parameters\.transformer: 9 cells x 60001 weights exceed the work bound$")
+
+
+def test_pin_euler_count_ignores_non_lists():
+    # a stray non-list cell has no dimension in the Euler count: the cell reader rejects it by its index
+    r = copy.deepcopy(_by_kind("regions-count")[1])
+    n = len(r["certificate"]["cells"])
+    r["certificate"]["cells"].append("x")
+    _rejected(r, r"^certificate\.cells\[%d\]" % n)
+    r["certificate"]["cells"][-1] = [[0, 0], [1, 0]]        # a stray segment: now the Euler count speaks
+    _rejected(r, r"^certificate\.cells: points - segments \+ polygons != 1")
