@@ -67,19 +67,21 @@ def _synthetic_report():
         _fake_audit("T10", {"certificate": {"summary": "2-D", "regions": [
             {"vertices": [["0", "0"], ["1", "0"], ["0", "1"]]},
             {"vertices": [["1", "0"], ["1", "1"], ["0", "1"]]}]}}, audit="pieces"),
-        _fake_audit("N7", {"evidence": {"float64": {"ratio": 1.5e-3}},
-                           "certificate": {"kind": "ntk-cholesky", "summary": "PD",
-                                           "laws": [{"family": "discrete", "atoms": [["0", "0"], ["1", "0"]],
-                                                     "weights": ["1/2", "1/2"]},
-                                                    {"family": "discrete", "atoms": [["0", "0"], ["0", "2"]],
-                                                     "weights": ["1/2", "1/2"]}],
-                                           "queries": [["1", "0"]], "heads": [[["1", "0"], ["0", "1"]],
-                                                                              [["0", "1"], ["1", "0"]]],
-                                           "spectrum": {"ratio": {"lower": "1/1000", "upper": "2/1000"},
-                                                        "lambda_min": {"lower": "1/100", "upper": "2/100"},
-                                                        "lambda_max": {"lower": "1", "upper": "2"}}}}),
-        _fake_audit("N7", {"certificate": {"kind": "ntk-cholesky", "summary": "PD", "spectrum": {
-            "ratio": {"lower": "1/10", "upper": "1/5"}}}, "evidence": {"float64": {"ratio": -1e-17}}}, "b"),
+        # N7 Results as the kernel-era checks write them: inputs in parameters, the certified spectrum enclosure
+        # (informational) in the evidence beside float64
+        _fake_audit("N7", {"evidence": {"float64": {"ratio": 1.5e-3},
+                                        "spectrum": {"ratio": {"lower": "1/1000", "upper": "2/1000"},
+                                                     "lambda_min": {"lower": "1/100", "upper": "2/100"},
+                                                     "lambda_max": {"lower": "1", "upper": "2"}}},
+                           "parameters": {"laws": [{"family": "discrete", "atoms": [["0", "0"], ["1", "0"]],
+                                                    "weights": ["1/2", "1/2"]},
+                                                   {"family": "discrete", "atoms": [["0", "0"], ["0", "2"]],
+                                                    "weights": ["1/2", "1/2"]}],
+                                          "queries": [["1", "0"]], "heads": [[["1", "0"], ["0", "1"]],
+                                                                             [["0", "1"], ["1", "0"]]]},
+                           "certificate": {"kind": "ntk-cholesky"}}),
+        _fake_audit("N7", {"certificate": {"kind": "ntk-cholesky"}, "evidence": {
+            "float64": {"ratio": -1e-17}, "spectrum": {"ratio": {"lower": "1/10", "upper": "1/5"}}}}, "b"),
         _fake_audit("N10", {"evidence": {"times": [0, 1, 2, 3], "loss": [1.0, 0.5, 0.2, 0.1],
                                          "bound_integral": [1.0, 0.6, 0.4, 0.3], "envelope_pl": [1, 0.8, 0.6, 0.5],
                                          "final_loss_ratio": 0.1}}),
@@ -132,7 +134,7 @@ def test_figures_deterministic():
 
 def test_report_never_crashes_on_odd_data():
     odd = {"audits": [_fake_audit("T7", {"evidence": {"error_vs_lambda": [["x", None], [1]]}}),
-                      _fake_audit("N7", {"evidence": {"float64": "nope"}, "certificate": {"spectrum": {"ratio": "x"}}}),
+                      _fake_audit("N7", {"evidence": {"float64": "nope", "spectrum": {"ratio": "x"}}}),
                       {"audit": "T6/crash", "claim": "T6", "expected": "proved", "actual": "error", "met": False,
                        "error": "ValueError: boom", "result": None, "timing": {}}],
            "summary": {"missed": ["T6/crash"]}}
