@@ -26,6 +26,282 @@ def J(r):
     return json.loads(r.to_json())
 
 
+# -- flat exact tests pinning the kernel's limits, messages and branches (mutation testing) ---------------------
+def _raw_law(*xs, weights=None):
+    """A law dict as read_laws returns it, built directly (no magnitude bound): atoms in d = 1."""
+    return {"family": "discrete", "dim": 1, "atoms": tuple((F(x),) for x in xs),
+            "weights": tuple(weights) if weights else (F(1, len(xs)),) * len(xs)}
+
+
+def _laws_of(*atom_lists):
+    return L.read_laws([{"family": "discrete", "atoms": a} for a in atom_lists])
+
+
+def _modp_det_reference(atom_lists, p, z, rows):
+    """Independent reference: the Hessian-design minor modulo p at one point z (weights uniform)."""
+    import sympy
+
+    d = len(z)
+    pairs = [(i, j) for i in range(d) for j in range(i, d)]
+    cols = []
+    for A in atom_lists:
+        w = [pow(len(A), -1, p) * functools.reduce(lambda s, t: s * t % p, (pow(zj, e, p) for zj, e in zip(z, a)), 1)
+             for a in A]
+        S = pow(sum(w) % p, -1, p)
+        P = [x * S % p for x in w]
+        g = [sum(pk * a[j] for pk, a in zip(P, A)) % p for j in range(d)]
+        cols.append([(sum(pk * a[i] * a[j] for pk, a in zip(P, A)) - g[i] * g[j]) % p for i, j in pairs])
+    M = sympy.Matrix([[cols[i][r] for i in range(len(atom_lists))] for r in rows])
+    return int(M.det()) % p
+
+
+def test_modp_small_prime_two_dimensions_exact_det():
+    """p = 7, exponents >= p - 2 (Fermat reduction modulo p - 1), d = 2 (the mixed Hessian entry)."""
+    atoms = [[[1, 5], [0, 0], [0, 8]], [[0, 6], [3, 6], [0, 8]], [[3, 7], [7, 8], [3, 5]]]
+    laws = _laws_of(*atoms)
+    det = _modp_det_reference(atoms, 7, (2, 3), [0, 1, 2])
+    assert det == 3
+    cert = {"variant": "hessian-modp", "prime": 7, "q": 1, "points": [[2, 3]], "rows": [0, 1, 2], "det": det}
+    lse._spent.clear()
+    assert lse._modp(laws, "affine", cert, "c") == "hessian-modp: rank 3 modulo 7"
+    assert lse._spent == {"modp": 1 * (9 * 2 + 20 * 3)}
+    for bad in (0, 1, 2, 4, 5, 6):
+        with pytest.raises(Rejected, match=r"c\.det: the minor's determinant modulo p is 3, recorded"):
+            lse._modp(laws, "affine", dict(cert, det=bad), "c")
+    with pytest.raises(Rejected, match=r"c\.points\[0\]\[1\]: expected an integer in \[1, 6\]"):
+        lse._modp(laws, "affine", dict(cert, points=[[2, 7]]), "c")
+    with pytest.raises(Rejected, match="integer in"):
+        lse._modp(laws, "affine", dict(cert, points=[[0, 3]]), "c")
+
+
+def test_modp_prime_edges():
+    laws = _laws_of([[0], [2]], [[0], [4]])
+    cert = {"variant": "hessian-modp", "prime": 3, "q": 1, "points": [[1], [2]], "rows": [0, 1], "det": 7}
+    with pytest.raises(Rejected, match=r"c\.det: the minor's determinant modulo p is \d, recorded 7"):
+        lse._modp(laws, "affine", cert, "c")           # 3 is an admissible prime
+    with pytest.raises(Rejected, match=r"c\.prime: expected an integer in \[3, "):
+        lse._modp(laws, "affine", dict(cert, prime=2), "c")
+    with pytest.raises(Rejected, match=r"c\.prime: 9 is not prime"):
+        lse._modp(laws, "affine", dict(cert, prime=9), "c")
+    with pytest.raises(Rejected, match="discrete laws only"):
+        lse._modp(L.read_laws([{"family": "gaussian", "cov": [[1]]}]), "affine", cert, "c")
+
+
+def test_label_length_edge():
+    assert lse._label({"label": "x" * 200}) == "x" * 200 + ": "
+    assert lse._label({}) == ""
+    with pytest.raises(Rejected, match="parameters.label: expected a string of at most 200 characters"):
+        lse._label({"label": "x" * 201})
+
+
+def test_statement_batch_default_is_proved():
+    p = {"families": [[{"family": "discrete", "atoms": [0, 1]}]], "modulo": "constants"}
+    assert lse.statement_batch(p, {}) == lse.statement_batch(p, {}, True)
+    assert lse.statement_batch(p, {}).startswith(
+        "for each of the 1 families in parameters.families, the CGFs of its laws are linearly independent modulo "
+        "constants on U [instance")
+    assert lse.statement_batch(p, {}, False).startswith("for at least one of the 1 families")
+
+
+def test_series_group_count_edges():
+    for k in (1, 16):
+        p = {"K": 1, "vandermonde": {f"g{j}": ["1"] for j in range(k)}}
+        assert f"for each of the {k} groups" in lse.statement_series(p, {})
+    for k in (0, 17):
+        with pytest.raises(Rejected, match="expected 1..16 groups"):
+            lse.statement_series({"K": 1, "vandermonde": {f"g{j}": ["1"] for j in range(k)}}, {})
+    for K in (0, 31):
+        with pytest.raises(Rejected, match=r"parameters\.K: expected an integer in \[1, 30\]"):
+            lse.statement_series({"K": K, "vandermonde": {"g": ["1"]}}, {})
+
+
+def test_det_q_bit_edges():
+    assert lse._det_q([[F(1, 2 ** 99_999)]], "f") == F(1, 2 ** 99_999)
+    with pytest.raises(Rejected, match="denominators over 100,000 bits"):
+        lse._det_q([[F(1, 2 ** 100_000)]], "f")
+    assert lse._det_q([[F(1, 2), F(1, 3)], [F(1), F(2)]], "f") == F(2, 3)
+    assert lse._det_q([[F(2 ** 99_998)]], "f") == 2 ** 99_998
+    with pytest.raises(Rejected, match="determinant over 100,000 bits"):
+        lse._det_q([[F(2 ** 99_999)]], "f")
+
+
+def test_near_edges():
+    from verify.kernel._ball import ball
+
+    lse._near(ball(1), 1, "f")
+    lse._near(ball(F(-3, 7)), "-3/7", "f")
+    lse._near(ball(1) + ball(F(1, 65537)), 1, "f")
+    for x, v in ((ball(1), 0), (ball(1) + ball(F(1, 65535)), 1), (ball(-1), 1), (ball(1), -1)):
+        with pytest.raises(Rejected, match="f: the recomputed value is not certainly within 2\\^-16"):
+            lse._near(x, v, "f")
+
+
+def test_design_ball_modulo_constants_point_count():
+    laws = L.read_laws([{"family": "gaussian", "cov": [[1]]}, {"family": "gaussian", "cov": [[1]], "mean": [1]}])
+    cert = {"variant": "design-ball", "points": [["1"], ["2"], ["3"]], "det": "1"}   # N + 1 columns
+    lse._spent.clear()
+    with pytest.raises(Rejected, match=r"c\.det: the recomputed value"):
+        lse._design(laws, "constants", cert, "c")
+    assert lse._spent == {"ball": 3 * 2}
+    with pytest.raises(Rejected, match=r"c\.points: expected 4\.\.4 elements"):
+        lse._design(laws, "affine", cert, "c")
+    # det[Lambda_i(t_k) | 1] for Lambda_1 = t^2/2, Lambda_2 = t^2/2 + t at t = 1, 2, 3: exactly -1
+    assert lse._design(laws, "constants", dict(cert, det="-1"), "c").startswith("design-ball: square 3 x 3")
+
+
+def test_identity_poly_exponent_edges():
+    one = _laws_of([[0], [1]])
+    lse._spent.clear()
+    with pytest.raises(Rejected, match="polynomial identity"):       # |q a| = 2^60 still a polynomial
+        lse._identity_poly(one, [1], [F(2 ** 60)], F(1))
+    assert lse._identity_poly(one, [1], [F(2 ** 60 + 1)], F(1)) is None
+    big = [_raw_law(0, 2 ** 59)]                                # max exponent x (|c| + 1) = 2^60
+    with pytest.raises(Rejected, match="polynomial identity"):
+        lse._identity_poly(big, [1], [F(0)], F(1))
+    assert lse._identity_poly([_raw_law(0, 2 ** 59 + 1)], [1], [F(0)], F(1)) is None
+    assert lse._identity_poly([_raw_law(0, 2 ** 58 + 1)], [3], [F(0)], F(1)) is None   # x (3 + 1) > 2^60
+
+
+def test_identity_poly_size_edges():
+    D = 10 ** 4999
+    heavy = [_raw_law(0, 1, weights=(F(1, D), F(D - 1, D)))]
+    bits = max(D.bit_length(), (D - 1).bit_length())
+    assert 13 * bits > 200_000 >= 12 * bits
+    lse._spent.clear()
+    with pytest.raises(Rejected, match="coefficients of the polynomial identity are too large"):
+        lse._identity_poly(heavy, [13], [F(0)], F(1))
+    lse._spent.clear()
+    with pytest.raises(Rejected, match="identity prod P_i\\^c_i = C z\\^\\(q a\\) fails"):
+        lse._identity_poly(heavy, [12], [F(0)], F(1))
+    # predicted terms exactly MAX_TERMS = 400 x 500 is allowed; one more atom is not
+    a, b = _raw_law(*range(400)), _raw_law(*range(500))
+    lse._spent.clear()
+    with pytest.raises(Rejected, match="fails"):
+        lse._identity_poly([a, b], [1, 1], [F(0)], F(1))
+    assert lse._spent == {"poly": 400 + 400 * 500}
+    c = _raw_law(*range(501))
+    lse._spent.clear()
+    with pytest.raises(Rejected, match="too large to expand"):
+        lse._identity_poly([a, c], [1, 1], [F(0)], F(1))
+
+
+def test_identity_sympy_work_and_messages():
+    laws = L.read_laws([{"family": "discrete", "atoms": [0, 1, 2]}, {"family": "gaussian", "cov": [[1]]}])
+    lse._spent.clear()
+    with pytest.raises(Rejected, match="SymPy expand does not reduce"):
+        lse._identity_sympy(laws, [1, 1], [F(0)], F(1))
+    assert lse._spent == {"sympy": (1 + 300) + (1 + 0)}
+    lse._spent.clear()
+    g = L.read_laws([{"family": "gaussian", "cov": [[2]], "mean": [1]}, {"family": "gaussian", "cov": [[1]]}])
+    assert lse._identity_sympy(g, [1, -2], [F(1)], F(1)) == "SymPy expand reduces the relation to 0"
+    assert lse._spent == {"sympy": 2}
+    lse._spent.clear()
+    assert lse._identity(L.read_laws([{"family": "gaussian", "cov": [[2]]}, {"family": "gaussian", "cov": [[1]]}]),
+                         [1, -2], [F(0)], F(1)) == "SymPy expand reduces the relation to 0"
+
+
+def test_identity_needs_positive_C_and_nonzero_c():
+    laws = _laws_of([[0], [1]])
+    for c, C in (([1], F(0)), ([1], F(-1)), ([0], F(1))):
+        with pytest.raises(Rejected, match="need C > 0 and integers c != 0"):
+            lse._identity(laws, c, [F(0)], C)
+    dirac = _laws_of([[3]])
+    assert lse._identity(dirac, [2], [F(6)], F(1)) == "Dirac CGFs are linear"
+    for a, C in (([F(5)], F(1)), ([F(6)], F(2))):
+        with pytest.raises(Rejected, match="Dirac terms do not add up"):
+            lse._identity(dirac, [2], a, C)
+    lse._spent.clear()
+    assert lse._identity(_laws_of([[0], [1]], [[0], [1]]), [1, -1], [F(0)], F(1)) == "polynomial identity (q = 1)"
+    with pytest.raises(Rejected, match=r"\|c_i\| <= 64"):
+        lse._identity(_laws_of([[0], [1]], [[0], [1]]), [65, -65], [F(0)], F(1))
+
+
+def test_log_series_is_the_power_series_log():
+    # log(1 + x) = x - x^2/2 + x^3/3 - x^4/4; log(1 + x + x^2) = x + x^2/2 - 2x^3/3 + x^4/4
+    assert lse._log_series([F(1), F(1), F(0), F(0), F(0)], 4) == [0, 1, F(-1, 2), F(1, 3), F(-1, 4)]
+    assert lse._log_series([F(1), F(1), F(1), F(0), F(0)], 4) == [0, 1, F(1, 2), F(-2, 3), F(1, 4)]
+    assert lse._log_series([F(1), F(0), F(1, 2)], 2) == [0, 0, F(1, 2)]
+
+
+def test_spend_accumulates_per_resource():
+    lse._spent.clear()
+    lse._spend("modp", 999_999, "x")
+    lse._spend("modp", 1, "x")
+    lse._spend("exact", 200_000, "x")
+    with pytest.raises(Rejected, match=r"y: modp work exceeds the kernel's limit 1000000 for one Result"):
+        lse._spend("modp", 1, "y")
+    lse._spent.clear()
+
+
+def test_spd_exact_ldl():
+    L.spd(((F(2), F(1)), (F(1), F(1))), "S")
+    L.spd(((F(1), F(2)), (F(2), F(5))), "S")
+    L.spd(((F(2), F(1), F(0)), (F(1), F(2), F(1)), (F(0), F(1), F(2))), "S")
+    for S in (((F(1), F(2)), (F(2), F(4))),                                  # singular: second pivot 0
+              ((F(1), F(0), F(0)), (F(0), F(1), F(1)), (F(0), F(1), F(1))),  # singular: third pivot 0
+              ((F(1), F(1), F(1)), (F(1), F(2), F(2)), (F(1), F(2), F(2))),
+              ((F(0),),), ((F(-1),),)):
+        with pytest.raises(Rejected, match="S: not positive definite"):
+            L.spd(S, "S")
+    with pytest.raises(Rejected, match="S: not symmetric"):
+        L.spd(((F(1), F(0)), (F(1), F(1))), "S")
+
+
+def test_laws_atom_total_edge():
+    laws = L.read_laws([{"family": "discrete", "atoms": list(range(k * 10000, k * 10000 + 10000))} for k in range(2)])
+    assert sum(len(l["atoms"]) for l in laws) == L.MAX_ATOMS
+    with pytest.raises(Rejected, match="parameters.laws: more than 20000 atoms in all"):
+        L.read_laws([{"family": "discrete", "atoms": list(range(10000))},
+                     {"family": "discrete", "atoms": list(range(10001))}])
+    assert L.read_laws([{"family": "discrete", "atoms": [[5]]}])[0] == {
+        "family": "discrete", "dim": 1, "atoms": ((5,),), "weights": (1,)}
+    assert L.read_laws([{"family": "discrete", "atoms": [[1, 2], [3, 4]]}])[0]["dim"] == 2
+    assert L.read_laws([{"family": "uniform_cube", "radius": "1/2", "center": [1, 2]}])[0] == {
+        "family": "uniform_cube", "dim": 2, "radius": F(1, 2), "center": (1, 2)}
+    with pytest.raises(Rejected, match="radius: must be > 0"):
+        L.read_laws([{"family": "uniform_cube", "radius": "-1"}])
+
+
+def test_mixture_cgf_with_separation_not_one():
+    import sympy
+
+    from verify.kernel._ball import bounds, workprec
+
+    law = L.read_laws([{"family": "gaussian_mixture", "separation": "3/2", "direction": [2], "cov": [[1]],
+                        "center": [1]}])[0]
+    assert law["separation"] == F(3, 2) and law["mean"] == (1,)
+    th = sympy.Dummy("t")
+    ex = th + th ** 2 / 2 + sympy.log(sympy.cosh(sympy.Rational(3, 2) * th))
+    assert sympy.simplify(L.cgf_sympy(law, [th]) - ex) == 0
+    for t in (F(1, 3), F(-2)):
+        with workprec(200):
+            lo, hi = bounds(L.cgf_ball(law, (t,)))
+        v = F(str(sympy.N(ex.subs(th, sympy.Rational(t.numerator, t.denominator)), 70)))
+        assert lo - F(1, 10 ** 55) <= v <= hi + F(1, 10 ** 55) and hi - lo < F(1, 10 ** 50)
+
+
+def test_cube_cgf_precision_per_branch():
+    """At 200 bits: the series branch below 2^-101 (relative width about 2^-198), the extra-precision branch
+    for 2^-101 <= u < 1 (about 2^-213: 2 (log2(1/u) + 1) + 16 extra bits), no extra bits for u >= 1."""
+    import math
+
+    from verify.kernel._ball import bounds, workprec
+
+    law = L.read_laws([{"family": "uniform_cube", "radius": 1}])[0]
+
+    def rel(u):
+        with workprec(200):
+            lo, hi = bounds(L.cgf_ball(law, (u,)))
+        assert 0 < lo < hi
+        return math.log2((hi - lo) / lo)
+
+    assert -205 < rel(F(1, 2 ** 102)) < -190           # series
+    for u in (F(1, 2 ** 101), F(1, 2 ** 100), F(1, 2 ** 50), F(1, 2)):
+        assert -230 < rel(u) < -211, u                 # extra precision
+    for u in (F(1), F(3, 2), F(5)):
+        assert -205 < rel(u) < -190, u                 # working precision
+
+
 @functools.lru_cache(maxsize=None)
 def _samples():
     from verify.checks.independence import batch_result, check_relation, independent_mod_affine
@@ -563,210 +839,3 @@ def test_cube_cgf_series_branch():
             v = mpmath.log(mpmath.sinh(x) / x)
             assert mpmath.mpf(lo.numerator) / lo.denominator <= v <= mpmath.mpf(hi.numerator) / hi.denominator
         assert 0 < lo and (hi - lo) < lo / 10 ** 50
-
-
-# -- flat exact tests pinning the kernel's limits, messages and branches (mutation testing) ---------------------
-def _raw_law(*xs, weights=None):
-    """A law dict as read_laws returns it, built directly (no magnitude bound): atoms in d = 1."""
-    return {"family": "discrete", "dim": 1, "atoms": tuple((F(x),) for x in xs),
-            "weights": tuple(weights) if weights else (F(1, len(xs)),) * len(xs)}
-
-
-def _laws_of(*atom_lists):
-    return L.read_laws([{"family": "discrete", "atoms": a} for a in atom_lists])
-
-
-def _modp_det_reference(atom_lists, p, z, rows):
-    """Independent reference: the Hessian-design minor modulo p at one point z (weights uniform)."""
-    import sympy
-
-    d = len(z)
-    pairs = [(i, j) for i in range(d) for j in range(i, d)]
-    cols = []
-    for A in atom_lists:
-        w = [pow(len(A), -1, p) * functools.reduce(lambda s, t: s * t % p, (pow(zj, e, p) for zj, e in zip(z, a)), 1)
-             for a in A]
-        S = pow(sum(w) % p, -1, p)
-        P = [x * S % p for x in w]
-        g = [sum(pk * a[j] for pk, a in zip(P, A)) % p for j in range(d)]
-        cols.append([(sum(pk * a[i] * a[j] for pk, a in zip(P, A)) - g[i] * g[j]) % p for i, j in pairs])
-    M = sympy.Matrix([[cols[i][r] for i in range(len(atom_lists))] for r in rows])
-    return int(M.det()) % p
-
-
-def test_modp_small_prime_two_dimensions_exact_det():
-    """p = 7, exponents >= p - 2 (Fermat reduction modulo p - 1), d = 2 (the mixed Hessian entry)."""
-    atoms = [[[1, 5], [0, 0], [0, 8]], [[0, 6], [3, 6], [0, 8]], [[3, 7], [7, 8], [3, 5]]]
-    laws = _laws_of(*atoms)
-    det = _modp_det_reference(atoms, 7, (2, 3), [0, 1, 2])
-    assert det == 3
-    cert = {"variant": "hessian-modp", "prime": 7, "q": 1, "points": [[2, 3]], "rows": [0, 1, 2], "det": det}
-    lse._spent.clear()
-    assert lse._modp(laws, "affine", cert, "c") == "hessian-modp: rank 3 modulo 7"
-    assert lse._spent == {"modp": 1 * (9 * 2 + 20 * 3)}
-    for bad in (0, 1, 2, 4, 5, 6):
-        with pytest.raises(Rejected, match=r"c\.det: the minor's determinant modulo p is 3, recorded"):
-            lse._modp(laws, "affine", dict(cert, det=bad), "c")
-    with pytest.raises(Rejected, match=r"c\.points\[0\]\[1\]: expected an integer in \[1, 6\]"):
-        lse._modp(laws, "affine", dict(cert, points=[[2, 7]]), "c")
-    with pytest.raises(Rejected, match="integer in"):
-        lse._modp(laws, "affine", dict(cert, points=[[0, 3]]), "c")
-
-
-def test_modp_prime_edges():
-    laws = _laws_of([[0], [2]], [[0], [4]])
-    cert = {"variant": "hessian-modp", "prime": 3, "q": 1, "points": [[1], [2]], "rows": [0, 1], "det": 7}
-    with pytest.raises(Rejected, match=r"c\.det: the minor's determinant modulo p is \d, recorded 7"):
-        lse._modp(laws, "affine", cert, "c")           # 3 is an admissible prime
-    with pytest.raises(Rejected, match=r"c\.prime: expected an integer in \[3, "):
-        lse._modp(laws, "affine", dict(cert, prime=2), "c")
-    with pytest.raises(Rejected, match=r"c\.prime: 9 is not prime"):
-        lse._modp(laws, "affine", dict(cert, prime=9), "c")
-    with pytest.raises(Rejected, match="discrete laws only"):
-        lse._modp(L.read_laws([{"family": "gaussian", "cov": [[1]]}]), "affine", cert, "c")
-
-
-def test_label_length_edge():
-    assert lse._label({"label": "x" * 200}) == "x" * 200 + ": "
-    assert lse._label({}) == ""
-    with pytest.raises(Rejected, match="parameters.label: expected a string of at most 200 characters"):
-        lse._label({"label": "x" * 201})
-
-
-def test_statement_batch_default_is_proved():
-    p = {"families": [[{"family": "discrete", "atoms": [0, 1]}]], "modulo": "constants"}
-    assert lse.statement_batch(p, {}) == lse.statement_batch(p, {}, True)
-    assert lse.statement_batch(p, {}).startswith(
-        "for each of the 1 families in parameters.families, the CGFs of its laws are linearly independent modulo "
-        "constants on U [instance")
-    assert lse.statement_batch(p, {}, False).startswith("for at least one of the 1 families")
-
-
-def test_series_group_count_edges():
-    for k in (1, 16):
-        p = {"K": 1, "vandermonde": {f"g{j}": ["1"] for j in range(k)}}
-        assert f"for each of the {k} groups" in lse.statement_series(p, {})
-    for k in (0, 17):
-        with pytest.raises(Rejected, match="expected 1..16 groups"):
-            lse.statement_series({"K": 1, "vandermonde": {f"g{j}": ["1"] for j in range(k)}}, {})
-    for K in (0, 31):
-        with pytest.raises(Rejected, match=r"parameters\.K: expected an integer in \[1, 30\]"):
-            lse.statement_series({"K": K, "vandermonde": {"g": ["1"]}}, {})
-
-
-def test_det_q_bit_edges():
-    assert lse._det_q([[F(1, 2 ** 99_999)]], "f") == F(1, 2 ** 99_999)
-    with pytest.raises(Rejected, match="denominators over 100,000 bits"):
-        lse._det_q([[F(1, 2 ** 100_000)]], "f")
-    assert lse._det_q([[F(1, 2), F(1, 3)], [F(1), F(2)]], "f") == F(2, 3)
-    assert lse._det_q([[F(2 ** 99_998)]], "f") == 2 ** 99_998
-    with pytest.raises(Rejected, match="determinant over 100,000 bits"):
-        lse._det_q([[F(2 ** 99_999)]], "f")
-
-
-def test_near_edges():
-    from verify.kernel._ball import ball
-
-    lse._near(ball(1), 1, "f")
-    lse._near(ball(F(-3, 7)), "-3/7", "f")
-    lse._near(ball(1) + ball(F(1, 65537)), 1, "f")
-    for x, v in ((ball(1), 0), (ball(1) + ball(F(1, 65535)), 1), (ball(-1), 1), (ball(1), -1)):
-        with pytest.raises(Rejected, match="f: the recomputed value is not certainly within 2\\^-16"):
-            lse._near(x, v, "f")
-
-
-def test_design_ball_modulo_constants_point_count():
-    laws = L.read_laws([{"family": "gaussian", "cov": [[1]]}, {"family": "gaussian", "cov": [[1]], "mean": [1]}])
-    cert = {"variant": "design-ball", "points": [["1"], ["2"], ["3"]], "det": "1"}   # N + 1 columns
-    lse._spent.clear()
-    with pytest.raises(Rejected, match=r"c\.det: the recomputed value"):
-        lse._design(laws, "constants", cert, "c")
-    assert lse._spent == {"ball": 3 * 2}
-    with pytest.raises(Rejected, match=r"c\.points: expected 4\.\.4 elements"):
-        lse._design(laws, "affine", cert, "c")
-    # det[Lambda_i(t_k) | 1] for Lambda_1 = t^2/2, Lambda_2 = t^2/2 + t at t = 1, 2, 3: exactly -1
-    assert lse._design(laws, "constants", dict(cert, det="-1"), "c").startswith("design-ball: square 3 x 3")
-
-
-def test_identity_poly_exponent_edges():
-    one = _laws_of([[0], [1]])
-    lse._spent.clear()
-    with pytest.raises(Rejected, match="polynomial identity"):       # |q a| = 2^60 still a polynomial
-        lse._identity_poly(one, [1], [F(2 ** 60)], F(1))
-    assert lse._identity_poly(one, [1], [F(2 ** 60 + 1)], F(1)) is None
-    big = [_raw_law(0, 2 ** 59)]                                # max exponent x (|c| + 1) = 2^60
-    with pytest.raises(Rejected, match="polynomial identity"):
-        lse._identity_poly(big, [1], [F(0)], F(1))
-    assert lse._identity_poly([_raw_law(0, 2 ** 59 + 1)], [1], [F(0)], F(1)) is None
-    assert lse._identity_poly([_raw_law(0, 2 ** 58 + 1)], [3], [F(0)], F(1)) is None   # x (3 + 1) > 2^60
-
-
-def test_identity_poly_size_edges():
-    D = 10 ** 4999
-    heavy = [_raw_law(0, 1, weights=(F(1, D), F(D - 1, D)))]
-    bits = max(D.bit_length(), (D - 1).bit_length())
-    assert 13 * bits > 200_000 >= 12 * bits
-    lse._spent.clear()
-    with pytest.raises(Rejected, match="coefficients of the polynomial identity are too large"):
-        lse._identity_poly(heavy, [13], [F(0)], F(1))
-    lse._spent.clear()
-    with pytest.raises(Rejected, match="identity prod P_i\\^c_i = C z\\^\\(q a\\) fails"):
-        lse._identity_poly(heavy, [12], [F(0)], F(1))
-    # predicted terms exactly MAX_TERMS = 400 x 500 is allowed; one more atom is not
-    a, b = _raw_law(*range(400)), _raw_law(*range(500))
-    lse._spent.clear()
-    with pytest.raises(Rejected, match="fails"):
-        lse._identity_poly([a, b], [1, 1], [F(0)], F(1))
-    assert lse._spent == {"poly": 400 + 400 * 500}
-    c = _raw_law(*range(501))
-    lse._spent.clear()
-    with pytest.raises(Rejected, match="too large to expand"):
-        lse._identity_poly([a, c], [1, 1], [F(0)], F(1))
-
-
-def test_identity_sympy_work_and_messages():
-    laws = L.read_laws([{"family": "discrete", "atoms": [0, 1, 2]}, {"family": "gaussian", "cov": [[1]]}])
-    lse._spent.clear()
-    with pytest.raises(Rejected, match="SymPy expand does not reduce"):
-        lse._identity_sympy(laws, [1, 1], [F(0)], F(1))
-    assert lse._spent == {"sympy": (1 + 300) + (1 + 0)}
-    lse._spent.clear()
-    g = L.read_laws([{"family": "gaussian", "cov": [[2]], "mean": [1]}, {"family": "gaussian", "cov": [[1]]}])
-    assert lse._identity_sympy(g, [1, -2], [F(1)], F(1)) == "SymPy expand reduces the relation to 0"
-    assert lse._spent == {"sympy": 2}
-    lse._spent.clear()
-    assert lse._identity(L.read_laws([{"family": "gaussian", "cov": [[2]]}, {"family": "gaussian", "cov": [[1]]}]),
-                         [1, -2], [F(0)], F(1)) == "SymPy expand reduces the relation to 0"
-
-
-def test_identity_needs_positive_C_and_nonzero_c():
-    laws = _laws_of([[0], [1]])
-    for c, C in (([1], F(0)), ([1], F(-1)), ([0], F(1))):
-        with pytest.raises(Rejected, match="need C > 0 and integers c != 0"):
-            lse._identity(laws, c, [F(0)], C)
-    dirac = _laws_of([[3]])
-    assert lse._identity(dirac, [2], [F(6)], F(1)) == "Dirac CGFs are linear"
-    for a, C in (([F(5)], F(1)), ([F(6)], F(2))):
-        with pytest.raises(Rejected, match="Dirac terms do not add up"):
-            lse._identity(dirac, [2], a, C)
-    lse._spent.clear()
-    assert lse._identity(_laws_of([[0], [1]], [[0], [1]]), [1, -1], [F(0)], F(1)) == "polynomial identity (q = 1)"
-    with pytest.raises(Rejected, match=r"\|c_i\| <= 64"):
-        lse._identity(_laws_of([[0], [1]], [[0], [1]]), [65, -65], [F(0)], F(1))
-
-
-def test_log_series_is_the_power_series_log():
-    # log(1 + x) = x - x^2/2 + x^3/3 - x^4/4; log(1 + x + x^2) = x + x^2/2 - 2x^3/3 + x^4/4
-    assert lse._log_series([F(1), F(1), F(0), F(0), F(0)], 4) == [0, 1, F(-1, 2), F(1, 3), F(-1, 4)]
-    assert lse._log_series([F(1), F(1), F(1), F(0), F(0)], 4) == [0, 1, F(1, 2), F(-2, 3), F(1, 4)]
-    assert lse._log_series([F(1), F(0), F(1, 2)], 2) == [0, 0, F(1, 2)]
-
-
-def test_spend_accumulates_per_resource():
-    lse._spent.clear()
-    lse._spend("modp", 999_999, "x")
-    lse._spend("modp", 1, "x")
-    lse._spend("exact", 200_000, "x")
-    with pytest.raises(Rejected, match=r"y: modp work exceeds the kernel's limit 1000000 for one Result"):
-        lse._spend("modp", 1, "y")
-    lse._spent.clear()
