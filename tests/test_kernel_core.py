@@ -60,7 +60,7 @@ def test_suffix_claim_accepted(toy):
     ({"method": "certified"}, "is exact, not 'certified'"),
     ({"method": "evidence"}, "must be exact or certified"),
     ({"claim": "T4"}, "proves claims T3"),
-    ({"claim": "T33"}, "proves claims T3"),
+    ({"claim": "T33"}, "is not a catalogue ID"),
     ({"certificate": {"kind": "nope"}}, "not a known kind"),
     ({"certificate": {"kind": ["toy-sum"]}}, "not a known kind"),
     ({"certificate": {}}, "certificate.kind: missing"),
@@ -78,6 +78,33 @@ def test_dispatcher_rejects(toy, over, message):
     with pytest.raises(Rejected) as e:
         kernel.check(toy_result(**over))
     assert message in str(e.value)
+
+
+@pytest.mark.parametrize("claim", ["T3.n.x", "T3.", "t3", "T12", "T0", "N11", "T3.n-1", " T3"])
+def test_claim_must_be_a_catalogue_id(toy, claim):
+    with pytest.raises(Rejected, match="^claim: "):
+        kernel.check(toy_result(claim=claim))
+
+
+def test_kinds_are_frozen():
+    import dataclasses
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        TOY.verdict = "refuted"
+
+
+def test_missing_kernel_module_is_skipped(monkeypatch):
+    monkeypatch.setattr(kernel, "_KINDS", {})
+    monkeypatch.setattr(kernel, "MODULES", ("no_such_kernel_module",) + kernel.MODULES)
+    assert "gate-case-split" in kernel.kinds()
+
+
+def test_long_exception_messages_are_cut_at_300(toy):
+    def loud(result):
+        raise ValueError("x" * 400)
+    toy["toy-sum"] = Kind(TOY.claims, TOY.verdict, TOY.methods, loud)
+    with pytest.raises(Rejected) as e:
+        kernel.check(toy_result())
+    assert str(e.value) == "ValueError: " + "x" * 300
 
 
 def test_smart_forger_restates_but_math_rejects(toy):

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import re
 from typing import Callable, FrozenSet
 
 from ._read import Rejected, budget
@@ -74,6 +75,7 @@ def kinds() -> dict:
     return dict(_KINDS)
 
 
+_CLAIM = re.compile(r"^(T(1[01]|[1-9])|N(10|[1-9]))(\.[A-Za-z0-9_]+)?$")
 _TOP = ("claim", "statement", "verdict", "method", "certificate", "parameters", "conventions", "seeds",
         "evidence", "versions", "timing")
 
@@ -87,6 +89,8 @@ def _check(result) -> str:
     for key in ("claim", "statement", "verdict", "method"):
         if not isinstance(result.get(key), str):
             raise Rejected(f"{key}: missing or not a string")
+    if not _CLAIM.match(result["claim"]):
+        raise Rejected(f"claim: {result['claim']!r:.40} is not a catalogue ID (T1..T11, N1..N10, optional suffix)")
     for key in ("parameters", "conventions"):
         if not isinstance(result.get(key, {}), dict):
             raise Rejected(f"{key}: not an object")
