@@ -217,6 +217,12 @@ def test_integer():
             R.integer(bad, "n", 1, 4)
 
 
+def test_integer_message_with_a_huge_bound():
+    with pytest.raises(Rejected, match=r"^q: expected an integer in \[1, 2\^16609\.\.\], got 0$"):
+        R.integer(0, "q", 1, 10 ** 5000)
+    assert R.integer(10 ** 4999, "q", 1, 10 ** 5000) == 10 ** 4999
+
+
 def test_default_lengths():
     assert R.lst([], "l") == [] and R.vec([], "v") == []
     assert R.string("x" * 100_000, "s") == "x" * 100_000

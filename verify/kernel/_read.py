@@ -100,8 +100,13 @@ def integer(v, field: str, lo: int, hi: int) -> int:
     """An integer (JSON int or exact-number string) with ``lo <= v <= hi``."""
     x = num(v, field)
     if x.denominator != 1 or not lo <= x <= hi:
-        raise Rejected(f"{field}: expected an integer in [{lo}, {hi}], got {v!r:.60}")
+        raise Rejected(f"{field}: expected an integer in [{_short(lo)}, {_short(hi)}], got {v!r:.60}")
     return int(x)
+
+
+def _short(n: int) -> str:
+    """Decimal text of a bound, or its size when it is too long to print (Python refuses > 4300 digits)."""
+    return str(n) if abs(n).bit_length() < 300 else f"{'-' if n < 0 else ''}2^{abs(n).bit_length() - 1}.."
 
 
 def string(v, field: str, choices=None, max_len: int = 100_000) -> str:
