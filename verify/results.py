@@ -31,7 +31,7 @@ import enum
 import re
 from typing import Any, Mapping
 
-__all__ = ["Verdict", "Method", "Result", "CLAIM_ID_PATTERN"]
+__all__ = ["Verdict", "Method", "Result", "CLAIM_ID_PATTERN", "kernel_checked"]
 
 CLAIM_ID_PATTERN = re.compile(r"^(T(1[01]|[1-9])|N(10|[1-9]))(\.[A-Za-z0-9_]+)?$")
 
@@ -236,3 +236,20 @@ class Result:
         if summary:
             rows += ["", f"Certificate: {summary}"]
         return "\n".join(rows)
+
+
+def kernel_checked(r: Result) -> Result:
+    """``r`` if the kernel accepts it (or it is undecided), else the same Result made INCONCLUSIVE with the
+    kernel's reason as its certificate summary: the kernel is the judge of every verdict a check returns."""
+    if r.verdict is Verdict.INCONCLUSIVE:
+        return r
+    import json
+
+    from . import kernel
+
+    try:
+        kernel.check(json.loads(r.to_json()))
+    except kernel.Rejected as exc:
+        return Result(r.claim, r.statement, Verdict.INCONCLUSIVE, r.method, parameters=r.parameters, seeds=r.seeds,
+                      evidence=dict(r.evidence), certificate={"summary": f"the kernel rejects the certificate: {exc}"})
+    return r

@@ -37,7 +37,7 @@ from ..kernel import casesplit as K
 from ..objects.maxout import MaxoutNetwork
 from ..objects.ops import TIE_RULES
 from ..objects.transformer import Attention, FeedForward, Head, Transformer
-from ..results import Method, Result, Verdict
+from ..results import Method, Result, Verdict, kernel_checked as _self_checked
 
 __all__ = ["check_permutation_equivariance", "check_softmax_equivariance_symbolic",
            "check_softmax_equivariance_evidence", "check_identical_tokens", "check_first_rule_ties",
@@ -101,18 +101,6 @@ def transformer_json(T: Transformer) -> dict:
     return jsonable({"sublayers": subs})
 
 
-def _self_checked(r: Result) -> Result:
-    """``r`` if the kernel accepts it, else INCONCLUSIVE with the kernel's reason."""
-    import json
-
-    from .. import kernel
-
-    try:
-        kernel.check(json.loads(r.to_json()))
-    except kernel.Rejected as exc:
-        return Result(r.claim, r.statement, Verdict.INCONCLUSIVE, r.method, parameters=r.parameters, seeds=r.seeds,
-                      evidence=dict(r.evidence), certificate={"summary": f"the kernel rejects the certificate: {exc}"})
-    return r
 
 
 _KV = Transformer([Attention([Head([[0, 0, 1, 0]], [[1, 0, 0, 0]], [[0, 1, 0, 0]], [[0], [0], [0], [1]])])],

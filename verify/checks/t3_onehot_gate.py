@@ -22,7 +22,7 @@ from ..canonical import jsonable
 from ..engines.exact import fraction_str, parse_exact
 from ..errors import InputError
 from ..kernel import casesplit as K
-from ..results import Method, Result, Verdict
+from ..results import Method, Result, Verdict, kernel_checked as _self_checked
 
 __all__ = ["gate", "check_gate_identity"]
 
@@ -162,15 +162,3 @@ def check_gate_identity(S=10, points=None, grid_denominator: int = 4) -> Result:
                                 certificate=r.certificate, evidence=evidence))
 
 
-def _self_checked(r: Result) -> Result:
-    """``r`` if the kernel accepts it, else INCONCLUSIVE with the kernel's reason (a search/kernel mismatch)."""
-    import json
-
-    from .. import kernel
-
-    try:
-        kernel.check(json.loads(r.to_json()))
-    except kernel.Rejected as exc:
-        return Result(r.claim, r.statement, Verdict.INCONCLUSIVE, r.method, parameters=r.parameters,
-                      evidence=dict(r.evidence), certificate={"summary": f"the kernel rejects the certificate: {exc}"})
-    return r

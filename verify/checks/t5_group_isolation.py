@@ -33,7 +33,7 @@ from ..engines.exact import fraction_str, parse_exact, parse_positive
 from ..errors import InputError
 from ..kernel import casesplit as K
 from ..objects.ops import TIE_RULES
-from ..results import Method, Result, Verdict
+from ..results import Method, Result, Verdict, kernel_checked as _self_checked
 
 __all__ = ["check_group_isolation"]
 
@@ -51,18 +51,6 @@ def scan_tree(members) -> list:
     return gen(1, members[0])
 
 
-def _self_checked(r: Result) -> Result:
-    """``r`` if the kernel accepts it, else INCONCLUSIVE with the kernel's reason."""
-    import json
-
-    from .. import kernel
-
-    try:
-        kernel.check(json.loads(r.to_json()))
-    except kernel.Rejected as exc:
-        return Result(r.claim, r.statement, Verdict.INCONCLUSIVE, r.method, parameters=r.parameters, seeds=r.seeds,
-                      evidence=dict(r.evidence), certificate={"summary": f"the kernel rejects the certificate: {exc}"})
-    return r
 
 
 def check_group_isolation(M, C, N: int = 3, k: int = 4, groups=None, values=None, cases: int = 300,
