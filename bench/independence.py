@@ -29,7 +29,7 @@ import numpy as np  # noqa: E402
 
 
 def make_laws(N: int, d: int = 3, atoms: int = 8, seed: int = 2026):
-    from verify.objects.distributions import Discrete
+    from verify.laws import Discrete
 
     rng = random.Random(seed)
     laws = []
@@ -116,7 +116,7 @@ def main(argv=None):
     ap.add_argument("--laws", type=int, default=200)
     ap.add_argument("--skip-mpmath", action="store_true")
     args = ap.parse_args(argv)
-    from verify.checks.independence import independent_mod_affine
+    from verify.decide.independence import independent_mod_affine
 
     laws = make_laws(args.laws)
     res = {}

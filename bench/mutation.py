@@ -1,7 +1,7 @@
 """Mutation testing of the modules that decide verdicts (issue 8, item 4): a small AST mutator.
 
     python3 bench/mutation.py                          # default modules, up to 30 mutants each
-    python3 bench/mutation.py --modules verify/engines/ball.py --max 60 --json mut.json
+    python3 bench/mutation.py --modules verify/arith/ball.py --max 60 --json mut.json
 
 Safety: the repository is never modified.  The script copies verify/, proofs/, tests/ and the
 config into a private temporary folder, mutates files only there (restoring each after its run),
@@ -34,16 +34,16 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # module -> tests that exercise it (globs relative to the repository; missing ones are ignored)
 TARGETS = {
-    "verify/engines/ball.py": ["tests/test_engines.py", "tests/test_bad_input_decisions.py",
+    "verify/arith/ball.py": ["tests/test_engines.py", "tests/test_bad_input_decisions.py",
                                "proofs/lse/n7_ntk_gram.py", "tests/test_t2*.py"],
-    "verify/engines/exact.py": ["tests/test_engines.py", "tests/test_bad_input_decisions.py",
+    "verify/arith/exact.py": ["tests/test_engines.py", "tests/test_bad_input_decisions.py",
                                 "proofs/maxout/t3_onehot_gate.py", "tests/test_objects*.py"],
     "verify/results.py": ["tests/test_results.py", "tests/test_bad_input_decisions.py", "tests/test_audit_registry.py"],
     "verify/objects/ops.py": ["tests/test_objects*.py", "tests/test_tracer*.py", "proofs/maxout/t6_maxout_emulation.py"],
     "verify/checks/t3_onehot_gate.py": ["proofs/maxout/t3_onehot_gate.py", "tests/test_t3*.py"],
-    "verify/checks/emulation.py": ["tests/test_t6*.py", "proofs/maxout/t6_maxout_emulation.py"],
-    "verify/checks/ntk.py": ["tests/test_ntk*.py", "tests/test_n7*.py", "proofs/lse/n7_ntk_gram.py"],
-    "verify/checks/independence.py": ["tests/test_independence*.py", "tests/test_n3_n6_checks.py", "proofs/lse/n3_*.py"],
+    "verify/decide/emulation.py": ["tests/test_t6*.py", "proofs/maxout/t6_maxout_emulation.py"],
+    "verify/decide/ntk.py": ["tests/test_ntk*.py", "tests/test_n7*.py", "proofs/lse/n7_ntk_gram.py"],
+    "verify/decide/independence.py": ["tests/test_independence*.py", "tests/test_n3_n6_checks.py", "proofs/lse/n3_*.py"],
     "verify/checks/t2_softmax_bound.py": ["tests/test_t2*.py"],
     # the kernel (issue 11): each module's own tests plus the generic whole-Result mutation test
     "verify/kernel/__init__.py": ["tests/test_kernel_core.py", "tests/test_kernel_mutations.py"],

@@ -25,9 +25,9 @@ from fractions import Fraction as F
 
 import numpy as np
 
-from verify.analysis.ntk import gaussian_heads, ntk_gram, ntk_gram_float64, query_lists
-from verify.engines.ball import ball_cholesky, workprec
-from verify.objects.distributions import Discrete
+from verify.decide.ntk_gram import gaussian_heads, ntk_gram, ntk_gram_float64, query_lists
+from verify.arith.ball import ball_cholesky, workprec
+from verify.laws import Discrete
 
 QUERIES = [[F(1), F(1, 2)], [F(-3, 10), F(1)]]
 LADDER = (64, 128, 256, 512, 1024, 2048)

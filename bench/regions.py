@@ -40,7 +40,7 @@ def _time(fn, repeat):
 
 
 def bench_1d(repeat, quick):
-    from verify.analysis.regions import maxout_values_1d, pieces_from_values
+    from verify.decide.regions import maxout_values_1d, pieces_from_values
     from verify.checks.t10_linear_regions import zigzag_network
     from verify.constructions.token_shift import tent_network
 
@@ -60,7 +60,7 @@ def bench_1d(repeat, quick):
 
 
 def bench_2d(repeat, quick):
-    from verify.analysis.regions import count_regions, maxout_cells_2d
+    from verify.decide.regions import count_regions, maxout_cells_2d
 
     cases = [("ReLU [2,16,16,1]", [2, 16, 16, 1]), ("ReLU [2,32,32,1]", [2, 32, 32, 1])]
     if not quick:
@@ -78,7 +78,7 @@ def bench_2d(repeat, quick):
 
 
 def bench_t6(repeat):
-    from verify.checks.emulation import prove_emulation
+    from verify.decide.emulation import prove_emulation
     from verify.checks.t6_maxout_emulation import random_maxout
     from verify.constructions.maxout_compiler import compile_maxout
 

@@ -59,7 +59,7 @@ def _float_forward(T, X):
 
 
 def run(quick: bool = False) -> dict:
-    from verify.checks.emulation import prove_emulation
+    from verify.decide.emulation import prove_emulation
     from verify.checks.t1_hardmax_max import check_hardmax_max
     from verify.constructions.maxout_compiler import compile_maxout
     from verify.objects.maxout import MaxoutNetwork

@@ -7,9 +7,9 @@ affine function (dependent: the NTK is singular), dilations do not (independent:
     python3 examples/distinguishable_token_distributions.py
 """
 
-from verify.checks.independence import independent_mod_affine
-from verify.checks.ntk import ntk_positive_definite
-from verify.objects.distributions import Discrete, Gaussian
+from verify.decide.independence import independent_mod_affine
+from verify.decide.ntk import ntk_positive_definite
+from verify.laws import Discrete, Gaussian
 
 beta = Discrete([[0, 0], [1, 0], [0, 1]])
 shifted = beta.translated(["1/2", "-1/5"])       # Y + a

@@ -6,7 +6,7 @@ N + 1 pieces.  The counts below are exact (rational breakpoints, no grid).  Run:
     python3 examples/regions_double_with_depth.py
 """
 
-from verify.analysis.regions import count_regions
+from verify.decide.regions import count_regions
 from verify.objects.maxout import MaxoutNetwork
 
 

@@ -8,7 +8,7 @@ at every point of the box -- not just at sample points.  Run:
 
 from fractions import Fraction
 
-from verify.checks.emulation import prove_emulation
+from verify.decide.emulation import prove_emulation
 from verify.constructions.maxout_compiler import compile_maxout
 from verify.objects.maxout import MaxoutNetwork
 

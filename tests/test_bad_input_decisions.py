@@ -1,7 +1,7 @@
 """Adversarial inputs to the decision primitives: balls that touch zero, exact zeros, boundary
 precisions, dependent columns, singular and barely-PD matrices, boundary sizes, floats where exact
 numbers are required, and Results whose verdict or timing could leak.  Each case pins a behaviour
-that a mutation of verify/engines/ball.py, verify/engines/exact.py or verify/results.py would break
+that a mutation of verify/arith/ball.py, verify/arith/exact.py or verify/results.py would break
 (see bench/mutation.py): a decision primitive may answer "not proved", never a wrong "proved"."""
 
 import dataclasses
@@ -10,8 +10,8 @@ from fractions import Fraction
 import pytest
 from flint import arb, fmpq, fmpz
 
-from verify.engines import ball
-from verify.engines.exact import (MAX_EXPONENT, MAX_NUMBER_LENGTH, JsonFloat, nullspace_q, parse_exact,
+from verify.arith import ball
+from verify.arith.exact import (MAX_EXPONENT, MAX_NUMBER_LENGTH, JsonFloat, nullspace_q, parse_exact,
                                   parse_matrix, parse_positive, parse_vector, rank_q)
 from verify.errors import InputError, InputTypeError
 from verify.results import Method, Result, Verdict

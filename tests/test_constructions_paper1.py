@@ -63,7 +63,7 @@ def test_compiled_equals_network_at_random_points(seed, d, k, widths, readout, x
 def test_altered_weight_never_proved(seed, delta):
     """A compiled Transformer with its last head's output weight changed: wherever the output moves, the exact
     region proof must not say PROVED."""
-    from verify.checks.emulation import alter_weight, prove_emulation
+    from verify.decide.emulation import alter_weight, prove_emulation
 
     net = _random_net(seed, 1, 2, [2, 1], False)
     c = compile_maxout(net, [[-1, 1]])

@@ -7,9 +7,9 @@ import pytest
 import sympy
 from hypothesis import given, strategies as st
 
-from verify.engines.ball import ball_bounds, to_ball
+from verify.arith.ball import ball_bounds, to_ball
 from verify.errors import DomainError, InputError, InputTypeError
-from verify.objects.distributions import (Discrete, Gaussian, GaussianMixture, SymmetricLaplace, UniformCube,
+from verify.laws import (Discrete, Gaussian, GaussianMixture, SymmetricLaplace, UniformCube,
                                           distribution_from_dict, theta_symbols)
 
 LAWS = [

@@ -3,8 +3,8 @@ from fractions import Fraction
 import pytest
 from flint import arb
 
-from verify.engines import ball, exact
-from verify.engines.exact import JsonFloat, parse_exact, parse_matrix, parse_vector
+from verify.arith import ball, exact
+from verify.arith.exact import JsonFloat, parse_exact, parse_matrix, parse_vector
 from verify.errors import InputError, InputTypeError
 from verify.results import Verdict
 

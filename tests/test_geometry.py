@@ -5,7 +5,7 @@ from fractions import Fraction as F
 import pytest
 from hypothesis import given, strategies as st
 
-from verify.analysis.geometry import Cell, box_cell, box_faces, parse_box_exact, segment_overlap
+from verify.decide.geometry import Cell, box_cell, box_faces, parse_box_exact, segment_overlap
 from verify.errors import InputError
 
 

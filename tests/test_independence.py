@@ -8,13 +8,13 @@ from fractions import Fraction as F
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from verify.analysis.independence_certificates import ball_design_certificate, design_points, modular_certificate
-from verify.checks.independence import check_relation, independent_mod_affine
+from verify.decide.independence_certificates import ball_design_certificate, design_points, modular_certificate
+from verify.decide.independence import check_relation, independent_mod_affine
 from verify.checks.n5_discrete_laws import convolve, random_discrete_law
 from verify.cli import main
 from verify.errors import InputError, InputTypeError
-from verify.objects.distributions import Discrete, Gaussian, GaussianMixture, SymmetricLaplace, UniformCube
-from verify.objects.oracle_families import ORACLE_IDS, oracle_case
+from verify.laws import Discrete, Gaussian, GaussianMixture, SymmetricLaplace, UniformCube
+from verify.laws.oracle_families import ORACLE_IDS, oracle_case
 from verify.kernel import Rejected as RecheckFailure, check as recheck
 
 SEEDS = st.integers(0, 10 ** 6)
@@ -289,7 +289,7 @@ def test_kernel_search_finds_relation_beyond_the_lattice_limits():
 
 
 def test_modular_chunks_agree(monkeypatch):
-    import verify.analysis.independence_certificates as ic
+    import verify.decide.independence_certificates as ic
 
     laws = list(oracle_case("F7").laws) + [oracle_case("F2").laws[1]]
     full = ic.modular_certificate(laws, "affine", seed=3)

@@ -1,4 +1,4 @@
-"""Pins for verify/checks/independence.py (mutation testing): size limits at their boundaries with the
+"""Pins for verify/decide/independence.py (mutation testing): size limits at their boundaries with the
 field named, defaults, the lattice screen, the >64-law branch and check_relation's exact/ball branches."""
 
 import time
@@ -6,10 +6,10 @@ from fractions import Fraction as F
 
 import pytest
 
-from verify.checks.independence import (MAX_BALL_LAWS, MAX_LAWS, check_relation, independent_mod_affine,
+from verify.decide.independence import (MAX_BALL_LAWS, MAX_LAWS, check_relation, independent_mod_affine,
                                         parse_laws)
 from verify.errors import InputError, SizeLimitError
-from verify.objects.distributions import Discrete, Gaussian, SymmetricLaplace, UniformCube
+from verify.laws import Discrete, Gaussian, SymmetricLaplace, UniformCube
 
 MU, NU, W = Discrete([[0], [1]]), Discrete([[0], [2]]), Discrete([[0], [1], [2], [3]])   # (1+z)(1+z^2) = W
 G1, G2 = Gaussian([[1]], [1]), Gaussian([[1]], [0])                                        # Lambda_1 - Lambda_2 = theta

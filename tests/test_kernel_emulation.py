@@ -102,7 +102,7 @@ def test_tournament_counts_every_ordering_cone():
 # -- issue 11 forgeries ---------------------------------------------------------------------------------------
 def _forgery1():
     """f = relu(x - 1/2) - relu(-x - 1/2) on [-1, 1], compiled by R4, its cells replaced by one interval."""
-    from verify.checks.emulation import prove_emulation
+    from verify.decide.emulation import prove_emulation
     from verify.constructions.maxout_compiler import compile_maxout
     from verify.objects.maxout import MaxoutNetwork
 

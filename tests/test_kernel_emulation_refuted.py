@@ -40,7 +40,7 @@ def _shared_head():
 @functools.lru_cache(maxsize=None)
 def _sizes_shared_head():
     """The shared-head Transformer of T8.n claimed to have the R4 sizes (it has 1 head of size 2, not 2 of 1)."""
-    from verify.checks.emulation import AlteredCompiled, prove_emulation
+    from verify.decide.emulation import AlteredCompiled, prove_emulation
     from verify.checks.t8_relu_emulation import check_shared_head  # noqa: F401  (builds the same object below)
     from verify.constructions.maxout_compiler import compile_maxout
     from verify.objects.maxout import MaxoutNetwork
@@ -61,7 +61,7 @@ def _sizes_shared_head():
 @functools.lru_cache(maxsize=None)
 def _sizes_dc():
     """The O8 difference-of-maxima Transformer claimed to have the R4 sizes of its one-layer network."""
-    from verify.checks.emulation import prove_emulation
+    from verify.decide.emulation import prove_emulation
     from verify.checks.t9_cpwl_emulation import _dc_as_maxout
     from verify.constructions.cpwl_compiler import compile_cpwl
     from verify.objects.cpwl import DCFunction

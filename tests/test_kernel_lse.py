@@ -304,11 +304,11 @@ def test_cube_cgf_precision_per_branch():
 
 @functools.lru_cache(maxsize=None)
 def _samples():
-    from verify.checks.independence import batch_result, check_relation, independent_mod_affine
+    from verify.decide.independence import batch_result, check_relation, independent_mod_affine
     from verify.checks.n4_continuous_families import check_series_vandermonde
     from verify.checks.n5_discrete_laws import check_s1_not_necessary, check_sufficient_condition, convolve
-    from verify.objects.distributions import Discrete, Gaussian, UniformCube
-    from verify.objects.oracle_families import oracle_case
+    from verify.laws import Discrete, Gaussian, UniformCube
+    from verify.laws.oracle_families import oracle_case
 
     oc = oracle_case
     mu, nu, w = Discrete([[0], [1]]), Discrete([[0], [2]]), Discrete([[0], [1], [3]], ["1/2", "1/4", "1/4"])
@@ -346,8 +346,8 @@ def kernel_samples():
     extra = copy.deepcopy(s["s1-not-necessary"][0])
     extra["parameters"]["laws"] = extra["parameters"]["laws"][:2]
     from verify.checks.n5_discrete_laws import check_s1_not_necessary  # noqa: F401 (same construction)
-    from verify.checks.independence import independent_mod_affine
-    from verify.objects.distributions import distribution_from_dict
+    from verify.decide.independence import independent_mod_affine
+    from verify.laws import distribution_from_dict
 
     r = independent_mod_affine([distribution_from_dict(d) for d in extra["parameters"]["laws"]])
     extra["certificate"]["design"] = {k: v for k, v in r.certificate.items() if k not in ("kind", "summary")}
@@ -366,7 +366,7 @@ def test_every_sample_accepted_by_its_kind():
 
 def test_oracle_table_decided_results_all_accepted():
     from verify.checks.n3_decision_procedure import check_oracle_family
-    from verify.objects.oracle_families import ORACLE_IDS
+    from verify.laws.oracle_families import ORACLE_IDS
 
     for cid in ORACLE_IDS:
         r = check_oracle_family(cid)
@@ -761,8 +761,8 @@ def test_dirac_terms_are_linear():
 
 def test_genuine_numbers_over_4300_digits_accepted():
     """A genuine hessian-exact certificate whose determinant has more than 4300 digits."""
-    from verify.analysis.independence_certificates import kernel_exact
-    from verify.objects.distributions import SymmetricLaplace
+    from verify.decide.independence_certificates import kernel_exact
+    from verify.laws import SymmetricLaplace
 
     laws = [SymmetricLaplace([[F(1, k + 2)]]) for k in range(3)]
     pts = [(F(1, 3 ** 320 + k),) for k in range(3)]
@@ -816,8 +816,8 @@ def test_series_groups_bounded():
 
 
 def test_a_single_law_design():
-    from verify.checks.independence import independent_mod_affine
-    from verify.objects.distributions import UniformCube
+    from verify.decide.independence import independent_mod_affine
+    from verify.laws import UniformCube
 
     r = J(independent_mod_affine([UniformCube(1)]))
     assert r["verdict"] == "proved" and r["certificate"]["variant"] == "design-ball"

@@ -31,7 +31,7 @@ def _dict(r):
 
 
 def _laws(case):
-    from verify.objects.oracle_families import oracle_case
+    from verify.laws.oracle_families import oracle_case
 
     return list(oracle_case(case).laws)
 
@@ -39,8 +39,8 @@ def _laws(case):
 @functools.lru_cache(maxsize=None)
 def _samples():
     from verify.checks.n7_ntk_gram import check_equivalence
-    from verify.checks.ntk import ntk_positive_definite as pd
-    from verify.objects.distributions import Discrete, Gaussian
+    from verify.decide.ntk import ntk_positive_definite as pd
+    from verify.laws import Discrete, Gaussian
 
     b = Discrete([[0, 0], [1, F(3, 10)], [F(-2, 5), F(11, 10)]])
     t = b.translated([F(1, 2), F(-1, 5)])
@@ -320,7 +320,7 @@ def test_null_identity_is_exact_and_head_universal():
     assert K.null_identity_holds(inst, [F(1), F(-1), F(-1), F(1, 1) + F(1, 10 ** 30)]) is False
     assert K.null_identity_holds(inst, [F(1), F(0), F(-1), F(0)]) is False   # null only at A = 0, not for every A
     # the F8 cubes at the zero head: the Gram is 0, yet no coordinate vector is null for every head
-    from verify.checks.ntk import instance_parameters
+    from verify.decide.ntk import instance_parameters
 
     p = instance_parameters(_laws("F8"), Q94, [[[0, 0], [0, 0]]])
     inst = K.read_instance(p)
@@ -423,10 +423,10 @@ def test_laplace_exactly_on_the_domain_boundary_is_rejected():
 
 
 def test_kernel_gradients_match_the_distributions():
-    from verify.engines.ball import workprec
+    from verify.arith.ball import workprec
     from verify.kernel._ball import ball
     from verify.kernel._laws import read_laws
-    from verify.objects.distributions import Discrete, GaussianMixture, SymmetricLaplace, UniformCube
+    from verify.laws import Discrete, GaussianMixture, SymmetricLaplace, UniformCube
 
     theta = (F(1, 3), F(-1, 1000))
     for law in (UniformCube(F(3, 2), [1, 0]), SymmetricLaplace([[1, F(1, 5)], [F(1, 5), 1]], [0, 1]),

@@ -4,7 +4,7 @@ import ast
 import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parents[1] / "verify"
-LAYERS = ["engines", "objects", "constructions", "analysis", "checks", "audit", "cli"]
+LAYERS = ["arith", "objects", "laws", "constructions", "decide", "checks", "audit", "cli"]
 BASE = {"errors", "results", "canonical", "claims", "_version", "kernel"}
 
 

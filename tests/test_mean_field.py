@@ -5,7 +5,7 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-from verify.analysis.mean_field import (HPModel, ParticleNet, backend, gbs_integrate, mean_field_flow,
+from verify.decide.mean_field import (HPModel, ParticleNet, backend, gbs_integrate, mean_field_flow,
                                         particle_forward)
 from verify.errors import InputError, SizeLimitError
 

@@ -60,8 +60,8 @@ def test_iid_trial_certificates_recheck_independently():
     (huge signed exponents from float samples, both readings)."""
     import numpy as np
 
-    from verify.checks.independence import independent_mod_affine
-    from verify.objects.oracle_families import f25_trial
+    from verify.decide.independence import independent_mod_affine
+    from verify.laws.oracle_families import f25_trial
 
     rng = np.random.default_rng(5)
     for t in range(12):

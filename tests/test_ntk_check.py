@@ -9,12 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verify import kernel
-from verify.checks.ntk import (FLOAT64_UNDECIDED_RATIO, float64_verdicts, null_basis_from_relation,
+from verify.decide.ntk import (FLOAT64_UNDECIDED_RATIO, float64_verdicts, null_basis_from_relation,
                                null_vector_from_relation, ntk_positive_definite)
-from verify.engines.ball import certainly_contains, to_ball, workprec
-from verify.analysis.ntk import ntk_gram, oracle_head_set
-from verify.objects.distributions import Discrete, Gaussian
-from verify.objects.oracle_families import beta
+from verify.arith.ball import certainly_contains, to_ball, workprec
+from verify.decide.ntk_gram import ntk_gram, oracle_head_set
+from verify.laws import Discrete, Gaussian
+from verify.laws.oracle_families import beta
 from verify.results import Method, Verdict
 
 Q94 = [[1, F(1, 2)], [F(-3, 10), 1]]

@@ -1,4 +1,4 @@
-"""The V-block NTK Gram (verify.analysis.ntk): entries, ordering, heads, limits, bad input."""
+"""The V-block NTK Gram (verify.decide.ntk_gram): entries, ordering, heads, limits, bad input."""
 
 from fractions import Fraction as F
 
@@ -6,12 +6,12 @@ import mpmath
 import numpy as np
 import pytest
 
-from verify.analysis.ntk import (MAX_GRAM_SIZE, gaussian_heads, ntk_gram, ntk_gram_float64, oracle_head_set,
+from verify.decide.ntk_gram import (MAX_GRAM_SIZE, gaussian_heads, ntk_gram, ntk_gram_float64, oracle_head_set,
                                  query_lists)
-from verify.engines.ball import ball_bounds, workprec
+from verify.arith.ball import ball_bounds, workprec
 from verify.errors import DomainError, InputError, InputTypeError, SizeLimitError
-from verify.objects.distributions import Discrete, Gaussian, SymmetricLaplace, UniformCube
-from verify.objects.oracle_families import beta
+from verify.laws import Discrete, Gaussian, SymmetricLaplace, UniformCube
+from verify.laws.oracle_families import beta
 
 Q94 = [[1, F(1, 2)], [F(-3, 10), 1]]
 

@@ -6,7 +6,7 @@ import mpmath
 import pytest
 from flint import arb
 
-from verify.engines.ball import ball_bounds
+from verify.arith.ball import ball_bounds
 from verify.errors import InputError, InputTypeError
 from verify.objects.transformer import Attention, FeedForward, Head, Transformer, format_matrix
 

@@ -8,7 +8,7 @@ from fractions import Fraction as F
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from verify.analysis.regions import count_regions
+from verify.decide.regions import count_regions
 from verify.checks.t6_maxout_emulation import o2_network, random_maxout
 from verify.constructions.token_shift import tent_network
 from verify.errors import InputError

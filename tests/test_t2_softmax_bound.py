@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verify.analysis import softmax_error as se
+from verify.decide import softmax_error as se
 from verify.checks import t2_softmax_bound as t2
-from verify.engines.ball import ball_bounds, to_ball, workprec
+from verify.arith.ball import ball_bounds, to_ball, workprec
 from verify.errors import InputError, InputTypeError
 from verify import kernel
 from verify.kernel import softmax as ks

@@ -5,7 +5,7 @@ from fractions import Fraction as F
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from verify.checks.emulation import alter_weight, prove_emulation
+from verify.decide.emulation import alter_weight, prove_emulation
 from verify.checks.t6_maxout_emulation import check_maxout_emulation, o2_network, random_maxout
 from verify.constructions.maxout_compiler import compile_maxout
 from verify.errors import InputError
@@ -119,7 +119,7 @@ def test_issue11_size_mismatch_is_a_certified_refutation():
     import json
 
     from verify import kernel
-    from verify.checks.emulation import alter_weight
+    from verify.decide.emulation import alter_weight
 
     comp = compile_maxout(o2_network(), [[0, 1]])
     extra = alter_weight(comp, 0, "W1", (0, 2), delta=1)     # a zero weight on z made non-zero: W1 has 33 > 32

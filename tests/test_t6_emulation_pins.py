@@ -1,11 +1,11 @@
-"""Pins for verify/checks/emulation.py (mutation testing): limits at their boundaries, error fields,
+"""Pins for verify/decide/emulation.py (mutation testing): limits at their boundaries, error fields,
 the sampled path for input dimension > 2, witness search and the re-check record."""
 
 from fractions import Fraction as F
 
 import pytest
 
-from verify.checks.emulation import MAX_EXACT_DIM, alter_weight, prove_emulation
+from verify.decide.emulation import MAX_EXACT_DIM, alter_weight, prove_emulation
 from verify.checks.t6_maxout_emulation import o2_network
 from verify.constructions.maxout_compiler import compile_maxout
 from verify.errors import InputError

@@ -8,10 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verify import kernel
-from verify.analysis.softmax_error import softmax_forward_ball
+from verify.decide.softmax_error import softmax_forward_ball
 from verify.checks import t7_softmax_emulation as t7
 from verify.constructions.maxout_compiler import compile_maxout
-from verify.engines.ball import workprec
+from verify.arith.ball import workprec
 from verify.errors import InputError, InputTypeError
 from verify.objects.maxout import MaxoutNetwork
 from verify.objects.transformer import FeedForward

@@ -4,8 +4,8 @@ from fractions import Fraction as F
 
 import pytest
 
-from verify.analysis.geometry import box_cell, box_faces
-from verify.analysis.tracer import (AffineForm, NotPiecewiseLinear, UndecidedComparison, UntraceableCode,
+from verify.decide.geometry import box_cell, box_faces
+from verify.decide.tracer import (AffineForm, NotPiecewiseLinear, UndecidedComparison, UntraceableCode,
                                     identity_forms, trace)
 from verify.objects.maxout import MaxoutNetwork
 from verify.objects.ops import EXACT

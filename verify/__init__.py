@@ -2,13 +2,15 @@
 
 Layers (lower never imports upper)::
 
-    engines/        exact rationals, arb balls, mpmath evidence
-    objects/        maxout networks, Transformers, CPWL functions, distributions
+    arith/          exact rationals, arb balls, mpmath evidence
+    objects/        maxout networks, Transformers, CPWL functions
+    laws/           token distributions of paper 2 and the named test families
     constructions/  maxout -> Transformer compiler, token shift, CPWL compiler, reference families
-    analysis/       exact region decomposition, NTK Gram matrices, mean-field particle model
+    decide/         decision procedures: regions, emulation, independence, NTK, softmax bounds, mean field
     checks/         one module per claim (t1_..., n10_...), each returning a Result
     audit/          audit registry and runner (the audits themselves live in proofs/)
     cli/            the ``verify`` command
+    kernel/         beside them all: the trusted re-checker, importing only the arithmetic libraries
 
 The public names below are imported lazily, so ``import verify`` is fast.
 
@@ -43,18 +45,18 @@ _EXPORTS = {
     "DCFunction": "verify.objects.cpwl",
     "compile_maxout": "verify.constructions.maxout_compiler",
     "compile_cpwl": "verify.constructions.cpwl_compiler",
-    "prove_emulation": "verify.checks.emulation",
-    "count_regions": "verify.analysis.regions",
+    "prove_emulation": "verify.decide.emulation",
+    "count_regions": "verify.decide.regions",
     # paper 2 objects and checks
-    "Discrete": "verify.objects.distributions",
-    "UniformCube": "verify.objects.distributions",
-    "SymmetricLaplace": "verify.objects.distributions",
-    "GaussianMixture": "verify.objects.distributions",
-    "Gaussian": "verify.objects.distributions",
-    "independent_mod_affine": "verify.checks.independence",
-    "distribution_from_dict": "verify.objects.distributions",
-    "ntk_gram": "verify.analysis.ntk",
-    "ntk_positive_definite": "verify.checks.ntk",
+    "Discrete": "verify.laws",
+    "UniformCube": "verify.laws",
+    "SymmetricLaplace": "verify.laws",
+    "GaussianMixture": "verify.laws",
+    "Gaussian": "verify.laws",
+    "independent_mod_affine": "verify.decide.independence",
+    "distribution_from_dict": "verify.laws",
+    "ntk_gram": "verify.decide.ntk_gram",
+    "ntk_positive_definite": "verify.decide.ntk",
     # audits
     "Audit": "verify.audit.spec",
     "run_audits": "verify.audit.runner",

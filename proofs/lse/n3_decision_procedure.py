@@ -2,7 +2,7 @@
 
 from verify.audit.spec import Audit
 from verify.checks.n3_decision_procedure import check_no_overclaiming, check_oracle_family, check_perturbed_relation
-from verify.objects.oracle_families import oracle_case
+from verify.laws.oracle_families import oracle_case
 from verify.results import Verdict
 
 _EXPECT = {"I": Verdict.PROVED, "D": Verdict.REFUTED}

@@ -428,7 +428,7 @@ def pieces_2d_figure(audits) -> FigureOut:
     polys = _direct_polygons()
     if polys:
         return FigureOut("pieces2d", title, _draw_polygons(title, polys), "computed directly with "
-                         "verify.analysis.regions.count_regions", "direct")
+                         "verify.decide.regions.count_regions", "direct")
     raise FigureUnavailable("no Result with 2-D region polygons in this run, and count_regions is not available")
 
 
@@ -457,7 +457,7 @@ def _draw_polygons(title, polys) -> bytes:
 def _direct_polygons() -> list:
     """Regions of a small fixed 2-D ReLU/maxout network, if the region counter exists."""
     try:
-        from ..analysis.regions import count_regions
+        from ..decide.regions import count_regions
         from ..objects.maxout import MaxoutNetwork
     except ImportError:
         return []

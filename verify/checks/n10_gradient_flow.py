@@ -12,7 +12,7 @@
   are tested on the grid (relative slack 10⁻⁹) wherever ℒ(t) ≥ 10⁻²² (below that floor, |r| ≲ 10⁻¹¹,
   the float64 trajectory no longer resolves the loss; the count of such points is recorded).
   INCONCLUSIVE, with ``criterion_met``.  The stiff flow (λ_max/λ₀ ≈ 10⁴) is integrated by scipy's BDF
-  with a low-rank Gauss-Newton Jacobian (Woodbury solves), see ``verify.analysis.mean_field.gradient_flow``.
+  with a low-rank Gauss-Newton Jacobian (Woodbury solves), see ``verify.decide.mean_field.gradient_flow``.
 * ``check_kernel_residual`` (exact, N10.n): translates β and β + (½, −⅕), m = 2, targets q_a + ε c_{ia} e,
   c = (1, −1, −1, 1).  SymPy proves Σ_{i,a} c_{ia} ∇Λ_i(ϑ_a) ≡ 0 for symbolic ϑ₁, ϑ₂ ∈ ℝ², hence k c = 0
   and r(0) = −ε c ⊗ e ∈ ker 𝒦₀ for every head set; moreover ∇_Vℒ(0) = (1/LH) Σ r_{ia} ∇Λ_i(A q_a)ᵀ = 0
@@ -30,9 +30,9 @@ from fractions import Fraction
 import numpy as np
 import sympy
 
-from ..analysis.mean_field import memoise, ParticleNet, gradient_flow, ntk_from_jacobian, tilted_mean
+from ..decide.mean_field import memoise, ParticleNet, gradient_flow, ntk_from_jacobian, tilted_mean
 from ..canonical import jsonable
-from ..engines.exact import fraction_str, parse_exact
+from ..arith.exact import fraction_str, parse_exact
 from ..kernel import symbolic as _kernel
 from ..errors import InputError
 from ..results import Method, Result, Verdict
@@ -58,14 +58,14 @@ def v_block_gram(contexts, weights, queries, A) -> np.ndarray:
 
 
 def _certified_lambda0_bound(A0, lam, q, lam0):
-    """Certified PD of k − (λ̂₀/2) I with the exact (dyadic) head matrices, via verify.analysis.ntk's arb
+    """Certified PD of k − (λ̂₀/2) I with the exact (dyadic) head matrices, via verify.decide.ntk_gram's arb
     Gram and an interval Cholesky: then λ_min(k) ≥ λ̂₀/2 > 0 rigorously (the N10 premise)."""
     try:
         from flint import arb
 
-        from ..analysis.ntk import ntk_gram
-        from ..engines.ball import certify_positive_definite
-        from ..objects.distributions import Discrete
+        from ..decide.ntk_gram import ntk_gram
+        from ..arith.ball import certify_positive_definite
+        from ..laws import Discrete
 
         heads = [[[F(float(x)) for x in row] for row in A] for A in np.asarray(A0).reshape(-1, 2, 2)]
         laws = [Discrete([list(p) for p in BETA_ATOMS]), Discrete([[lam * x for x in p] for p in BETA_ATOMS])]
@@ -79,7 +79,7 @@ def _certified_lambda0_bound(A0, lam, q, lam0):
 
         out = certify_positive_definite(build, ladder=(128, 256))
         return {"lower_bound": shift, "certified": out.verdict.value == "proved", "precision_bits": out.precision,
-                "method": "arb Gram (verify.analysis.ntk) of the exact head matrices, interval Cholesky of k - bound*I"}
+                "method": "arb Gram (verify.decide.ntk_gram) of the exact head matrices, interval Cholesky of k - bound*I"}
     except Exception as exc:          # the float evidence stands on its own; record why no certificate
         return {"certified": False, "reason": f"{type(exc).__name__}: {exc}"}
 

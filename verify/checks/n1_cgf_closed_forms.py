@@ -1,6 +1,6 @@
 """N1: closed-form CGFs, their derivatives and identities (spec lse.md §2, §6).
 
-* ``check_cgf_quadrature`` (certified): the closed form Λ(θ) of ``verify.objects.distributions`` is
+* ``check_cgf_quadrature`` (certified): the closed form Λ(θ) of ``verify.laws`` is
   compared with log ∫ e^{θy} dμ(y), the integral enclosed by python-flint's rigorous integrator
   (``acb.integral``) on a finite window plus an explicit tail bound (added as the interval [0, T]).
   Families: uniform cube, 1-D Laplace (density (1/2b)e^{−|y−m|/b}, b² = s²/2), d-D Laplace through its
@@ -33,12 +33,12 @@ from fractions import Fraction
 import sympy
 from flint import acb, arb
 
-from ..engines.ball import LADDER, ball_bounds, decide_with_ladder, sign, to_ball, workprec
+from ..arith.ball import LADDER, ball_bounds, decide_with_ladder, sign, to_ball, workprec
 from ..canonical import jsonable
-from ..engines.exact import fraction_str, parse_exact, parse_matrix, parse_vector
+from ..arith.exact import fraction_str, parse_exact, parse_matrix, parse_vector
 from ..kernel import symbolic as _kernel
 from ..errors import DomainError, InputError
-from ..objects.distributions import (Discrete, Gaussian, GaussianMixture, SymmetricLaplace, UniformCube,
+from ..laws import (Discrete, Gaussian, GaussianMixture, SymmetricLaplace, UniformCube,
                                      theta_symbols)
 from ..results import Method, Result, Verdict
 from .n2_attention_gradient import exp_free_zero

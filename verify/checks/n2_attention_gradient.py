@@ -25,9 +25,9 @@ from typing import Sequence
 import sympy
 from flint import arb
 
-from ..engines.ball import LADDER, ball_bounds, decide_with_ladder, sign, to_ball
+from ..arith.ball import LADDER, ball_bounds, decide_with_ladder, sign, to_ball
 from ..canonical import jsonable
-from ..engines.exact import fraction_str, parse_exact
+from ..arith.exact import fraction_str, parse_exact
 from ..kernel import symbolic as _kernel
 from ..errors import InputError, InputTypeError
 from ..results import Method, Result, Verdict

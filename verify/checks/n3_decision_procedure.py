@@ -1,6 +1,6 @@
 """N3: the three-way decision procedure is sound and decides the oracle families F1-F24 (spec lse.md 5.3, 6.7).
 
-* :func:`check_oracle_family` -- run :func:`verify.checks.independence.independent_mod_affine` on an oracle
+* :func:`check_oracle_family` -- run :func:`verify.decide.independence.independent_mod_affine` on an oracle
   case; for a dependent case the relation stated by the spec table is re-verified exactly as well
   (if it does not verify, the Result is INCONCLUSIVE and says so).
 * :func:`check_no_overclaiming` -- N3.n1: 5 dilations of beta on the 25-point grid of half-width h; at double
@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..analysis.relations import Relation, verify_relation
-from ..engines.ball import LADDER
-from ..engines.exact import parse_exact
+from ..decide.relations import Relation, verify_relation
+from ..arith.ball import LADDER
+from ..arith.exact import parse_exact
 from ..errors import InputError
-from ..objects.oracle_families import ORACLE_IDS, beta_dilations, dilation_grid, oracle_case
+from ..laws.oracle_families import ORACLE_IDS, beta_dilations, dilation_grid, oracle_case
 from ..results import Result, Verdict
-from .independence import check_relation, independent_mod_affine
+from ..decide.independence import check_relation, independent_mod_affine
 
 __all__ = ["check_oracle_family", "check_no_overclaiming", "check_perturbed_relation", "N3N1_LAMBDAS"]
 

@@ -20,11 +20,11 @@ from fractions import Fraction
 
 import sympy
 
-from ..engines.ball import LADDER
+from ..arith.ball import LADDER
 from ..errors import InputError
-from ..objects.distributions import GaussianMixture, SymmetricLaplace, UniformCube
+from ..laws import GaussianMixture, SymmetricLaplace, UniformCube
 from ..results import Method, Result, Verdict
-from .independence import batch_result, independent_mod_affine
+from ..decide.independence import batch_result, independent_mod_affine
 from .n3_decision_procedure import check_oracle_family
 
 __all__ = ["check_continuous_family", "check_random_families", "check_series_vandermonde", "check_dilation_lemma",
@@ -113,14 +113,14 @@ DILATION_KINDS = ("cube", "laplace", "two-point", "mixture", "gaussian")
 def check_dilation_lemma(kind: str = "cube", lams=("1", "3/2", "2", "5/2"), claim: str = "N4") -> Result:
     """N4(e): dilations Lambda(lam_i theta) of one law with pairwise distinct lam_i > 0 are independent unless
     the law is Gaussian (or a Dirac); Gaussian dilations are dependent (c = (lam2^2, -lam1^2) for two)."""
-    from ..engines.exact import parse_exact
+    from ..arith.exact import parse_exact
 
     if kind not in DILATION_KINDS:
         raise InputError("kind", f"must be one of {', '.join(DILATION_KINDS)}, got {kind!r}")
     lam = [parse_exact(x, f"lams[{i}]") for i, x in enumerate(lams)]
     if any(x <= 0 for x in lam) or len(set(lam)) != len(lam) or not 1 <= len(lam) <= 8:
         raise InputError("lams", "must be 1..8 pairwise distinct positive numbers")
-    from ..objects.distributions import Discrete, Gaussian
+    from ..laws import Discrete, Gaussian
 
     base = {"cube": UniformCube(1, [Fraction(1, 3), 0]),
             "laplace": SymmetricLaplace([[Fraction(1, 4), Fraction(1, 10)], [Fraction(1, 10), Fraction(1, 5)]]),
@@ -167,7 +167,7 @@ def check_series_vandermonde(K: int = 6, claim: str = "N4") -> Result:
     if not ok:     # never happens (the facts are true); an exact failure is not a certified refutation
         return Result(claim, statement, Verdict.INCONCLUSIVE, Method.EXACT, certificate={"summary": summary},
                       parameters=params, conventions=dict(CONVENTIONS), evidence={"coefficients": rows})
-    from .independence import self_checked
+    from ..decide.independence import self_checked
 
     return self_checked(Result(claim, statement, Verdict.PROVED, Method.EXACT,
                                certificate={"kind": "series-vandermonde"}, parameters=params,

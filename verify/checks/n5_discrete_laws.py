@@ -19,13 +19,13 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from ..analysis.lattice import (lattice_applicable, lattice_criterion, s1_direction, s2_holds, top_gap,
+from ..decide.lattice import (lattice_applicable, lattice_criterion, s1_direction, s2_holds, top_gap,
                                 verify_polynomial_relation)
 from ..errors import InputError
-from ..objects.distributions import Discrete
-from ..objects.oracle_families import oracle_case
+from ..laws import Discrete
+from ..laws.oracle_families import oracle_case
 from ..results import Method, Result, Verdict
-from .independence import batch_result, independent_mod_affine, self_checked
+from ..decide.independence import batch_result, independent_mod_affine, self_checked
 from ..canonical import jsonable
 from ..kernel.lse import CONVENTIONS, statement_s1, statement_s1_necessary
 

@@ -21,12 +21,12 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..analysis.lattice import s2_holds
+from ..decide.lattice import s2_holds
 from ..errors import InputError
-from ..objects.distributions import Discrete
-from ..objects.oracle_families import F25_SEED, f25_trial
+from ..laws import Discrete
+from ..laws.oracle_families import F25_SEED, f25_trial
 from ..results import Method, Result, Verdict
-from .independence import batch_result, independent_mod_affine
+from ..decide.independence import batch_result, independent_mod_affine
 
 __all__ = ["check_iid_samples", "check_dirac_samples", "check_lattice_samples", "MAX_TRIALS"]
 

@@ -24,15 +24,15 @@ import random
 from fractions import Fraction as F
 from typing import Optional, Sequence
 
-from ..analysis.ntk import oracle_head_set
-from ..engines.exact import fraction_str, parse_exact
+from ..decide.ntk_gram import oracle_head_set
+from ..arith.exact import fraction_str, parse_exact
 from ..errors import DomainError, InputError
-from ..objects.distributions import Discrete, Gaussian
-from ..objects.oracle_families import ORACLE_IDS, beta, beta_dilations, oracle_case
+from ..laws import Discrete, Gaussian
+from ..laws.oracle_families import ORACLE_IDS, beta, beta_dilations, oracle_case
 from ..canonical import jsonable
 from ..kernel import ntk as kernel_ntk
 from ..results import Method, Result, Verdict
-from .ntk import NTK_LADDER, ntk_positive_definite
+from ..decide.ntk import NTK_LADDER, ntk_positive_definite
 
 __all__ = ["QUERIES_94", "TRANSLATE_94", "ORACLE_94", "oracle_94_laws", "check_oracle_gram", "check_family_gram",
            "check_translates_singular", "check_equivalence", "check_float64_table", "random_family",
@@ -222,8 +222,8 @@ def check_equivalence(families: Sequence[str] = EQUIVALENCE_FAMILIES, random_tri
     ``modulo``.  INCONCLUSIVE otherwise.  ``swap_pairing`` (negative control) pairs m = 1 with "affine" and
     m = 2 with "constants", which must give a counterexample (F11).
     """
-    from .independence import independent_mod_affine
-    from .ntk import _relation_of
+    from ..decide.independence import independent_mod_affine
+    from ..decide.ntk import _relation_of
 
     if not isinstance(random_trials, int) or not 0 <= random_trials <= 50:
         raise InputError("random_trials", f"must be an integer in [0, 50], got {random_trials!r}")

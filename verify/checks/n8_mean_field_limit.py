@@ -31,10 +31,10 @@ from fractions import Fraction
 import numpy as np
 import sympy
 
-from ..analysis.mean_field import memoise, HPModel, backend, mean_field_flow, particle_forward
-from ..engines.ball import LADDER, ball_bounds, decide_with_ladder, sign, to_ball
+from ..decide.mean_field import memoise, HPModel, backend, mean_field_flow, particle_forward
+from ..arith.ball import LADDER, ball_bounds, decide_with_ladder, sign, to_ball
 from ..canonical import jsonable
-from ..engines.exact import fraction_str, parse_exact
+from ..arith.exact import fraction_str, parse_exact
 from ..kernel import symbolic as _kernel
 from ..errors import InputError
 from ..results import Method, Result, Verdict

@@ -33,8 +33,8 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from ..analysis.mean_field import memoise, HPModel, backend
-from ..engines.exact import fraction_str, parse_exact
+from ..decide.mean_field import memoise, HPModel, backend
+from ..arith.exact import fraction_str, parse_exact
 from ..errors import InputError
 from ..results import Method, Result, Verdict
 
@@ -214,7 +214,7 @@ def check_adjoint_exact_instance(variant: str = "full", v="1/2", ladder=(64, 128
         raise InputError("variant", f"must be one of {', '.join(VARIANTS)}, got {variant!r}")
     import sympy
 
-    from ..engines.ball import LADDER as _L, ball_bounds, decide_with_ladder, sign, to_ball
+    from ..arith.ball import LADDER as _L, ball_bounds, decide_with_ladder, sign, to_ball
 
     vq = parse_exact(v, "v")
     if vq == 0:

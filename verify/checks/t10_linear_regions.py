@@ -20,10 +20,10 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from ..analysis.geometry import to_fraction
-from ..analysis.regions import count_regions, maxout_cells_2d, maxout_values_1d, prefix_counts_1d
+from ..decide.geometry import to_fraction
+from ..decide.regions import count_regions, maxout_cells_2d, maxout_values_1d, prefix_counts_1d
 from ..canonical import jsonable
-from ..engines.exact import fraction_str
+from ..arith.exact import fraction_str
 from ..kernel import regions as KR
 from ..errors import InputError
 from ..objects.maxout import MaxoutNetwork
@@ -125,7 +125,7 @@ CONV_PIECES = {"region": "pieces = maximal connected open sets on which the netw
 def _family_counts(family, q, L_max, c_values, e, compiled_L_max, compile_S):
     """Shared body of the tent and zigzag checks: certified rows L = 1..L_cert, the rest as evidence."""
     from ..constructions.maxout_compiler import compile_maxout
-    from .emulation import prove_emulation
+    from ..decide.emulation import prove_emulation
 
     full = MaxoutNetwork.from_dict(KR.family_spec(family, q, L_max))
     counts = {L: pieces for L, (_, pieces) in

@@ -31,7 +31,7 @@ from fractions import Fraction
 
 from ..canonical import jsonable
 from ..constructions.maxout_compiler import compile_maxout
-from ..engines.exact import fraction_str, parse_exact
+from ..arith.exact import fraction_str, parse_exact
 from ..errors import InputError
 from ..kernel import casesplit as K
 from ..objects.maxout import MaxoutNetwork

@@ -32,7 +32,7 @@ from fractions import Fraction
 from gmpy2 import mpq
 
 from ..canonical import jsonable
-from ..engines.exact import fraction_str, parse_exact
+from ..arith.exact import fraction_str, parse_exact
 from ..errors import InputError
 from ..objects.ops import EXACT, TIE_RULES, Ops
 from ..objects.transformer import Attention, Head, Transformer

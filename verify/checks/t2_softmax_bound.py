@@ -32,14 +32,14 @@ from fractions import Fraction
 import mpmath
 from flint import arb
 
-from ..analysis.softmax_error import (
+from ..decide.softmax_error import (
     search_softmax_error, sharp_bound, sharp_constant, softmax_error_ball, softmax_weights_ball, star_point,
     star_point_rational,
     scalar_derivative_numerator_ball, scalar_objective_ball,
 )
-from ..engines.ball import ball_bounds, to_ball, workprec
-from ..engines.evidence import mpf_from_fraction
-from ..engines.exact import fraction_str, parse_positive
+from ..arith.ball import ball_bounds, to_ball, workprec
+from ..arith.evidence import mpf_from_fraction
+from ..arith.exact import fraction_str, parse_positive
 from ..errors import InputError, InputTypeError
 from ..canonical import jsonable
 from ..results import Method, Result, Verdict

@@ -19,7 +19,7 @@ from fractions import Fraction
 import sympy
 
 from ..canonical import jsonable
-from ..engines.exact import fraction_str, parse_exact
+from ..arith.exact import fraction_str, parse_exact
 from ..errors import InputError
 from ..kernel import casesplit as K
 from ..results import Method, Result, Verdict, kernel_checked as _self_checked

@@ -27,15 +27,15 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..analysis.geometry import to_fraction
-from ..analysis.regions import count_regions, maxout_values_1d
-from ..engines.exact import fraction_str, parse_positive
+from ..decide.geometry import to_fraction
+from ..decide.regions import count_regions, maxout_values_1d
+from ..arith.exact import fraction_str, parse_positive
 from ..errors import InputError
 from ..canonical import jsonable
 from ..kernel import regions as KR
 from ..objects.maxout import MaxoutNetwork
 from ..results import Method, Result, Verdict
-from .emulation import prove_emulation
+from ..decide.emulation import prove_emulation
 from .t10_linear_regions import _points
 
 __all__ = ["check_token_shift", "entering_ranges", "transformer_json", "MAX_L"]

@@ -29,7 +29,7 @@ from fractions import Fraction
 
 from ..canonical import jsonable
 from ..constructions.group_shift import GroupShiftHead
-from ..engines.exact import fraction_str, parse_exact, parse_positive
+from ..arith.exact import fraction_str, parse_exact, parse_positive
 from ..errors import InputError
 from ..kernel import casesplit as K
 from ..objects.ops import TIE_RULES

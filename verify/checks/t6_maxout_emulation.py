@@ -1,6 +1,6 @@
 """T6: the R4 hardmax Transformer equals the maxout network on the WHOLE box, with the stated sizes.
 
-The equality is established by :func:`verify.checks.emulation.prove_emulation` on the actual compiled
+The equality is established by :func:`verify.decide.emulation.prove_emulation` on the actual compiled
 weights (exact region decomposition of the closed box, both sides affine and equal on every cell), and
 the lemma certificate (S >= the bound certified by exact interval propagation; T1 + T3) is recorded
 beside it.  The sizes of the compiled Transformer are compared with the R4 formulas (n = k,
@@ -19,11 +19,11 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from ..engines.exact import fraction_str, parse_exact
+from ..arith.exact import fraction_str, parse_exact
 from ..errors import InputError
 from ..objects.maxout import MaxoutNetwork
 from ..results import Method, Result, Verdict
-from .emulation import alter_weight, prove_emulation
+from ..decide.emulation import alter_weight, prove_emulation
 
 __all__ = ["o2_network", "random_maxout", "check_maxout_emulation", "check_random_emulation",
            "check_altered_emulation", "O2_SIZES"]

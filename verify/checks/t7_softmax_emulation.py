@@ -45,12 +45,12 @@ from fractions import Fraction
 import mpmath
 from flint import arb
 
-from ..analysis.softmax_error import (
+from ..decide.softmax_error import (
     decision_points_1d, rational_inside, sharp_constant, softmax_forward_ball,
 )
 from ..constructions.maxout_compiler import CompiledMaxout, compile_maxout
-from ..engines.ball import ball_bounds, to_ball, workprec
-from ..engines.exact import fraction_str, parse_exact, parse_positive
+from ..arith.ball import ball_bounds, to_ball, workprec
+from ..arith.exact import fraction_str, parse_exact, parse_positive
 from ..errors import InputError, InputTypeError, SizeLimitError
 from ..objects.maxout import MaxoutNetwork, parse_box
 from ..canonical import jsonable

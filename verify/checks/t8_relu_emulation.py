@@ -3,7 +3,7 @@
 A ReLU network (weights W_l, biases b_l, affine read-out) is written as the rank-2 maxout network with pieces
 (W_l[i, :], b_l[i]) and (0, 0) (:meth:`MaxoutNetwork.from_relu`) and compiled by R4 (n = 2 tokens, N_l heads of
 size 1, E = 2 Nbar + 3, FFN widths 4 N_l + 4 Nbar).  "Equal on the whole box" is decided by
-:func:`verify.checks.emulation.prove_emulation` (exact region decomposition) against the **ReLU network itself**
+:func:`verify.decide.emulation.prove_emulation` (exact region decomposition) against the **ReLU network itself**
 (evaluated with ``ops.relu``), so the whole chain ReLU -> maxout -> Transformer is checked end to end.
 
 Also: the [LIT] identities ReLU(t) = max(t, 0), max(a, b) = a + ReLU(b - a), and a max of k numbers by a
@@ -25,7 +25,7 @@ from fractions import Fraction
 
 
 from ..constructions.maxout_compiler import compile_maxout
-from ..engines.exact import fraction_str, parse_exact
+from ..arith.exact import fraction_str, parse_exact
 from ..errors import InputError, InputTypeError
 from ..objects.maxout import MaxoutNetwork, coerce_input, parse_box
 from ..objects.ops import EXACT, Ops, linear_combination
@@ -102,7 +102,7 @@ def random_relu_network(rng: random.Random, d: int, widths, denominators: int = 
 
 
 def _prove(relu: ReLUNetwork, box, tie, S=None, **kw):
-    from .emulation import prove_emulation   # H2's exact region decomposition
+    from ..decide.emulation import prove_emulation   # H2's exact region decomposition
 
     compiled = compile_maxout(relu.maxout, box, S=S)
     res = prove_emulation((relu, compiled), compiled.box, tie=tie, claim="T8", network=relu.maxout, formula="R4",
@@ -236,7 +236,7 @@ def check_shared_head(x="1/2", tie: str = "both") -> Result:
     """u1 = ReLU(x), u2 = ReLU(-x) on [-1, 1] compiled with ONE head (score row of unit 1, values of both
     units) instead of one head per unit.  Claim checked: this Transformer equals the network; REFUTED at the
     exact witness ``x`` (the R6 negative), with prove_emulation's own witness recorded beside it."""
-    from .emulation import AlteredCompiled, prove_emulation
+    from ..decide.emulation import AlteredCompiled, prove_emulation
 
     x = parse_exact(x, "x")
     if not -1 <= x <= 1:

@@ -3,7 +3,7 @@
 (a) DC form f = max_j l_j - max_j l'_j: one FFN (R3 gates) and one 2-head hardmax attention layer, n = max(n_g, n_h)
 tokens, the shorter list padded by repetition.  (b) 1-D breakpoint form, split into convex g (affine part and
 Delta_i > 0) and h (Delta_i < 0), then (a).  "Exact on the box" is decided by
-:func:`verify.checks.emulation.prove_emulation` (exact region decomposition) against the CPWL function's own
+:func:`verify.decide.emulation.prove_emulation` (exact region decomposition) against the CPWL function's own
 exact evaluator; sizes are checked against R8 (E = d + n + 4, FFN width 4n, 2 heads).  T9.n: zero padding computes
 max(h, 0) and is REFUTED at x = 0.
 
@@ -20,7 +20,7 @@ import random
 from fractions import Fraction
 
 from ..constructions.cpwl_compiler import compile_cpwl
-from ..engines.exact import fraction_str
+from ..arith.exact import fraction_str
 from ..errors import InputError
 from ..objects.cpwl import CPWL1D, DCFunction
 from ..objects.maxout import MaxoutNetwork, coerce_input, parse_box
@@ -52,7 +52,7 @@ def _breakpoint_as_maxout(f: CPWL1D) -> MaxoutNetwork:
 
 
 def _run(f, compiled, tie, witness, network, formula, evidence=None):
-    from .emulation import prove_emulation   # H2's exact region decomposition
+    from ..decide.emulation import prove_emulation   # H2's exact region decomposition
 
     res = prove_emulation((f, compiled), compiled.box, tie=tie, claim="T9", network=network, formula=formula,
                           witness=witness, record_regions=False)

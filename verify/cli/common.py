@@ -6,7 +6,7 @@ import json
 import os
 
 from ..canonical import atomic_write_json, atomic_write_text
-from ..engines.exact import JsonFloat
+from ..arith.exact import JsonFloat
 from ..errors import InputError
 
 __all__ = ["load_json_file", "parse_json_text", "check_output_path", "write_json_output", "MAX_SPEC_BYTES", "atomic_write_text"]

@@ -32,7 +32,7 @@ def add_arguments(p):
 def parse_spec(spec, allow_float: bool = False) -> dict:
     """Validate a SPEC object; returns keyword arguments for ``independent_mod_affine``."""
     from ..checks.independence import parse_laws
-    from ..engines.exact import parse_exact, parse_vector
+    from ..arith.exact import parse_exact, parse_vector
     from ..errors import InputError, InputTypeError
 
     if not isinstance(spec, dict):

@@ -49,7 +49,7 @@ def _limits(net):
 
 def format_sizes(compiled) -> list:
     """The lines printed for the sizes of a compiled network."""
-    from ..engines.exact import fraction_str
+    from ..arith.exact import fraction_str
 
     s = compiled.sizes()
     net = compiled.source
@@ -72,7 +72,7 @@ def run(args) -> int:
 
     from ..checks.emulation import prove_emulation
     from ..constructions.maxout_compiler import compile_maxout
-    from ..engines.exact import parse_positive
+    from ..arith.exact import parse_positive
     from ..errors import InputTypeError
     from ..objects.maxout import MaxoutNetwork, parse_box
     from .common import check_output_path, load_json_file, write_json_output

@@ -55,7 +55,7 @@ def _int_arg(text, field, lo, hi):
 def parse_spec(doc, allow_float: bool = False) -> list:
     """The laws of a SPEC document (errors name the field)."""
     from ..errors import InputError, InputTypeError, SizeLimitError
-    from ..objects.distributions import distribution_from_dict
+    from ..laws import distribution_from_dict
 
     if not isinstance(doc, dict):
         raise InputTypeError("SPEC", f"expected a JSON object with 'distributions', got {type(doc).__name__}")
@@ -77,9 +77,9 @@ def parse_spec(doc, allow_float: bool = False) -> list:
 
 
 def parse_queries(doc, dim: int, allow_float: bool = False) -> list:
-    from ..engines.exact import parse_exact
+    from ..arith.exact import parse_exact
     from ..errors import InputError, SizeLimitError
-    from ..analysis.ntk import MAX_GRAM_SIZE
+    from ..decide.ntk_gram import MAX_GRAM_SIZE
 
     if not isinstance(doc, list) or not doc:
         raise InputError("--queries", "must be a non-empty JSON list of query tokens")
@@ -96,8 +96,8 @@ def parse_queries(doc, dim: int, allow_float: bool = False) -> list:
 def run(args) -> int:
     from fractions import Fraction
 
-    from ..analysis.ntk import MAX_GRAM_SIZE, MAX_GRADIENTS, MAX_HEADS, default_head_count
-    from ..engines.exact import parse_exact
+    from ..decide.ntk_gram import MAX_GRAM_SIZE, MAX_GRADIENTS, MAX_HEADS, default_head_count
+    from ..arith.exact import parse_exact
     from ..errors import DomainError, InputError, SizeLimitError
     from .common import check_output_path, load_json_file, write_json_output
 

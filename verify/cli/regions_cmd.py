@@ -95,7 +95,7 @@ def plot_regions(rc, path: str) -> None:
 def run(args) -> int:
     import json
 
-    from ..analysis.regions import count_regions
+    from ..decide.regions import count_regions
     from ..errors import InputError, InputTypeError
     from ..objects.maxout import MaxoutNetwork, parse_box
     from .common import check_output_path, load_json_file, write_json_output

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..engines.exact import fraction_str, parse_positive
+from ..arith.exact import fraction_str, parse_positive
 from ..errors import InputError, InputTypeError
 from ..objects.cpwl import CPWL1D, DCFunction
 from ..objects.maxout import _is_box, coerce_input, parse_box

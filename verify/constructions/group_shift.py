@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..engines.exact import fraction_str, parse_positive
+from ..arith.exact import fraction_str, parse_positive
 from ..errors import InputError, InputTypeError, SizeLimitError
 from ..objects.maxout import coerce_input
 from ..objects.ops import EXACT, Ops

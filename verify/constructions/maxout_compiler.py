@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..engines.exact import fraction_str, parse_positive
+from ..arith.exact import fraction_str, parse_positive
 from ..errors import InputTypeError
 from ..objects.maxout import MaxoutNetwork, _is_box, coerce_input, parse_box
 from ..objects.ops import EXACT, Ops

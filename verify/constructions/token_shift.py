@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..engines.exact import fraction_str, parse_exact, parse_positive
+from ..arith.exact import fraction_str, parse_exact, parse_positive
 from ..errors import InputError, InputTypeError, SizeLimitError
 from ..objects.cpwl import network_pieces_1d
 from ..objects.maxout import MaxoutNetwork, _is_box, coerce_input, parse_box

@@ -14,7 +14,7 @@ dicts of Fractions and guarantees:
   atoms in all; every parameter has |value| <= :data:`MAX_MAGNITUDE`; unknown keys are rejected.
 
 The CGF Lambda(theta) = log E exp(<theta, X>) of each family is written out here, independently of
-:mod:`verify.objects.distributions`:
+:mod:`verify.laws`:
 
 * discrete: log sum_k w_k exp(<x_k, theta>);  uniform cube: <c, theta> + sum_i log(sinh(r theta_i) / (r theta_i));
 * gaussian: <m, theta> + theta^T S theta / 2;  laplace: <m, theta> - log(1 - theta^T S theta / 2)
@@ -46,7 +46,7 @@ __all__ = ["MAX_LAWS", "MAX_DIM", "MAX_ATOMS", "MAX_MAGNITUDE", "FAMILIES", "rea
 MAX_LAWS = 512
 MAX_DIM = 16
 MAX_ATOMS = 20_000          # atoms over all laws of one Result
-MAX_MAGNITUDE = 10 ** 9     # |parameter|, as in verify.objects.distributions
+MAX_MAGNITUDE = 10 ** 9     # |parameter|, as in verify.laws
 
 _KEYS = {  # family: (required, optional)
     "discrete": (("family", "atoms"), ("weights",)),

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..engines.exact import fraction_str, parse_exact
+from ..arith.exact import fraction_str, parse_exact
 from ..errors import InputError, InputTypeError, SizeLimitError
 from .maxout import MAX_INPUT_DIM, MaxoutNetwork, coerce_input
 from .ops import EXACT, Ops, linear_combination

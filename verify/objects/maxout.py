@@ -4,7 +4,7 @@
 
 followed by an optional affine read-out.  ``layers`` is a list of ``(W, b)``: ``W[i][j]`` is the
 weight vector (length N_in) of piece j of unit i and ``b[i][j]`` its bias.  Weights are parsed with
-:func:`verify.engines.exact.parse_exact` (int, Fraction, ``"p/q"``, decimal strings; floats refused
+:func:`verify.arith.exact.parse_exact` (int, Fraction, ``"p/q"``, decimal strings; floats refused
 unless ``allow_float=True``).
 
 Evaluation is *traceable*: it applies only ``+``, ``-``, multiplication by constants and the
@@ -27,7 +27,7 @@ import numbers
 from fractions import Fraction
 from typing import Any, Sequence
 
-from ..engines.exact import fraction_str, parse_exact
+from ..arith.exact import fraction_str, parse_exact
 from ..errors import InputError, InputTypeError, SizeLimitError
 from .ops import EXACT, Ops, linear_combination
 

@@ -3,7 +3,7 @@
 Every piecewise-linear object (maxout network, hardmax Transformer, CPWL function) evaluates
 with ordinary ``+``/``*`` on its values and asks an :class:`Ops` for every *decision*: the sign of a
 value (ReLU, max, argmax, hardmax selection).  With :data:`EXACT` the values are ``Fraction`` and the
-decisions are exact comparisons.  The region tracer of :mod:`verify.analysis` passes affine forms
+decisions are exact comparisons.  The region tracer of :mod:`verify.decide` passes affine forms
 in x instead, and an ``Ops`` that decides signs on a whole cell (or asks to split the cell), so the
 *same* evaluation code that computes a value is the code whose regions are proved.
 

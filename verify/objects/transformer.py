@@ -29,7 +29,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Sequence
 
-from ..engines.exact import fraction_str, parse_exact, parse_positive
+from ..arith.exact import fraction_str, parse_exact, parse_positive
 from ..errors import InputError, InputTypeError, SizeLimitError
 from .maxout import coerce_input
 from .ops import EXACT, TIE_RULES, Ops, hardmax_weights
@@ -512,7 +512,7 @@ class Transformer:
         else:
             lam = be.const(parse_positive(scale, "scale"))
         if be.name == "arb":
-            from ..engines.ball import workprec
+            from ..arith.ball import workprec
 
             if not isinstance(precision, int) or isinstance(precision, bool) or not 16 <= precision <= 100000:
                 raise InputError("precision", f"must be an integer number of bits in [16, 100000], got {precision!r}")

@@ -71,7 +71,7 @@ def affine_value(lin: Sequence, const, point: Sequence):
 
 def parse_box_exact(box, field: str = "box", max_dim: int = 2) -> tuple:
     """A box as a tuple of ``(lo, hi)`` Fraction pairs with lo <= hi; at most ``max_dim`` coordinates."""
-    from ..engines.exact import parse_exact
+    from ..arith.exact import parse_exact
 
     if isinstance(box, (str, bytes)) or not hasattr(box, "__len__"):
         raise InputError(field, f"expected a list of [lo, hi] pairs, got {type(box).__name__}")

@@ -48,9 +48,9 @@ import mpmath
 import sympy
 from flint import arb, ctx
 
-from ..engines.ball import to_ball, workprec
-from ..engines.evidence import mpf_from_fraction
-from ..engines.exact import fraction_str, parse_exact, parse_matrix, parse_vector
+from ..arith.ball import to_ball, workprec
+from ..arith.evidence import mpf_from_fraction
+from ..arith.exact import fraction_str, parse_exact, parse_matrix, parse_vector
 from ..errors import DomainError, InputError, InputTypeError
 
 __all__ = [

@@ -3,7 +3,7 @@
 An :class:`AffineForm` is ``c . x + c0`` with exact rational coefficients (``mpq``) over the input
 x in R^d.  It supports ``+``, ``-`` and multiplication / division by constants, which is all the
 evaluation code of the objects may apply to values (see :mod:`verify.objects.ops`).  A
-:class:`TracingOps` decides every sign on the current :class:`~verify.analysis.geometry.Cell`
+:class:`TracingOps` decides every sign on the current :class:`~verify.decide.geometry.Cell`
 exactly (vertex values); when a sign is not constant it raises :class:`Split` carrying the form.
 :func:`trace` drives a pipeline of *stages* (functions ``(state, ops) -> state``) over a set of
 cells: a stage that raises :class:`Split` is re-run on the parts of its cell, and the stages
@@ -11,7 +11,7 @@ before it are not repeated (their outputs are affine forms valid on the whole pa
 Every final cell carries the exact output forms and its activation pattern (the results of the
 decisions: argmax sets, ReLU states, signs).
 
->>> from verify.analysis.geometry import box_cell
+>>> from verify.decide.geometry import box_cell
 >>> def f(x, ops):                      # |x| - 1 on [-2, 3] through the Ops interface
 ...     return (ops.max([x[0], -x[0]]) - 1,)
 >>> cells = trace([f], [box_cell([(-2, 3)])], closed=False)

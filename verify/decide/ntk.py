@@ -12,7 +12,7 @@ certificate that the kernel (:mod:`verify.kernel.ntk`) re-checks:
 * **REFUTED** (exact): a basis of the whole null space, each vector v with Σ_(i,a) v_(i,a) ∇Λ_i(A q_a) = 0
   identically in A (verified exactly by the kernel, so k v = 0 for every head set), and the complement
   certified PD.  Candidates come from an exact dependence relation Σ c_iΛ_i = ⟨α,θ⟩ + β
-  (:func:`verify.checks.independence.independent_mod_affine`: v = c ⊗ s with Σ s_a = 0 when α != 0) or from
+  (:func:`verify.decide.independence.independent_mod_affine`: v = c ⊗ s with Σ s_a = 0 when α != 0) or from
   the numerical null space of the Gram (rationalised); only exactly verified vectors are used.
   Certificate ``{"kind": "ntk-null-vector", "null_space", "precision_bits", "pivots", "diagonal"}``.
 * **INCONCLUSIVE** otherwise: a Gram that does not certify PD without exact null vectors valid for every
@@ -29,10 +29,10 @@ from typing import Optional, Sequence
 
 from flint import arb
 
-from ..analysis.ntk import NtkGram, ntk_gram, ntk_gram_float64
+from .ntk_gram import NtkGram, ntk_gram, ntk_gram_float64
 from ..canonical import jsonable
-from ..engines.ball import ball_bounds, ball_cholesky, to_ball, workprec
-from ..engines.exact import fraction_str, parse_exact, rank_q
+from ..arith.ball import ball_bounds, ball_cholesky, to_ball, workprec
+from ..arith.exact import fraction_str, parse_exact, rank_q
 from ..errors import InputError
 from ..kernel import Rejected, ntk as kernel_ntk
 from ..results import Method, Result, Verdict

@@ -12,7 +12,7 @@
   or the ball design matrix certified by interval Cholesky up the precision ladder.
 * **INCONCLUSIVE** otherwise, with sigma_min/sigma_max and the precision in ``evidence``.  Float64 never decides.
 
->>> from verify.objects.distributions import Discrete
+>>> from verify.laws import Discrete
 >>> mu, nu = Discrete([[0], [1]]), Discrete([[0], [2]])
 >>> independent_mod_affine([mu, nu]).verdict.value
 'proved'
@@ -27,20 +27,20 @@ import time
 from fractions import Fraction
 from typing import Optional, Sequence
 
-from ..analysis.independence_certificates import (ball_design_certificate, design_points,
+from .independence_certificates import (ball_design_certificate, design_points,
                                                   exact_rational_certificate, in_common_domain, kernel_ball,
                                                   kernel_exact, kernel_modular, modular_certificate,
                                                   rational_hessian_family)
 from ..canonical import jsonable
 from ..kernel import Rejected, check as kernel_check
 from ..kernel.lse import CONVENTIONS, statement_batch, statement_independence, statement_relation
-from ..analysis.lattice import lattice_applicable, lattice_criterion, s1_direction, s2_holds
-from ..analysis.relations import (Relation, find_relation, numeric_relation_search, relation_expression,
+from .lattice import lattice_applicable, lattice_criterion, s1_direction, s2_holds
+from .relations import (Relation, find_relation, numeric_relation_search, relation_expression,
                                   verify_relation)
-from ..engines.ball import LADDER, decide_with_ladder, sign, to_ball
-from ..engines.exact import fraction_str, parse_exact, parse_vector
+from ..arith.ball import LADDER, decide_with_ladder, sign, to_ball
+from ..arith.exact import fraction_str, parse_exact, parse_vector
 from ..errors import InputError, InputTypeError, SizeLimitError
-from ..objects.distributions import Distribution, distribution_from_dict
+from ..laws import Distribution, distribution_from_dict
 from ..results import CLAIM_ID_PATTERN, Method, Result, Verdict
 
 __all__ = ["independent_mod_affine", "check_relation", "batch_result", "self_checked", "parse_laws", "MAX_LAWS", "MAX_POINTS", "MODULI"]
@@ -300,7 +300,7 @@ def check_relation(dists, c, a=None, C=1, claim: str = "N3", ladder: Sequence[in
     arb ball excluding 0 at exact points of U.  ``c`` may be rational, e.g. ``(1, 0, -2,
     "1.00000000000000000001")``; ``ladder`` is kept for compatibility (the kernel's ladder is used).
 
-    >>> from verify.objects.oracle_families import oracle_case
+    >>> from verify.laws.oracle_families import oracle_case
     >>> check_relation(oracle_case("F5").laws, (1, 0, -2, 1)).verdict.value
     'proved'
     >>> check_relation(oracle_case("F5").laws, (1, 0, -2, "1.00000000000000000001")).verdict.value
@@ -308,9 +308,9 @@ def check_relation(dists, c, a=None, C=1, claim: str = "N3", ladder: Sequence[in
     """
     from flint import arb
 
-    from ..analysis.independence_certificates import _dyadic_str
-    from ..analysis.lattice import verify_polynomial_relation
-    from ..engines.exact import integer_normalise
+    from .independence_certificates import _dyadic_str
+    from .lattice import verify_polynomial_relation
+    from ..arith.exact import integer_normalise
     from ..kernel import _laws as KL, lse as KLSE
     from ..kernel._ball import ball, workprec
 

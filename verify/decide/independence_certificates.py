@@ -19,7 +19,7 @@ Three certificate builders:
   full column rank certified by interval Cholesky of the preconditioned Gram matrix (Phi X)^T (Phi X),
   X ~ R^{-1} from a QR of the midpoints, up a precision ladder.
 
->>> from verify.objects.distributions import Discrete
+>>> from verify.laws import Discrete
 >>> cert = modular_certificate([Discrete([[0], [1]]), Discrete([[0], [2]])], "affine", seed=0)
 >>> cert["certified"], cert["variant"], cert["rank"]
 (True, 'hessian-modp', 2)
@@ -37,9 +37,9 @@ from flint import fmpq, fmpq_mat, nmod_mat
 
 from flint import arb
 
-from ..engines.ball import LADDER, ball_cholesky, ball_midpoint, decide_with_ladder, to_ball
+from ..arith.ball import LADDER, ball_cholesky, ball_midpoint, decide_with_ladder, to_ball
 from ..results import Verdict
-from ..engines.exact import fraction_str
+from ..arith.exact import fraction_str
 from ..errors import InputError
 from .lattice import common_denominator
 

@@ -31,8 +31,8 @@ from typing import Any, Optional, Sequence
 
 from flint import arb, arb_mat, fmpq
 
-from ..engines.ball import to_ball, workprec
-from ..engines.exact import fraction_str, parse_exact
+from ..arith.ball import to_ball, workprec
+from ..arith.exact import fraction_str, parse_exact
 from ..errors import DomainError, InputError, InputTypeError, SizeLimitError
 
 __all__ = [
@@ -150,7 +150,7 @@ def _check_dists(dists) -> int:
         for attr in ("dim", "grad_ball", "in_domain"):
             if not hasattr(d, attr):
                 raise InputTypeError(f"dists[{i}]", f"is not a distribution (no .{attr}); use "
-                                     "verify.objects.distributions")
+                                     "verify.laws")
         dims.add(d.dim)
     if len(dims) != 1:
         raise InputError("dists", f"laws of mixed dimension {sorted(dims)}")

@@ -12,7 +12,7 @@ which :func:`verify_polynomial_relation` re-proves by expanding both sides exact
 
 **Sufficient conditions S1 and S2** are decided exactly on the atoms (:func:`s2_holds`, :func:`s1_direction`).
 
->>> from verify.objects.distributions import Discrete
+>>> from verify.laws import Discrete
 >>> laws = [Discrete([[0], [1]]), Discrete([[0], [2]]), Discrete([[0], [1], [2], [3]])]
 >>> crit = lattice_criterion(laws)
 >>> crit.rank, crit.kernel
@@ -31,7 +31,7 @@ from typing import Optional, Sequence
 
 import sympy
 
-from ..engines.exact import nullspace_q, rank_q
+from ..arith.exact import nullspace_q, rank_q
 from ..errors import InputError, SizeLimitError
 
 __all__ = [
@@ -247,7 +247,7 @@ def verify_polynomial_relation(laws, c: Sequence) -> PolynomialRelation:
 def s2_holds(laws) -> bool:
     """S2: every law has >= 2 atoms and the difference sets {x_k - x_l : k != l} are pairwise disjoint.
 
-    >>> from verify.objects.distributions import Discrete
+    >>> from verify.laws import Discrete
     >>> s2_holds([Discrete([[0], [1]]), Discrete([[0], [2]])]), s2_holds([Discrete([[0], [1]]), Discrete([[5], [6]])])
     (True, False)
     """
@@ -290,7 +290,7 @@ def s1_direction(laws, bound: int = 3) -> Optional[tuple]:
     pairwise distinct), searched over integer vectors with entries in [-bound, bound]; None if none found
     (which does not mean S1 fails).
 
-    >>> from verify.objects.distributions import Discrete
+    >>> from verify.laws import Discrete
     >>> s1_direction([Discrete([[0], [1]]), Discrete([[0], [2]])])
     (1,)
     """

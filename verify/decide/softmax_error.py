@@ -11,7 +11,7 @@ Three kinds of numbers, kept apart:
 The sharp bound: 0 <= E_lambda(s) <= W0((n-1)/e)/lambda, with equality at s* = (u*/lambda, 0, ..., 0),
 u* = 1 + W0((n-1)/e).  For n = 2 the constant is 0.278464542761...
 
->>> from verify.engines.ball import workprec
+>>> from verify.arith.ball import workprec
 >>> with workprec(128):
 ...     print(sharp_constant(2).str(12, radius=False))
 0.278464542761
@@ -29,8 +29,8 @@ from typing import Optional, Sequence
 import mpmath
 from flint import arb
 
-from ..engines.ball import ball_bounds, to_ball
-from ..engines.evidence import mpf_from_fraction
+from ..arith.ball import ball_bounds, to_ball
+from ..arith.evidence import mpf_from_fraction
 
 __all__ = [
     "sharp_constant", "sharp_bound", "star_u", "star_point", "star_point_rational",
@@ -124,7 +124,7 @@ def softmax_average_ball(scores: Sequence, values: Sequence, lam) -> arb:
     the weights are exp(lambda (scores_l - c)) / sum with c = the largest midpoint, which only
     re-centres the exponentials (an exact identity), so the enclosure stays rigorous.
 
-    >>> from verify.engines.ball import workprec
+    >>> from verify.arith.ball import workprec
     >>> with workprec(64):
     ...     print(softmax_average_ball([arb(0), arb(0)], [arb(1), arb(3)], 5).str(5, radius=False))
     2.0000
@@ -300,7 +300,7 @@ def softmax_forward_ball(transformer, X, lam) -> tuple:
     (FFN ``W1, b1, W2, b2``; heads ``W_Q, W_K, W_V, W_O``).  X: E rows of n exact numbers or balls;
     call inside ``workprec``.  Returns E rows of balls.
 
-    >>> from verify.engines.ball import workprec
+    >>> from verify.arith.ball import workprec
     >>> from verify.objects.transformer import Attention, Head, Transformer
     >>> T = Transformer([Attention([Head([[0, 1, 0]], [[1, 0, 0]], [[1, 0, 0]], [[0], [0], [1]])])])
     >>> with workprec(64):
@@ -362,7 +362,7 @@ def softmax_forward_ball(transformer, X, lam) -> tuple:
 
 def decision_points_1d(net, lo, hi) -> list:
     """Exact points of [lo, hi] where some decision of the maxout network (an argmax of a unit at any
-    layer) changes: the vertices of the exact cells of :func:`verify.analysis.tracer.trace`, interior
+    layer) changes: the vertices of the exact cells of :func:`verify.decide.tracer.trace`, interior
     points only, sorted.  These are the near-tie points around which softmax errors peak.
 
     >>> from verify.objects.maxout import MaxoutNetwork

@@ -8,7 +8,7 @@ laws) or by a numerical kernel search, and only count once :func:`verify_relatio
 * laws with c_i != 0 all discrete: the polynomial identity prod P_i^{c_i} = C z^beta, expanded exactly;
 * otherwise: SymPy reduces sum c_i Lambda_i - <a, theta> - log C to 0 (``expand``, then ``simplify``).
 
->>> from verify.objects.distributions import Gaussian
+>>> from verify.laws import Gaussian
 >>> laws = [Gaussian([[1]], [0]), Gaussian([[4]], [1])]
 >>> rel = find_relation(laws, "affine")
 >>> rel.c, rel.a, rel.source
@@ -28,7 +28,7 @@ from typing import Optional, Sequence
 
 import sympy
 
-from ..engines.exact import fraction_str, integer_normalise, nullspace_q
+from ..arith.exact import fraction_str, integer_normalise, nullspace_q
 from ..errors import InputError, SizeLimitError
 from .lattice import lattice_applicable, lattice_criterion, verify_polynomial_relation
 
@@ -197,7 +197,7 @@ def _rational_root(C: Fraction, g: int) -> Optional[Fraction]:
 
 def relation_expression(laws, c, a, C=Fraction(1)):
     """SymPy expression sum c_i Lambda_i - <a, theta> - log C."""
-    from ..objects.distributions import theta_symbols
+    from ..laws import theta_symbols
 
     th = theta_symbols(laws[0].dim)
     E = sympy.Add(*[sympy.Rational(Fraction(x).numerator, Fraction(x).denominator) * l.cgf_sympy(th)

@@ -1,7 +1,7 @@
 """``prove_emulation``: a hardmax Transformer equals a maxout network (or CPWL function) on the WHOLE box.
 
 Method (exact, input dimension 1 or 2): the evaluation code of both sides is traced jointly on affine
-forms (:mod:`verify.analysis.tracer`) over the *closed* box -- its open interior, its edges and its
+forms (:mod:`verify.decide.tracer`) over the *closed* box -- its open interior, its edges and its
 corners -- splitting cells until every ReLU sign, every hardmax selection of the Transformer and
 every argmax of the network is constant.  The final cells (relatively open intervals, points, open
 polygons and segments) partition the box.  This is the *search*: the Result carries only the cells, and the
@@ -35,10 +35,10 @@ import random
 from fractions import Fraction
 from typing import Any, Callable
 
-from ..analysis.geometry import box_faces, parse_box_exact, to_fraction, to_q
+from .geometry import box_faces, parse_box_exact, to_fraction, to_q
 from ..canonical import jsonable
-from ..analysis.tracer import NotPiecewiseLinear, UntraceableCode, as_form, trace
-from ..engines.exact import fraction_str, parse_exact as parse_exact_num
+from .tracer import NotPiecewiseLinear, UntraceableCode, as_form, trace
+from ..arith.exact import fraction_str, parse_exact as parse_exact_num
 from ..errors import InputError, SizeLimitError
 from ..objects.ops import EXACT, TIE_RULES
 from ..results import Method, Result, Verdict
@@ -505,7 +505,7 @@ def R_digest(data) -> str:
 
 
 def _identity(d):
-    from ..analysis.tracer import identity_forms
+    from .tracer import identity_forms
 
     return identity_forms(d)
 
