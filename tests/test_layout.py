@@ -218,3 +218,15 @@ def test_displays_label_coordinates_by_block():
     plain = Transformer(list(T.sublayers), coordinate_names=list(T.coordinate_names))    # no layout: as before
     assert "layout" not in plain.describe() and "reads" not in plain.describe()
     assert "\\begin{array}{r|cccccc}" in plain._repr_latex_()
+
+
+def test_layout_is_immutable_and_pickles():
+    import copy
+    import pickle
+
+    with pytest.raises(AttributeError):
+        L4.dim = 3
+    assert pickle.loads(pickle.dumps(L4)) == L4 and copy.deepcopy(L4) == L4
+    c = compile_maxout(MaxoutNetwork(O2), [[0, 1]], S=40)
+    T = pickle.loads(pickle.dumps(c.transformer))
+    assert T.layout == c.layout and T.sublayers[0].reads == {"h", "z", "p", "one"}

@@ -85,11 +85,18 @@ class Layout:
             at += width
         if len(set(labels)) != len(labels):
             raise InputError("blocks", "two coordinates would get the same label")
-        self._blocks = tuple(parsed)
-        self._start = start
-        self._labels = tuple(labels)
-        self._owner = tuple(name for name, width, _ in parsed for _ in range(width))
-        self.dim = at
+        init = lambda attr, value: object.__setattr__(self, attr, value)
+        init("_blocks", tuple(parsed))
+        init("_start", start)
+        init("_labels", tuple(labels))
+        init("_owner", tuple(name for name, width, _ in parsed for _ in range(width)))
+        init("dim", at)
+
+    def __setattr__(self, attr, value):
+        raise AttributeError("a Layout is immutable")
+
+    def __reduce__(self):
+        return Layout, ([name if scalar else (name, width) for name, width, scalar in self._blocks],)
 
     # -- blocks and coordinates ---------------------------------------------------------------------
     def names(self) -> tuple:
