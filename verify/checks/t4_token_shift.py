@@ -81,10 +81,9 @@ def _locate(points, value):
 def transformer_json(comp) -> dict:
     """The compiled scalar-shift Transformer in the kernel's format (:mod:`verify.kernel._cells`): tokens
     j = 1..n embedded as (h, z, pi, one) = (x, 0, j, 1), read-out h of token 1."""
-    T, n = comp.transformer, comp.n_tokens
-    E = T.embedding_dim
-    one = [[0] * n, [0] * n, list(range(1, n + 1)), [1] * n]
-    xrow = [[1] * n] + [[0] * n for _ in range(E - 1)]
+    T, n, L = comp.transformer, comp.n_tokens, comp.layout
+    one = list(L.stack({"h": [[0] * n], "z": [[0] * n], "pi": [list(range(1, n + 1))], "one": [[1] * n]}))
+    xrow = list(L.stack({"h": [[1] * n], "z": [[0] * n], "pi": [[0] * n], "one": [[0] * n]}))
     subs = []
     for sub in T.sublayers:
         if sub.kind == "ffn":
@@ -92,7 +91,7 @@ def transformer_json(comp) -> dict:
         else:
             subs.append({"attention": [{"W_Q": h.W_Q, "W_K": h.W_K, "W_V": h.W_V, "W_O": h.W_O} for h in sub.heads]})
     W, b = comp.source.readout if comp.source.readout else ([[1]], [0])
-    read = [[row[0]] + [0] * (E - 1) for row in W]
+    read = [L.row({"h": row[0]}) for row in W]
     return jsonable({"tokens": n, "coordinates": list(comp.coordinate_names), "embed": {"one": one, "x": [xrow]},
                      "sublayers": subs, "read": {"token": 0, "W": read, "b": list(b)}})
 

@@ -136,9 +136,8 @@ def lemma_hypotheses(net: MaxoutNetwork, box, S, lam) -> dict:
 
 def _heads_are_r4(compiled) -> bool:
     """Every head: W_Q = e_one, W_K = W_V = e_{z_i}, W_O = e_{h_i} (so the query is constant and value = score)."""
-    T = compiled.transformer
-    names = list(T.coordinate_names)
-    one = names.index("one")
+    T, L = compiled.transformer, compiled.layout
+    one = L.index("one")
     for sub in T.sublayers:
         if hasattr(sub, "heads"):
             for head in sub.heads:
@@ -148,10 +147,10 @@ def _heads_are_r4(compiled) -> bool:
                 if [i for i, c in enumerate(q) if c] != [one] or q[one] != 1 or k != v:
                     return False
                 kz = [i for i, c in enumerate(k) if c]
-                if len(kz) != 1 or k[kz[0]] != 1 or not names[kz[0]].startswith("z_"):
+                if len(kz) != 1 or k[kz[0]] != 1 or L.block_of(kz[0]) != "z":
                     return False
-                out = [e for e in range(len(names)) if head.W_O[e][0]]
-                if len(out) != 1 or head.W_O[out[0]][0] != 1 or not names[out[0]].startswith("h_"):
+                out = [e for e in range(L.dim) if head.W_O[e][0]]
+                if len(out) != 1 or head.W_O[out[0]][0] != 1 or L.block_of(out[0]) != "h":
                     return False
     return True
 

@@ -243,14 +243,14 @@ def check_shared_head(x="1/2", tie: str = "both") -> Result:
         raise InputError("x", f"must lie in the box [-1, 1], got {fraction_str(x)}")
     relu = ReLUNetwork([[[1], [-1]]], [[0, 0]])
     compiled = compile_maxout(relu.maxout, [[-1, 1]])
-    T = compiled.transformer
-    E = T.embedding_dim
-    names = list(T.coordinate_names)
-    one, z1, z2, h1, h2 = (names.index(c) for c in ("one", "z_1", "z_2", "h_1", "h_2"))
-    row = lambda i: [1 if e == i else 0 for e in range(E)]
-    shared = Head([row(one), [0] * E], [row(z1), [0] * E], [row(z1), row(z2)],
-                  [[1 if e == h1 else 0, 1 if e == h2 else 0] for e in range(E)])
-    altered = AlteredCompiled(compiled, Transformer([T.sublayers[0], Attention([shared])], coordinate_names=names),
+    T, L = compiled.transformer, compiled.layout
+    # the shared head stays inside the blocks the R4 heads use (it passes the layout check): the error is
+    # in which coordinates it combines, not in which blocks it touches
+    none = L.row({})
+    shared = Head([L.unit("one"), none], [L.unit("z", 0), none], [L.unit("z", 0), L.unit("z", 1)],
+                  [list(col) for col in zip(L.unit("h", 0), L.unit("h", 1))],
+                  reads={"query": ["one"], "key": ["z"], "value": ["z"]}, writes=["h"])
+    altered = AlteredCompiled(compiled, Transformer([T.sublayers[0], Attention([shared])], layout=L),
                               note="one size-2 head shared by both units (score row of unit 1)")
     res = prove_emulation((relu, altered), [(-1, 1)], tie=tie, claim="T8", network=relu.maxout, witness=[x],
                           record_regions=False)

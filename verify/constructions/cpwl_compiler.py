@@ -2,10 +2,12 @@
 
 f = g - h, g = max_j l_j (n_g pieces), h = max_j l'_j (n_h pieces); n = max(n_g, n_h) tokens:
 
-* coordinates ``[x_1..x_d | z_1 z_2 | p_1..p_n | one | out]``, E = d + n + 4; token j = (x ; 0 0 ; e_j ; 1 ; 0);
-* FFN (width 4n): R3 gates put l_j into z_1 and l'_j into z_2 at token j;
+* coordinates ``[x_1..x_d | z_1 z_2 | p_1..p_n | one | out]`` (the layout :func:`cpwl_layout`: blocks x, z,
+  p, one, out), E = d + n + 4; token j = (x ; 0 0 ; e_j ; 1 ; 0);
+* FFN (width 4n; reads x, p, one, writes z): R3 gates put l_j into z_1 and l'_j into z_2 at token j;
 * attention, 2 heads of size 1 with query ``one``: head 1 key = value = z_1, W_O = +e_out; head 2 key = value
-  = z_2, W_O = -e_out; so out = max_j l_j - max_j l'_j at every token (R1 twice);
+  = z_2, W_O = -e_out (each reads one, z and writes out); so out = max_j l_j - max_j l'_j at every token
+  (R1 twice);
 * output: ``out`` of token 0.
 
 The shorter piece list is padded by **repeating** its last piece (``padding="repeat"``, correct);
@@ -26,20 +28,28 @@ from fractions import Fraction
 from ..arith.exact import fraction_str, parse_positive
 from ..errors import InputError, InputTypeError
 from ..objects.cpwl import CPWL1D, DCFunction
+from ..objects.layout import Layout
 from ..objects.maxout import _is_box, coerce_input, parse_box
 from ..objects.ops import EXACT, Ops
 from ..objects.transformer import Attention, FeedForward, Head, Transformer
 
-__all__ = ["CompiledCPWL", "compile_cpwl", "PADDINGS"]
+__all__ = ["CompiledCPWL", "compile_cpwl", "cpwl_layout", "PADDINGS"]
 
 PADDINGS = ("repeat", "zero")
+
+
+def cpwl_layout(d: int, n: int) -> Layout:
+    """The R8 residual layout: blocks x (d: the input), z (2: the gated pieces of g and h), p (n: the token's
+    one-hot code), one (the constant 1) and out (the result)."""
+    return Layout([("x", d), ("z", 2), ("p", n), "one", "out"])
 
 
 class CompiledCPWL:
     """A CPWL function compiled to a hardmax Transformer (``transformer``, ``embed``, ``read``, ``__call__``).
 
     Attributes: ``source`` (the CPWL1D or DCFunction given), ``dc`` (the DC form compiled), ``box``, ``S``,
-    ``S_bound_certified`` (exact max_box |piece| over the padded pieces), ``padding``, ``n_tokens``.
+    ``S_bound_certified`` (exact max_box |piece| over the padded pieces), ``padding``, ``n_tokens``,
+    ``layout`` (:func:`cpwl_layout`).
     """
 
     def __init__(self, source, dc, box, S, S_bound, padding, transformer, g_used, h_used):
@@ -56,6 +66,7 @@ class CompiledCPWL:
         self.h_used = h_used
         self.input_dim = dc.input_dim
         self.output_dim = 1
+        self.layout = cpwl_layout(self.input_dim, self.n_tokens)
         self.coordinate_names = transformer.coordinate_names
         self.conventions = {"construction": "R8 (ours): DC form, one FFN of R3 gates, one 2-head attention",
                             "padding": padding, "depth": "D = 2 sublayers (FFN, Attn)",
@@ -70,15 +81,15 @@ class CompiledCPWL:
         x = tuple(coerce_input(v, f"x[{m}]") for m, v in enumerate(x))
         zero = x[0] * 0
         one = zero + 1
-        rows = [tuple(x[m] for _ in range(n)) for m in range(d)]
-        rows += [tuple(zero for _ in range(n)) for _ in range(2)]
-        rows += [tuple(one if j == c else zero for j in range(n)) for c in range(n)]
-        rows.append(tuple(one for _ in range(n)))
-        rows.append(tuple(zero for _ in range(n)))
-        return tuple(rows)
+        return self.layout.stack({
+            "x": [tuple(x[m] for _ in range(n)) for m in range(d)],
+            "z": [tuple(zero for _ in range(n)) for _ in range(2)],
+            "p": [tuple(one if j == c else zero for j in range(n)) for c in range(n)],
+            "one": [tuple(one for _ in range(n))],
+            "out": [tuple(zero for _ in range(n))]})
 
     def read(self, X) -> tuple:
-        return (X[-1][0],)
+        return (X[self.layout.index("out")][0],)
 
     def __call__(self, x, tie: str = "average", ops: Ops = EXACT) -> tuple:
         return self.read(self.transformer.evaluate(self.embed(x), attention="hardmax", tie=tie, ops=ops))
@@ -139,28 +150,22 @@ def compile_cpwl(f, box=None, S=None, padding: str = "repeat") -> CompiledCPWL:
         S = bound if bound > 0 else Fraction(1)
     else:
         S = parse_positive(S, "S")
-    E = d + n + 4
-    Z1, Z2, P0, ONE, OUT = d, d + 1, d + 2, d + 2 + n, d + 3 + n
-    names = [f"x_{m + 1}" for m in range(d)] + ["z_1", "z_2"] + [f"p_{j + 1}" for j in range(n)] + ["one", "out"]
+    L = cpwl_layout(d, n)
     W1, targets = [], []
     for j in range(n):
-        for target, (w, b) in ((Z1, g[j]), (Z2, h[j])):
+        for target, (w, b) in ((L.index("z", 0), g[j]), (L.index("z", 1), h[j])):
             for sgn in (1, -1):
-                row = [Fraction(0)] * E
-                for m, c in enumerate(w):
-                    row[m] = sgn * c
-                row[P0 + j] = S
-                row[ONE] = sgn * b - S
-                W1.append(row)
+                entries = {("x", m): sgn * c for m, c in enumerate(w)}
+                entries[("p", j)] = S
+                entries["one"] = sgn * b - S
+                W1.append(L.row(entries, Fraction(0)))
                 targets.append((target, sgn))
-    W2 = [[0] * len(W1) for _ in range(E)]
+    W2 = [[0] * len(W1) for _ in range(L.dim)]
     for col, (target, sgn) in enumerate(targets):
         W2[target][col] = sgn
-
-    def unit(i, v=1):
-        return [v if e == i else 0 for e in range(E)]
-
-    heads = [Head([unit(ONE)], [unit(Z1)], [unit(Z1)], [[v] for v in unit(OUT)]),
-             Head([unit(ONE)], [unit(Z2)], [unit(Z2)], [[v] for v in unit(OUT, -1)])]
-    T = Transformer([FeedForward(W1, None, W2, None), Attention(heads)], coordinate_names=names)
+    access = {"reads": {"query": ["one"], "key": ["z"], "value": ["z"]}, "writes": ["out"]}
+    heads = [Head([L.unit("one")], [L.unit("z", i)], [L.unit("z", i)], [[v] for v in L.unit("out", value=sgn)],
+                  **access) for i, sgn in ((0, 1), (1, -1))]
+    T = Transformer([FeedForward(W1, None, W2, None, reads=("x", "p", "one"), writes=("z",)), Attention(heads)],
+                    layout=L)
     return CompiledCPWL(source, dc, box, S, bound, padding, T, g, h)

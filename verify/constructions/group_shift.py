@@ -1,7 +1,8 @@
 """Group isolation by a score shift (spec maxout R4'): one head returns the maximum within each group.
 
 n tokens in N groups; token l carries the group one-hot g_l and a value z_l with |z_l| <= C.  Coordinates
-``[g_1..g_N | z | one | out]`` (E = N + 3).  One head of size N + 1:
+``[g_1..g_N | z | one | out]`` (E = N + 3; the layout :func:`group_layout`).  One head of size N + 1 (query reads
+g, one; key reads g, z; value reads z; output writes out):
 
 * query at token j = (M g_j, 1), key at token l = (g_l, z_l), so score_lj = M [g_l = g_j] + z_l;
 * value = z_l, written to ``out``.
@@ -22,19 +23,26 @@ from fractions import Fraction
 
 from ..arith.exact import fraction_str, parse_positive
 from ..errors import InputError, InputTypeError, SizeLimitError
+from ..objects.layout import Layout
 from ..objects.maxout import coerce_input
 from ..objects.ops import EXACT, Ops
 from ..objects.transformer import Attention, Head, Transformer
 
-__all__ = ["GroupShiftHead", "MAX_GROUP_TOKENS"]
+__all__ = ["GroupShiftHead", "MAX_GROUP_TOKENS", "group_layout"]
 
 MAX_GROUP_TOKENS = 256
+
+
+def group_layout(n_groups: int) -> Layout:
+    """The R4' residual layout: blocks g (N: the group one-hot), z (the value), one (1), out (the result)."""
+    return Layout([("g", n_groups), "z", "one", "out"])
 
 
 class GroupShiftHead:
     """The R4' construction for a fixed token-to-group assignment ``groups`` (group index per token, 0-based,
     every group 0..N-1 non-empty).  ``embed(z)``, ``read(X)`` (the ``out`` coordinate of every token),
-    ``__call__(z, tie, ops)``, ``expected(z)`` (the group maxima, computed directly), ``transformer``."""
+    ``__call__(z, tie, ops)``, ``expected(z)`` (the group maxima, computed directly), ``transformer``,
+    ``layout`` (:func:`group_layout`)."""
 
     def __init__(self, M, C, groups):
         self.M = parse_positive(M, "M")
@@ -53,18 +61,15 @@ class GroupShiftHead:
         self.groups = tuple(groups)
         self.n_groups = N
         self.n_tokens = len(groups)
-        E = N + 3
-        ZC, ONE, OUT = N, N + 1, N + 2
-        m = N + 1
-        W_Q = [[self.M if (r == c and r < N) else 0 for c in range(E)] for r in range(N)] + [
-            [1 if c == ONE else 0 for c in range(E)]]
-        W_K = [[1 if (r == c and r < N) else 0 for c in range(E)] for r in range(N)] + [
-            [1 if c == ZC else 0 for c in range(E)]]
-        W_V = [[1 if c == ZC else 0 for c in range(E)]] + [[0] * E for _ in range(N)]
-        W_O = [[1 if (e == OUT and t == 0) else 0 for t in range(m)] for e in range(E)]
-        names = [f"g_{i + 1}" for i in range(N)] + ["z", "one", "out"]
-        self.transformer = Transformer([Attention([Head(W_Q, W_K, W_V, W_O)])], coordinate_names=names)
-        self.coordinate_names = tuple(names)
+        L = self.layout = group_layout(N)
+        W_Q = [L.unit("g", r, self.M) for r in range(N)] + [L.unit("one")]
+        W_K = [L.unit("g", r) for r in range(N)] + [L.unit("z")]
+        W_V = [L.unit("z")] + [L.row({}) for _ in range(N)]
+        W_O = [list(col) for col in zip(*([L.unit("out")] + [L.row({}) for _ in range(N)]))]
+        head = Head(W_Q, W_K, W_V, W_O, reads={"query": ["g", "one"], "key": ["g", "z"], "value": ["z"]},
+                    writes=["out"])
+        self.transformer = Transformer([Attention([head])], layout=L)
+        self.coordinate_names = L.labels()
 
     @property
     def hypothesis_holds(self) -> bool:
@@ -79,14 +84,12 @@ class GroupShiftHead:
     def embed(self, z) -> tuple:
         z = self._z(z)
         zero = z[0] * 0
-        rows = [tuple(zero + (1 if g == i else 0) for g in self.groups) for i in range(self.n_groups)]
-        rows.append(z)
-        rows.append(tuple(zero + 1 for _ in z))
-        rows.append(tuple(zero for _ in z))
-        return tuple(rows)
+        return self.layout.stack({"g": [tuple(zero + (1 if g == i else 0) for g in self.groups)
+                                        for i in range(self.n_groups)],
+                                  "z": [z], "one": [tuple(zero + 1 for _ in z)], "out": [tuple(zero for _ in z)]})
 
     def read(self, X) -> tuple:
-        return tuple(X[-1])
+        return tuple(X[self.layout.index("out")])
 
     def __call__(self, z, tie: str = "average", ops: Ops = EXACT) -> tuple:
         return self.read(self.transformer.evaluate(self.embed(z), attention="hardmax", tie=tie, ops=ops))

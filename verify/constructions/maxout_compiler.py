@@ -2,14 +2,15 @@
 
 Architecture (ours, [DERIVED]; the paper's exact construction is unknown):
 
-* n = k tokens; coordinates ``[h_1..h_Nbar | z_1..z_Nbar | p_1..p_k | one]``, E = 2 Nbar + k + 1, where
-  Nbar = max(d, N_1, ..., N_L) (the input x must fit the h-block; for d <= max N_l this is max N_l);
+* n = k tokens; coordinates ``[h_1..h_Nbar | z_1..z_Nbar | p_1..p_k | one]`` (the layout
+  :func:`maxout_layout`: blocks h, z, p, one), E = 2 Nbar + k + 1, where Nbar = max(d, N_1, ..., N_L) (the
+  input x must fit the h-block; for d <= max N_l this is max N_l);
 * input token j = (x padded with zeros ; 0 ; e_j ; 1);
 * sublayers FFN_1, Attn_1, ..., FFN_L, Attn_L (D = 2L, c = 2 sublayers per maxout layer), biases on ``one``;
-* FFN_l (width 2 k N_l + 4 Nbar): the one-hot gates of R3 put piece j of unit i into z_i at token j, and
-  the rows (+-e_c) clear h and z;
-* Attn_l: N_l heads of size 1, head i with W_Q = e_one^T, W_K = W_V = e_{z_i}^T, W_O = e_{h_i} (R1: value =
-  score, so every tie rule gives h_i = max_j z_{j,i});
+* FFN_l (width 2 k N_l + 4 Nbar; reads h, z, p, one, writes h, z): the one-hot gates of R3 put piece j of
+  unit i into z_i at token j, and the rows (+-e_c) clear h and z;
+* Attn_l: N_l heads of size 1, head i with W_Q = e_one^T, W_K = W_V = e_{z_i}^T, W_O = e_{h_i} (query reads
+  one, key and value read z, output writes h; R1: value = score, so every tie rule gives h_i = max_j z_{j,i});
 * output: the h-block of token 0 (first N_L entries), then the network's read-out if it has one.
 
 Exact on the whole box whenever S >= sup over the box of |piece| (R4); ``S=None`` takes the bound certified
@@ -21,6 +22,8 @@ by exact interval propagation (``net.interval_bounds``).
 >>> c = compile_maxout(net, [[0, 1]])
 >>> c.S, c.n_tokens, c.transformer.embedding_dim, c([0]), net.evaluate([0])
 (Fraction(11, 2), 2, 7, (Fraction(7, 6),), (Fraction(7, 6),))
+>>> c.layout
+Layout(h:2, z:2, p:2, one)
 >>> compile_maxout(net, [[0, 1]], S="3/2")([0], tie="first")     # S too small: the gate leaks
 (Fraction(2, 3),)
 """
@@ -32,16 +35,17 @@ from fractions import Fraction
 from ..arith.exact import fraction_str, parse_positive
 from ..errors import InputTypeError
 from ..objects.maxout import MaxoutNetwork, _is_box, coerce_input, parse_box
+from ..objects.layout import Layout
 from ..objects.ops import EXACT, Ops
 from ..objects.transformer import Attention, FeedForward, Head, Transformer
 
-__all__ = ["CompiledMaxout", "compile_maxout", "compiled_sizes_formula"]
+__all__ = ["CompiledMaxout", "compile_maxout", "compiled_sizes_formula", "maxout_layout"]
 
 
-def _e(E, i, v=1):
-    row = [0] * E
-    row[i] = v
-    return row
+def maxout_layout(n_bar: int, k: int) -> Layout:
+    """The R4 residual layout: blocks h (n_bar: the state), z (n_bar: the gated pieces), p (k: the token's
+    one-hot code) and one (the constant 1)."""
+    return Layout([("h", n_bar), ("z", n_bar), ("p", k), "one"])
 
 
 def compiled_sizes_formula(net: MaxoutNetwork) -> dict:
@@ -67,7 +71,7 @@ class CompiledMaxout:
 
     Attributes: ``transformer``, ``source`` (the network), ``box``, ``S``, ``S_bound_certified`` (the exact
     interval-propagation bound on sup |piece| over the box), ``S_sufficient`` (S >= that bound),
-    ``n_tokens`` (= k), ``n_bar``, ``coordinate_names``, ``conventions``.
+    ``n_tokens`` (= k), ``n_bar``, ``layout`` (:func:`maxout_layout`), ``coordinate_names``, ``conventions``.
     """
 
     def __init__(self, net: MaxoutNetwork, box, S, S_bound, transformer: Transformer, n_bar: int):
@@ -79,6 +83,7 @@ class CompiledMaxout:
         self.transformer = transformer
         self.n_tokens = net.rank
         self.n_bar = n_bar
+        self.layout = maxout_layout(n_bar, net.rank)
         self.coordinate_names = transformer.coordinate_names
         self.input_dim = net.input_dim
         self.output_dim = net.output_dim
@@ -100,20 +105,16 @@ class CompiledMaxout:
         zero = x[0] * 0
         one = zero + 1
         k, nb = self.n_tokens, self.n_bar
-        rows = []
-        for c in range(nb):
-            rows.append(tuple(x[c] if c < len(x) else zero for _ in range(k)))
-        for _ in range(nb):
-            rows.append(tuple(zero for _ in range(k)))
-        for c in range(k):
-            rows.append(tuple(one if j == c else zero for j in range(k)))
-        rows.append(tuple(one for _ in range(k)))
-        return tuple(rows)
+        return self.layout.stack({
+            "h": [tuple(x[c] if c < len(x) else zero for _ in range(k)) for c in range(nb)],
+            "z": [tuple(zero for _ in range(k)) for _ in range(nb)],
+            "p": [tuple(one if j == c else zero for j in range(k)) for c in range(k)],
+            "one": [tuple(one for _ in range(k))]})
 
     def read(self, X, lift=None) -> tuple:
         """h-block of token 0 (the last layer's N_L units), then the network's read-out (``lift``: convert
         its exact constants to the values' type, e.g. ``to_ball`` for softmax balls)."""
-        h = tuple(X[i][0] for i in range(self.source.widths[-1]))
+        h = tuple(X[self.layout.index("h", i)][0] for i in range(self.source.widths[-1]))
         return self.source.apply_readout(h, lift=lift)
 
     def __call__(self, x, tie: str = "average", ops: Ops = EXACT) -> tuple:
@@ -174,37 +175,32 @@ def compile_maxout(net: MaxoutNetwork, box, S=None) -> CompiledMaxout:
         S = bound if bound > 0 else Fraction(1)
     else:
         S = parse_positive(S, "S")
-    k = net.rank
     nb = max((net.input_dim,) + tuple(net.widths))
-    E = 2 * nb + k + 1
-    H0, Z0, P0, ONE = 0, nb, 2 * nb, 2 * nb + k
-    names = ([f"h_{i + 1}" for i in range(nb)] + [f"z_{i + 1}" for i in range(nb)] +
-             [f"p_{j + 1}" for j in range(k)] + ["one"])
+    L = maxout_layout(nb, net.rank)
     sublayers = []
     for l, (W, b) in enumerate(net.layers):
         W1, W2cols = [], []         # W2 built column-wise: (target coordinate, coefficient)
         for i, (Wi, bi) in enumerate(zip(W, b)):
             for j, (w, bij) in enumerate(zip(Wi, bi)):
                 for sgn in (1, -1):
-                    row = [Fraction(0)] * E
-                    for m, c in enumerate(w):
-                        row[H0 + m] = sgn * c
-                    row[P0 + j] = S
-                    row[ONE] = sgn * bij - S
-                    W1.append(row)
-                    W2cols.append((Z0 + i, sgn))
-        for c in list(range(H0, H0 + nb)) + list(range(Z0, Z0 + nb)):
-            for sgn in (1, -1):
-                W1.append(_e(E, c, sgn))
-                W2cols.append((c, -sgn))
-        r = len(W1)
-        W2 = [[0] * r for _ in range(E)]
+                    entries = {("h", m): sgn * c for m, c in enumerate(w)}
+                    entries[("p", j)] = S
+                    entries["one"] = sgn * bij - S
+                    W1.append(L.row(entries, Fraction(0)))
+                    W2cols.append((L.index("z", i), sgn))
+        for block in ("h", "z"):
+            for c in range(nb):
+                for sgn in (1, -1):
+                    W1.append(L.unit(block, c, sgn))
+                    W2cols.append((L.index(block, c), -sgn))
+        W2 = [[0] * len(W1) for _ in range(L.dim)]
         for col, (target, coef) in enumerate(W2cols):
             W2[target][col] = coef
-        sublayers.append(FeedForward(W1, None, W2, None))
-        heads = [Head([_e(E, ONE)], [_e(E, Z0 + i)], [_e(E, Z0 + i)], [[1 if e == H0 + i else 0] for e in range(E)])
+        sublayers.append(FeedForward(W1, None, W2, None, reads=("h", "z", "p", "one"), writes=("h", "z")))
+        heads = [Head([L.unit("one")], [L.unit("z", i)], [L.unit("z", i)], [[v] for v in L.unit("h", i)],
+                      reads={"query": ["one"], "key": ["z"], "value": ["z"]}, writes=["h"])
                  for i in range(len(W))]
         sublayers.append(Attention(heads))
-    T = Transformer(sublayers, coordinate_names=names)
+    T = Transformer(sublayers, layout=L)
     T.conventions["depth_convention"] = {"c": 2, "e": 0}
     return CompiledMaxout(net, box, S, bound, T, nb)

@@ -1,11 +1,12 @@
 """Scalar token shift with disjoint slabs (spec maxout R3s, O5): one reading of the brief's token-wise shift.
 
 For a 1-D maxout network of width 1 and rank n (state h^(l) scalar, pieces P_j = alpha_j h + beta_j), the
-compiled network uses n tokens and the coordinates ``[h, z, pi, one]`` (E = 4); token j starts as (x, 0, j, 1).
-Layer l (an FFN and one size-1 attention head):
+compiled network uses n tokens and the coordinates ``[h, z, pi, one]`` (E = 4, the layout :data:`LAYOUT` of four
+scalar blocks); token j starts as (x, 0, j, 1).  Layer l (an FFN and one size-1 attention head):
 
-* the FFN computes z = P_1(h) + 1/2 sum_{j=2..n} gate_j(P_j(h) - P_{j-1}(h), s), where s = h + Delta_l pi is the
-  shifted state and gate_j(v, s) = ReLU(v + M_l (s - t_j)) - ReLU(-v + M_l (s - t_j)); it clears h;
+* the FFN (reads h, z, pi, one; writes h, z) computes z = P_1(h) + 1/2 sum_{j=2..n} gate_j(P_j(h) - P_{j-1}(h), s),
+  where s = h + Delta_l pi is the shifted state and gate_j(v, s) = ReLU(v + M_l (s - t_j)) - ReLU(-v + M_l (s -
+  t_j)); it clears h;
 * the head (query ``one``, key = value = z, output to h) broadcasts max_j z_j to every token.
 
 With [a_l, b_l] the exact range of the state entering layer l over the box (w_l = b_l - a_l), token j's shifted
@@ -27,16 +28,18 @@ from fractions import Fraction
 from ..arith.exact import fraction_str, parse_exact, parse_positive
 from ..errors import InputError, InputTypeError, SizeLimitError
 from ..objects.cpwl import network_pieces_1d
+from ..objects.layout import Layout
 from ..objects.maxout import MaxoutNetwork, _is_box, coerce_input, parse_box
 from ..objects.ops import EXACT, Ops
 from ..objects.transformer import Attention, FeedForward, Head, Transformer
 
-__all__ = ["CompiledTokenShift", "compile_token_shift", "scalar_shift_tent", "tent_network", "MAX_TENT_DEPTH", "MAX_SHIFT_DEPTH"]
+__all__ = ["CompiledTokenShift", "compile_token_shift", "scalar_shift_tent", "tent_network", "MAX_TENT_DEPTH",
+           "MAX_SHIFT_DEPTH", "LAYOUT"]
 
 MAX_TENT_DEPTH = 64        # tent_network
 MAX_SHIFT_DEPTH = 12       # scalar_shift_tent (exact ranges from 2^L pieces)
-H, Z, PI, ONE = 0, 1, 2, 3
-NAMES = ("h", "z", "pi", "one")
+LAYOUT = Layout(["h", "z", "pi", "one"])     # state, gated value, scalar position, constant 1
+NAMES = LAYOUT.labels()
 
 
 def tent_network(L: int) -> MaxoutNetwork:
@@ -77,6 +80,7 @@ class CompiledTokenShift:
         self.transformer = transformer
         self.layer_data = layer_data
         self.n_tokens = net.rank
+        self.layout = LAYOUT
         self.coordinate_names = NAMES
         self.input_dim = 1
         self.output_dim = net.output_dim
@@ -95,11 +99,11 @@ class CompiledTokenShift:
         zero = t * 0
         one = zero + 1
         n = self.n_tokens
-        return (tuple(t for _ in range(n)), tuple(zero for _ in range(n)),
-                tuple(zero + (j + 1) for j in range(n)), tuple(one for _ in range(n)))
+        return LAYOUT.stack({"h": [tuple(t for _ in range(n))], "z": [tuple(zero for _ in range(n))],
+                             "pi": [tuple(zero + (j + 1) for j in range(n))], "one": [tuple(one for _ in range(n))]})
 
     def read(self, X) -> tuple:
-        return self.source.apply_readout((X[H][0],))
+        return self.source.apply_readout((X[LAYOUT.index("h")][0],))
 
     def __call__(self, x, tie: str = "average", ops: Ops = EXACT) -> tuple:
         return self.read(self.transformer.evaluate(self.embed(x), attention="hardmax", tie=tie, ops=ops))
@@ -146,34 +150,36 @@ def compile_token_shift(net: MaxoutNetwork, box, Delta, M) -> CompiledTokenShift
         thresholds = [a_l + j * Dl - gamma for j in range(2, n + 1)]
         sups = []
         rows, outs = [], []
+        z = LAYOUT.index("z")
         a1, b1 = pieces[0]
-        rows += [[a1, 0, 0, b1], [-a1, 0, 0, -b1]]
-        outs += [(Z, Fraction(1)), (Z, Fraction(-1))]
+        rows += [LAYOUT.row({"h": a1, "one": b1}), LAYOUT.row({"h": -a1, "one": -b1})]
+        outs += [(z, Fraction(1)), (z, Fraction(-1))]
         for j in range(1, n):
             va = pieces[j][0] - pieces[j - 1][0]
             vb = pieces[j][1] - pieces[j - 1][1]
             sups.append(max(abs(va * a_l + vb), abs(va * b_l + vb)))
             t = thresholds[j - 1]
-            rows += [[va + Ml, 0, Ml * Dl, vb - Ml * t], [-va + Ml, 0, Ml * Dl, -vb - Ml * t]]
-            outs += [(Z, Fraction(1, 2)), (Z, Fraction(-1, 2))]
-        for c in (H, Z):
+            rows += [LAYOUT.row({"h": va + Ml, "pi": Ml * Dl, "one": vb - Ml * t}),
+                     LAYOUT.row({"h": -va + Ml, "pi": Ml * Dl, "one": -vb - Ml * t})]
+            outs += [(z, Fraction(1, 2)), (z, Fraction(-1, 2))]
+        for block in ("h", "z"):
             for sgn in (1, -1):
-                row = [0, 0, 0, 0]
-                row[c] = sgn
-                rows.append(row)
-                outs.append((c, Fraction(-sgn)))
-        W2 = [[0] * len(rows) for _ in range(4)]
+                rows.append(LAYOUT.unit(block, value=sgn))
+                outs.append((LAYOUT.index(block), Fraction(-sgn)))
+        W2 = [[0] * len(rows) for _ in range(LAYOUT.dim)]
         for col, (target, coef) in enumerate(outs):
             W2[target][col] = coef
-        sublayers.append(FeedForward(rows, None, W2, None))
-        sublayers.append(Attention([Head([[0, 0, 0, 1]], [[0, 1, 0, 0]], [[0, 1, 0, 0]], [[1], [0], [0], [0]])]))
+        sublayers.append(FeedForward(rows, None, W2, None, reads=("h", "z", "pi", "one"), writes=("h", "z")))
+        sublayers.append(Attention([Head([LAYOUT.unit("one")], [LAYOUT.unit("z")], [LAYOUT.unit("z")],
+                                         [[v] for v in LAYOUT.unit("h")],
+                                         reads={"query": ["one"], "key": ["z"], "value": ["z"]}, writes=["h"])]))
         layer_data.append({
             "layer": l + 1, "range": (a_l, b_l), "width": w_l, "Delta": Dl, "M": Ml, "gamma": gamma,
             "thresholds": thresholds, "slabs": [(a_l + j * Dl, b_l + j * Dl) for j in range(1, n + 1)],
             "pieces": pieces, "sup_abs_differences": sups, "disjoint": Dl > w_l,
             "gates_exact": gamma > 0 and all(Ml * gamma >= s for s in sups),
         })
-    T = Transformer(sublayers, coordinate_names=list(NAMES))
+    T = Transformer(sublayers, layout=LAYOUT)
     T.conventions["depth_convention"] = {"c": 2, "e": 0}
     return CompiledTokenShift(net, box, T, layer_data)
 

@@ -31,6 +31,7 @@ from typing import Sequence
 
 from ..arith.exact import fraction_str, parse_exact, parse_positive
 from ..errors import InputError, InputTypeError, SizeLimitError
+from .layout import Layout, check_transformer, parse_blocks, parse_head_reads
 from .maxout import coerce_input
 from .ops import EXACT, TIE_RULES, Ops, hardmax_weights
 
@@ -116,24 +117,45 @@ def _nnz(mat) -> int:
     return sum(1 for row in mat for v in row if v != 0)
 
 
-def format_matrix(rows, row_names: Sequence[str], col_names: Sequence[str]) -> str:
-    """A labelled text matrix (exact entries, blank for 0).
+def _boundaries(groups) -> set:
+    """The indices at which a new group starts (not 0), for group widths ``groups`` (None: no groups)."""
+    out, at = set(), 0
+    for w in groups or ():
+        at += w
+        out.add(at)
+    return out
+
+
+def format_matrix(rows, row_names: Sequence[str], col_names: Sequence[str], *, col_groups=None,
+                  row_groups=None) -> str:
+    """A labelled text matrix (exact entries, blank for 0); ``col_groups`` / ``row_groups`` (widths of
+    consecutive blocks, e.g. a layout's) separate the blocks by ``|`` columns and ``-`` lines.
 
     >>> print(format_matrix([[1, 0], [0, Fraction(-1, 2)]], ["q1", "q2"], ["h", "one"]))
           h  one
     q1    1
     q2      -1/2
+    >>> print(format_matrix([[1, 0, 2]], ["r1"], ["h_1", "h_2", "one"], col_groups=[2, 1]))
+       h_1 h_2 | one
+    r1   1     |   2
     """
     cells = [[fraction_str(v) if v != 0 else "" for v in row] for row in rows]
     width = max([len(c) for c in col_names] + [len(c) for row in cells for c in row] + [1])
     rw = max(len(r) for r in row_names)
-    lines = [" " * rw + " " + " ".join(c.rjust(width) for c in col_names)]
-    for name, row in zip(row_names, cells):
-        lines.append((name.ljust(rw) + " " + " ".join(c.rjust(width) for c in row)).rstrip())
+    cuts, row_cuts = _boundaries(col_groups), _boundaries(row_groups)
+
+    def line(cs):
+        return "".join((" | " if j in cuts else " ") + c.rjust(width) for j, c in enumerate(cs))
+
+    lines = [" " * rw + line(col_names)]
+    for i, (name, row) in enumerate(zip(row_names, cells)):
+        if i in row_cuts:
+            lines.append("-" * len(lines[0]))
+        lines.append((name.ljust(rw) + line(row)).rstrip())
     return "\n".join(lines)
 
 
-def _latex_matrix(rows, row_names, col_names) -> str:
+def _latex_matrix(rows, row_names, col_names, col_groups=None, row_groups=None) -> str:
     def tex(q):
         q = Fraction(q)
         if q == 0:
@@ -142,8 +164,12 @@ def _latex_matrix(rows, row_names, col_names) -> str:
         return ("-" if q < 0 else "") + s
 
     head = " & ".join(["~"] + [f"\\scriptstyle {c}" for c in col_names])
-    body = " \\\\ ".join(" & ".join([f"\\scriptstyle {r}"] + [tex(v) for v in row]) for r, row in zip(row_names, rows))
-    return f"\\begin{{array}}{{r|{'c' * len(col_names)}}}{head} \\\\ \\hline {body}\\end{{array}}"
+    row_cuts = _boundaries(row_groups)
+    body = "".join((" \\\\ \\hline " if i in row_cuts else " \\\\ " if i else "") +
+                   " & ".join([f"\\scriptstyle {r}"] + [tex(v) for v in row])
+                   for i, (r, row) in enumerate(zip(row_names, rows)))
+    spec = "|".join("c" * w for w in col_groups) if col_groups else "c" * len(col_names)
+    return f"\\begin{{array}}{{r|{spec}}}{head} \\\\ \\hline {body}\\end{{array}}"
 
 
 # ----------------------------------------------------------------------------------------------
@@ -253,9 +279,13 @@ def _check_mode(attention, tie):
 # sublayers
 
 class Head:
-    """One attention head: W_Q, W_K, W_V are m x E, W_O is E x m (tuples of row tuples of Fraction)."""
+    """One attention head: W_Q, W_K, W_V are m x E, W_O is E x m (tuples of row tuples of Fraction).
 
-    def __init__(self, W_Q, W_K, W_V, W_O, *, allow_float: bool = False):
+    ``reads`` / ``writes`` (optional): the layout blocks the head reads -- block names for all of W_Q, W_K,
+    W_V, or ``{"query": [...], "key": [...], "value": [...]}`` -- and writes (W_O); checked against the weights
+    by a Transformer built with a :class:`~verify.objects.layout.Layout`.  ``None``: undeclared."""
+
+    def __init__(self, W_Q, W_K, W_V, W_O, *, allow_float: bool = False, reads=None, writes=None):
         self.W_Q = _matrix(W_Q, "W_Q", allow_float=allow_float, max_rows=MAX_HEAD_SIZE, max_cols=MAX_EMBEDDING)
         m, E = len(self.W_Q), len(self.W_Q[0])
         self.W_K = _matrix(W_K, "W_K", n_rows=m, n_cols=E, allow_float=allow_float)
@@ -263,6 +293,8 @@ class Head:
         self.W_O = _matrix(W_O, "W_O", n_rows=E, n_cols=m, allow_float=allow_float)
         self.size = m
         self.embedding_dim = E
+        self.reads = parse_head_reads(reads, "reads")
+        self.writes = parse_blocks(writes, "writes")
         self._q = tuple(_sparse(r) for r in self.W_Q)
         self._k = tuple(_sparse(r) for r in self.W_K)
         self._v = tuple(_sparse(r) for r in self.W_V)
@@ -331,6 +363,20 @@ class Attention:
     def n_heads(self) -> int:
         return len(self.heads)
 
+    @property
+    def reads(self):
+        """The blocks read by some head (a frozenset), or None if a head is undeclared."""
+        if any(h.reads is None for h in self.heads):
+            return None
+        return frozenset().union(*(b for h in self.heads for b in h.reads.values()))
+
+    @property
+    def writes(self):
+        """The blocks written by some head (a frozenset), or None if a head is undeclared."""
+        if any(h.writes is None for h in self.heads):
+            return None
+        return frozenset().union(*(h.writes for h in self.heads))
+
     def parameter_count(self, nonzero: bool = False) -> int:
         return sum(h.parameter_count(nonzero) for h in self.heads)
 
@@ -354,11 +400,14 @@ class Attention:
 
 
 class FeedForward:
-    """Token-wise residual ReLU feed-forward sublayer: X + W2 ReLU(W1 X + b1 1^T) + b2 1^T."""
+    """Token-wise residual ReLU feed-forward sublayer: X + W2 ReLU(W1 X + b1 1^T) + b2 1^T.
+
+    ``reads`` / ``writes`` (optional): the layout blocks W1 reads and W2, b2 write (block names; ``None``:
+    undeclared), checked by a Transformer built with a :class:`~verify.objects.layout.Layout`."""
 
     kind = "ffn"
 
-    def __init__(self, W1, b1=None, W2=None, b2=None, *, allow_float: bool = False):
+    def __init__(self, W1, b1=None, W2=None, b2=None, *, allow_float: bool = False, reads=None, writes=None):
         self.W1 = _matrix(W1, "W1", allow_float=allow_float, max_rows=MAX_FFN_WIDTH, max_cols=MAX_EMBEDDING)
         r, E = len(self.W1), len(self.W1[0])
         self.b1 = _vector(b1, "b1", r, allow_float)
@@ -368,6 +417,8 @@ class FeedForward:
         self.b2 = _vector(b2, "b2", E, allow_float)
         self.width = r
         self.embedding_dim = E
+        self.reads = parse_blocks(reads, "reads")
+        self.writes = parse_blocks(writes, "writes")
         self._w1 = tuple(_sparse(row) for row in self.W1)
         self._w2 = tuple(_sparse(row) for row in self.W2)
 
@@ -406,12 +457,16 @@ class FeedForward:
 class Transformer:
     """A sequence of :class:`Attention` and :class:`FeedForward` sublayers acting on E x n token matrices.
 
-    ``coordinate_names`` label the E coordinates (printing only).  Depth D = number of sublayers;
-    :meth:`maxout_layers` converts with ``c`` sublayers per maxout layer and ``e`` extra sublayers.
+    ``coordinate_names`` label the E coordinates (printing only).  ``layout``: a
+    :class:`~verify.objects.layout.Layout` of the residual stream (named blocks); then the coordinate names
+    are its labels, every sublayer must declare the blocks it reads and writes, and the weights are checked
+    against the declarations (:meth:`check_layout`, run here: an InputError names the sublayer and block).
+    Depth D = number of sublayers; :meth:`maxout_layers` converts with ``c`` sublayers per maxout layer and
+    ``e`` extra sublayers.
     Limits: E <= 1024, n <= 512 tokens, <= 1024 sublayers, <= 256 heads per sublayer, FFN width <= 8192.
     """
 
-    def __init__(self, sublayers, coordinate_names=None):
+    def __init__(self, sublayers, coordinate_names=None, *, layout: Layout | None = None):
         if not _is_list(sublayers) or not sublayers:
             raise InputError("sublayers", "a Transformer needs at least one sublayer")
         if len(sublayers) > MAX_SUBLAYERS:
@@ -428,6 +483,16 @@ class Transformer:
             raise SizeLimitError("sublayers", f"embedding dimension {E} exceeds the limit {MAX_EMBEDDING}")
         self.sublayers = tuple(sublayers)
         self.embedding_dim = E
+        if layout is not None:
+            if not isinstance(layout, Layout):
+                raise InputTypeError("layout", f"expected a Layout, got {type(layout).__name__}")
+            if layout.dim != E:
+                raise InputError("layout", f"has {layout.dim} coordinates, the sublayers {E}")
+            if coordinate_names is not None and tuple(coordinate_names) != layout.labels():
+                raise InputError("coordinate_names", "differ from the layout's labels (omit them: the layout "
+                                                     "names the coordinates)")
+            coordinate_names = layout.labels()
+        self.layout = layout
         if coordinate_names is None:
             coordinate_names = [f"e_{i + 1}" for i in range(E)]
         if not _is_list(coordinate_names) or len(coordinate_names) != E or not all(
@@ -435,6 +500,13 @@ class Transformer:
             raise InputError("coordinate_names", f"expected {E} non-empty strings")
         self.coordinate_names = tuple(coordinate_names)
         self.conventions = dict(CONVENTIONS)
+        if layout is not None:
+            self.check_layout()
+
+    def check_layout(self) -> None:
+        """Refuse (InputError naming the sublayer, the weight entry and the block) any sublayer whose non-zero
+        weights read or write outside its declared blocks (:func:`verify.objects.layout.check_transformer`)."""
+        check_transformer(self)
 
     # -- sizes -----------------------------------------------------------------------------------
     @property
@@ -543,11 +615,15 @@ class Transformer:
     def describe(self, dense: bool = False) -> str:
         """Readable weights with named coordinates.  Sparse form by default: every FFN row as
         ``ReLU(a*coord + ...) -> coord (coefficient)``, every head as its query/key/value/output maps;
-        ``dense=True`` prints the full labelled matrices."""
+        ``dense=True`` prints the full labelled matrices.  With a layout: the coordinates block by block,
+        each sublayer's declared read and write blocks, and the dense matrices separated at the blocks."""
         names = list(self.coordinate_names)
         lines = [f"Transformer E={self.embedding_dim} D={self.n_sublayers} sublayers "
                  f"heads={self.heads_per_attention} ffn_widths={self.ffn_widths} "
                  f"parameters={self.parameter_count()} (non-zero {self.parameter_count(nonzero=True)})"]
+        groups = self.layout.widths() if self.layout is not None else None
+        if self.layout is not None:
+            lines.append(f"layout {self.layout!r}: {self.layout.describe()}")
 
         def lin(row, const=Fraction(0)):
             terms = []
@@ -560,12 +636,13 @@ class Transformer:
 
         for s, sub in enumerate(self.sublayers):
             if isinstance(sub, FeedForward):
-                lines.append(f"[{s}] FFN width {sub.width}")
+                lines.append(f"[{s}] FFN width {sub.width}" + self._access(sub))
                 if dense:
                     lines.append(format_matrix([list(r) + [b] for r, b in zip(sub.W1, sub.b1)],
-                                               [f"r{i + 1}" for i in range(sub.width)], names + ["b1"]))
+                                               [f"r{i + 1}" for i in range(sub.width)], names + ["b1"],
+                                               col_groups=groups and groups + (1,)))
                     lines.append(format_matrix([list(r) + [b] for r, b in zip(sub.W2, sub.b2)], names,
-                                               [f"r{i + 1}" for i in range(sub.width)] + ["b2"]))
+                                               [f"r{i + 1}" for i in range(sub.width)] + ["b2"], row_groups=groups))
                     continue
                 for i, (row, b) in enumerate(zip(sub.W1, sub.b1)):
                     outs = ", ".join(f"{names[e]} ({fraction_str(sub.W2[e][i])})" for e in range(self.embedding_dim)
@@ -574,14 +651,16 @@ class Transformer:
                 if any(v != 0 for v in sub.b2):
                     lines.append("    b2: " + ", ".join(f"{names[e]} += {fraction_str(v)}" for e, v in enumerate(sub.b2) if v))
             else:
-                lines.append(f"[{s}] Attention, {sub.n_heads} head(s)")
+                lines.append(f"[{s}] Attention, {sub.n_heads} head(s)" + self._access(sub))
                 for h, head in enumerate(sub.heads):
                     if dense:
                         for label, M in (("W_Q", head.W_Q), ("W_K", head.W_K), ("W_V", head.W_V)):
                             lines.append(f"  head {h + 1} {label}")
-                            lines.append(format_matrix(M, [f"{label[-1].lower()}{t + 1}" for t in range(head.size)], names))
+                            lines.append(format_matrix(M, [f"{label[-1].lower()}{t + 1}" for t in range(head.size)], names,
+                                                       col_groups=groups))
                         lines.append(f"  head {h + 1} W_O^T")
-                        lines.append(format_matrix(list(zip(*head.W_O)), [f"o{t + 1}" for t in range(head.size)], names))
+                        lines.append(format_matrix(list(zip(*head.W_O)), [f"o{t + 1}" for t in range(head.size)], names,
+                                                   col_groups=groups))
                         continue
                     q = "; ".join(lin(r) for r in head.W_Q)
                     k = "; ".join(lin(r) for r in head.W_K)
@@ -591,6 +670,18 @@ class Transformer:
                                   for t in range(head.size))
                     lines.append(f"    head {h + 1}: query [{q}]  key [{k}]  value [{v}]  -> {o}")
         return "\n".join(lines)
+
+    def _access(self, part) -> str:
+        """`` (reads h, p, one; writes h, z)``: the blocks a sublayer or head declares, in layout order ("" without
+        a layout)."""
+        if self.layout is None or part.reads is None or part.writes is None:
+            return ""
+        reads = part.reads
+        if isinstance(reads, dict):           # a head: the union over query, key and value
+            reads = frozenset().union(*reads.values())
+        order = self.layout.names()
+        fmt = lambda blocks: ", ".join(b for b in order if b in blocks) or "nothing"
+        return f" (reads {fmt(reads)}; writes {fmt(part.writes)})"
 
     __str__ = describe
 
@@ -602,20 +693,28 @@ class Transformer:
         return "```\n" + self.describe() + "\n```"
 
     def _repr_latex_(self) -> str:
+        """The weights as labelled arrays; with a layout the columns (and W_2's rows) are separated at the
+        blocks and every sublayer's title names its declared read and write blocks."""
         names = [n.replace("_", "_{") + ("}" if "_" in n else "") for n in self.coordinate_names]
+        g = self.layout.widths() if self.layout is not None else None
         parts = []
         for s, sub in enumerate(self.sublayers):
             if isinstance(sub, FeedForward):
+                acc = self._access(sub).replace("_", "\\_")
                 r = [f"r_{{{i + 1}}}" for i in range(sub.width)]
-                parts.append(f"\\text{{[{s}] FFN: }} [W_1\\,|\\,b_1] = " +
-                             _latex_matrix([list(a) + [b] for a, b in zip(sub.W1, sub.b1)], r, names + ["b_1"]) +
+                parts.append(f"\\text{{[{s}] FFN{acc}: }} [W_1\\,|\\,b_1] = " +
+                             _latex_matrix([list(a) + [b] for a, b in zip(sub.W1, sub.b1)], r, names + ["b_1"],
+                                           col_groups=g and g + (1,)) +
                              ",\\quad [W_2\\,|\\,b_2] = " +
-                             _latex_matrix([list(a) + [b] for a, b in zip(sub.W2, sub.b2)], names, r + ["b_2"]))
+                             _latex_matrix([list(a) + [b] for a, b in zip(sub.W2, sub.b2)], names, r + ["b_2"],
+                                           row_groups=g))
             else:
                 for h, head in enumerate(sub.heads):
                     t = [str(i + 1) for i in range(head.size)]
-                    parts.append(f"\\text{{[{s}] head {h + 1}: }} W_Q = " + _latex_matrix(head.W_Q, t, names) +
-                                 ",\\ W_K = " + _latex_matrix(head.W_K, t, names) +
-                                 ",\\ W_V = " + _latex_matrix(head.W_V, t, names) +
-                                 ",\\ W_O^T = " + _latex_matrix(list(zip(*head.W_O)), t, names))
+                    acc = self._access(head).replace("_", "\\_")
+                    parts.append(f"\\text{{[{s}] head {h + 1}{acc}: }} W_Q = " +
+                                 _latex_matrix(head.W_Q, t, names, col_groups=g) +
+                                 ",\\ W_K = " + _latex_matrix(head.W_K, t, names, col_groups=g) +
+                                 ",\\ W_V = " + _latex_matrix(head.W_V, t, names, col_groups=g) +
+                                 ",\\ W_O^T = " + _latex_matrix(list(zip(*head.W_O)), t, names, col_groups=g))
         return "$$\\begin{gathered}" + " \\\\ ".join(parts) + "\\end{gathered}$$"
