@@ -17,7 +17,9 @@ def _layer_of(module: str):
     return parts[1]
 
 
-def _imports(path: pathlib.Path, package: str):
+def _import_statements(path: pathlib.Path, package: str):
+    """(module, names) for every import statement anywhere in the file: ``from X import a, b`` gives (X, [a, b])
+    with X resolved against ``package``, ``import X`` gives (X, [])."""
     tree = ast.parse(path.read_text())
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
@@ -26,10 +28,15 @@ def _imports(path: pathlib.Path, package: str):
                 mod = ".".join(base + ([node.module] if node.module else []))
             else:
                 mod = node.module or ""
-            yield mod
+            yield mod, [alias.name for alias in node.names]
         elif isinstance(node, ast.Import):
             for alias in node.names:
-                yield alias.name
+                yield alias.name, []
+
+
+def _imports(path: pathlib.Path, package: str):
+    for mod, _ in _import_statements(path, package):
+        yield mod
 
 
 # the kernel (the trusted base) may import only these third-party packages, the standard library and itself
@@ -103,20 +110,11 @@ def _import_graph() -> dict:
     for name, path in mods.items():
         package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
         targets = set()
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom):
-                if node.level:
-                    base = package.split(".")[: len(package.split(".")) - node.level + 1]
-                    mod = ".".join(base + ([node.module] if node.module else []))
-                else:
-                    mod = node.module or ""
-                for alias in node.names:
-                    if f"{mod}.{alias.name}" in mods:
-                        targets.add(f"{mod}.{alias.name}")
-                    elif mod in mods:
-                        targets.add(mod)
-            elif isinstance(node, ast.Import):
-                targets.update(alias.name for alias in node.names if alias.name in mods)
+        for mod, names in _import_statements(path, package):
+            subs = {f"{mod}.{a}" for a in names} & mods.keys()
+            targets |= subs
+            if mod in mods and (not names or len(subs) < len(names)):
+                targets.add(mod)
         targets.discard(name)
         graph[name] = targets
     return graph
