@@ -126,12 +126,16 @@ class LinearForm:
 
     __rmul__ = __mul__
 
-    def substitute(self, rep: dict) -> "LinearForm":
+    def _merged(self, rename) -> dict:
+        """The coefficients with every symbol a renamed to rename(a) (merged symbols add up; zeros dropped)."""
         c = {}
         for a, v in self.coef.items():
-            b = rep.get(a, a)
+            b = rename(a)
             c[b] = c.get(b, 0) + v
-        return LinearForm(c, self.const)
+        return {a: v for a, v in c.items() if v}
+
+    def substitute(self, rep: dict) -> "LinearForm":
+        return LinearForm._raw(self._merged(lambda a: rep.get(a, a)), self.const)
 
     def key(self):
         return (tuple(sorted((a, Fraction(int(v.numerator), int(v.denominator))) for a, v in self.coef.items()
@@ -218,11 +222,7 @@ class DecisionTree(Ops):
     def sign(self, form) -> int:
         if not isinstance(form, LinearForm):
             return (form > 0) - (form < 0)
-        coef = {}
-        for a, v in form.coef.items():
-            r = self.find(a)
-            coef[r] = coef.get(r, 0) + v
-        items = [(a, v) for a, v in coef.items() if v]
+        items = list(form._merged(self.find).items())          # symbols of one equality class merged
         c0 = form.const
         if not items:
             return (c0 > 0) - (c0 < 0)
