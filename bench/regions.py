@@ -79,7 +79,7 @@ def bench_2d(repeat, quick):
 
 def bench_t6(repeat):
     from verify.decide.emulation import prove_emulation
-    from verify.checks.t6_maxout_emulation import random_maxout
+    from verify.constructions.reference_networks import random_maxout
     from verify.constructions.maxout_compiler import compile_maxout
 
     print("T6: prove_emulation on a 2-D network (whole closed box, both tie rules)")

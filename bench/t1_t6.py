@@ -62,7 +62,7 @@ def run(quick: bool = False) -> dict:
     from verify.decide.emulation import prove_emulation
     from verify.checks.t1_hardmax_max import check_hardmax_max
     from verify.constructions.maxout_compiler import compile_maxout
-    from verify.objects.maxout import MaxoutNetwork
+    from verify.constructions.reference_networks import o2_network
 
     figures = {}
     r, t = _time(lambda: check_hardmax_max(n_min=8, n_max=8, grid_step=13, random_cases=0), repeat=1 if quick else 3)
@@ -70,9 +70,7 @@ def run(quick: bool = False) -> dict:
     figures["t1_n8_leaves_per_rule"] = r.certificate["symbolic"]["8"]["leaves"]["average"]
     figures["t1_n8_verdict"] = r.verdict.value
 
-    o2 = MaxoutNetwork([([[[2], [-1]], [[-3], [1]]], [["-1/2", "1/3"], [1, -2]]),
-                        ([[[1, -2], [-1, 1]]], [[0, "1/2"]])])
-    c = compile_maxout(o2, [[0, 1]], S=40)
+    c = compile_maxout(o2_network(), [[0, 1]], S=40)
     r, t = _time(lambda: prove_emulation(c, tie="both", record_regions=False))
     figures["t6_o2_seconds"] = t
     figures["t6_o2_cells"] = r.certificate["cells"]

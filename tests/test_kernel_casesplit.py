@@ -451,7 +451,7 @@ def test_hostile_trees():
     assert not _timed(t1)
     t1["certificate"]["trees"][2] = [[0, 1], [], [], []] + [[]] * 250_000   # trailing junk
     assert not _timed(t1)
-    from verify.checks.t5_group_isolation import scan_tree
+    from verify.decide.casesplit import scan_tree
     big = _sample("hardmax-max-tree")
     big["parameters"] = {"n_min": 8, "n_max": 8, "ties": ["average", "first"]}
     tree = scan_tree(list(range(8)))

@@ -11,7 +11,7 @@ import pytest
 from verify import kernel
 from verify.checks import t10_linear_regions as T10
 from verify.checks.t4_token_shift import check_token_shift
-from verify.checks.t6_maxout_emulation import o2_network
+from verify.constructions.reference_networks import o2_network
 from verify.kernel import regions as KR
 from verify.kernel._read import Rejected, bound_statement
 

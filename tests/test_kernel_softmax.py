@@ -12,6 +12,7 @@ import pytest
 from verify import kernel
 from verify.checks import t2_softmax_bound as t2
 from verify.checks import t7_softmax_emulation as t7
+from verify.constructions.reference_networks import o2_network
 from verify.constructions.maxout_compiler import compile_maxout
 from verify.kernel import softmax as K
 
@@ -148,7 +149,7 @@ def test_no_certificate_or_trust_me_rejected():
 def test_t7_certificate_renamed_to_another_transformer_rejected():
     """The S = 40 PROVED Result edited to name the S = 3/2 Transformer (and restated): rejected."""
     r = by_kind("softmax-emulation-points")[0]
-    net = t7.o2_network()
+    net = o2_network()
     r["parameters"]["transformer"] = json.loads(json.dumps(t7.transformer_json(compile_maxout(net, [[0, 1]], S="3/2"))))
     assert not accepted(restate(r))
     assert "are NOT the R4 compilation" in r["statement"]
@@ -159,7 +160,7 @@ def test_t7_certificate_renamed_to_another_transformer_rejected():
 
 def test_t7_hypothesis_fails_cannot_be_proved():
     r = by_kind("softmax-emulation-points")[0]
-    net = t7.o2_network()
+    net = o2_network()
     r["parameters"]["S"] = "11/2"
     r["parameters"]["transformer"] = json.loads(json.dumps(t7.transformer_json(compile_maxout(net, [[0, 1]], S="11/2"))))
     with pytest.raises(kernel.Rejected, match="lemma R5 hypothesis"):
@@ -522,7 +523,7 @@ def test_lemma_hypothesis_threshold_exact():
     assert r["verdict"] == "proved" and accepted(r)
     r["parameters"]["S"] = "5583/1000"
     r["parameters"]["transformer"] = json.loads(json.dumps(t7.transformer_json(
-        compile_maxout(t7.o2_network(), [[0, 1]], S="5583/1000"))))
+        compile_maxout(o2_network(), [[0, 1]], S="5583/1000"))))
     with pytest.raises(kernel.Rejected, match="lemma R5 hypothesis"):
         kernel.check(restate(r))
     assert t7.check_softmax_emulation(lams=(10,), S="5583/1000", grid=2, near_ties=False,

@@ -7,7 +7,7 @@ from hypothesis import given, strategies as st
 
 from verify.checks.n1_cgf_closed_forms import (check_cgf_quadrature, check_domain_enforced,
                                                check_taylor_coefficients)
-from verify.checks.n2_attention_gradient import exp_free_zero
+from verify.decide.symbolic import exp_free_zero
 from verify.errors import InputError
 from verify.results import Verdict
 

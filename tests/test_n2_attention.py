@@ -4,8 +4,8 @@ import pytest
 import sympy
 
 from verify.checks.n2_attention_gradient import (_matrix_symbols, _tilted, _vector_symbols, attention_sympy,
-                                                 check_attention_identity, check_continuous_attention,
-                                                 exp_free_zero)
+                                                 check_attention_identity, check_continuous_attention)
+from verify.decide.symbolic import exp_free_zero
 from verify.errors import InputError
 from verify.results import Verdict
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from verify.decide.regions import count_regions
-from verify.checks.t6_maxout_emulation import o2_network, random_maxout
+from verify.constructions.reference_networks import o2_network, random_maxout
 from verify.constructions.token_shift import tent_network
 from verify.errors import InputError
 from verify.objects.cpwl import CPWL1D, DCFunction

@@ -9,7 +9,7 @@ import pytest
 
 from verify import kernel
 from verify.checks.t10_linear_regions import check_region_count
-from verify.checks.t6_maxout_emulation import random_maxout
+from verify.constructions.reference_networks import random_maxout
 from verify.kernel import regions as KR
 from verify.kernel._read import Rejected
 

@@ -8,7 +8,7 @@ from verify.decide.regions import count_regions, prefix_counts_1d
 from verify.checks.t10_linear_regions import (check_depth_bound_table, check_zigzag_counts, check_grid_method, check_region_count,
                                               check_shallow_family, check_universal_reading, grid_piece_count,
                                               zigzag_network)
-from verify.checks.t6_maxout_emulation import o2_network
+from verify.constructions.reference_networks import o2_network
 from verify.errors import InputError
 
 

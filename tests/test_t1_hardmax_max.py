@@ -8,6 +8,7 @@ import json
 
 import verify.checks.t1_hardmax_max as t1
 from verify import kernel
+from verify.decide.casesplit import LinearForm
 from verify.errors import InputError
 from verify.objects.transformer import Attention, Head, Transformer
 
@@ -36,7 +37,7 @@ def test_statement_says_the_n_range():
 
 
 def test_linear_form_arithmetic():
-    z = [t1.LinearForm.var(i) for i in range(3)]
+    z = [LinearForm.var(i) for i in range(3)]
     f = z[0] * F(1, 2) + z[1] - z[0] * F(1, 2) + 1
     assert f.key() == (((1, F(1)),), F(1))
     with pytest.raises(TypeError):
@@ -48,10 +49,9 @@ def test_linear_form_arithmetic():
     Head([[0, 1, 0]], [[-1, 0, 0]], [[1, 0, 0]], [[0], [0], [1]]),       # key = -z: computes min
     Head([[0, 1, 0]], [[1, 0, 0]], [[1, 1, 0]], [[0], [0], [1]]),        # value = z + 1
 ])
-def test_broken_heads_never_proved(monkeypatch, head):
+def test_broken_heads_never_proved(head):
     broken = Transformer([Attention([head])], coordinate_names=["z", "one", "out"])
-    monkeypatch.setattr(t1, "max_head_transformer", lambda: broken)
-    r = t1.check_hardmax_max(n_max=3, grid_step=6, random_cases=4)
+    r = t1.check_hardmax_max(n_max=3, grid_step=6, random_cases=4, transformer=broken)
     assert r.verdict.value == "refuted" and r.certificate["kind"] == "hardmax-max-witness"
     assert len(r.certificate["z"]) >= 1 and "The hardmax head (W_Q, W_K, W_V, W_O) = " in r.statement
     assert _kernel(r).startswith("hardmax-max-witness: n = ")
@@ -71,11 +71,10 @@ def test_tie_rule_matters_and_bad_input():
         t1.check_tie_rule_independence([1], [0, 2])
 
 
-def test_undecidable_comparisons_give_inconclusive(monkeypatch):
+def test_undecidable_comparisons_give_inconclusive():
     # the key mixes z and the constant: comparisons are no longer pairwise -> the case analysis stops
     head = Head([[0, 1, 0]], [[1, 1, 0]], [[1, 0, 0]], [[0], [0], [1]])
     T = Transformer([Attention([head]), Attention([Head([[1, 0, 0]], [[1, 0, 0]], [[1, 0, 0]], [[0], [0], [1]])])],
                     coordinate_names=["z", "one", "out"])
-    monkeypatch.setattr(t1, "max_head_transformer", lambda: T)
-    r = t1.check_hardmax_max(n_max=2, grid_step=13, random_cases=0)
+    r = t1.check_hardmax_max(n_max=2, grid_step=13, random_cases=0, transformer=T)
     assert not r.proved

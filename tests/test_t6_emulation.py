@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from verify.decide.emulation import alter_weight, prove_emulation
-from verify.checks.t6_maxout_emulation import check_maxout_emulation, o2_network, random_maxout
+from verify.checks.t6_maxout_emulation import check_maxout_emulation
+from verify.constructions.reference_networks import o2_network, random_maxout
 from verify.constructions.maxout_compiler import compile_maxout
 from verify.errors import InputError
 from verify.objects.ops import EXACT

@@ -6,7 +6,7 @@ from fractions import Fraction as F
 import pytest
 
 from verify.decide.emulation import MAX_EXACT_DIM, alter_weight, prove_emulation
-from verify.checks.t6_maxout_emulation import o2_network
+from verify.constructions.reference_networks import o2_network
 from verify.constructions.maxout_compiler import compile_maxout
 from verify.errors import InputError
 from verify.objects.maxout import MaxoutNetwork

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from verify import kernel
 from verify.decide.softmax_error import softmax_forward_ball
 from verify.checks import t7_softmax_emulation as t7
+from verify.constructions.reference_networks import o2_network
 from verify.constructions.maxout_compiler import compile_maxout
 from verify.arith.ball import workprec
 from verify.errors import InputError, InputTypeError
@@ -40,7 +41,7 @@ def small_nets(draw):
 
 
 def test_o2_lemma_hypotheses_exact():
-    net = t7.o2_network()
+    net = o2_network()
     hyp = t7.lemma_hypotheses(net, [[0, 1]], 40, 10)
     assert [r["Lip"] for r in hyp["layers"]] == [3, 3]
     assert [r["sup_abs_pieces_bound"] for r in hyp["layers"]] == [2, Fraction(11, 2)]
@@ -99,7 +100,7 @@ def _tampered(net, box, S, delta):
 @settings(max_examples=8)
 @given(delta=st.fractions(min_value=Fraction(-1), max_value=Fraction(1), max_denominator=1000).filter(lambda d: d != 0))
 def test_altered_weight_never_proved(delta):
-    net = t7.o2_network()
+    net = o2_network()
     c = _tampered(net, [[0, 1]], 40, delta)
     r = t7.check_softmax_emulation(net, [[0, 1]], lams=(100,), compiled=c, grid=8, tie_offsets=2, search=False)
     assert r.verdict.value != "proved"
@@ -109,7 +110,7 @@ def test_altered_weight_never_proved(delta):
 
 
 def test_large_alteration_refuted():
-    net = t7.o2_network()
+    net = o2_network()
     r = t7.check_softmax_emulation(net, [[0, 1]], lams=(10,), compiled=_tampered(net, [[0, 1]], 40, Fraction(1)),
                                    search=False)
     assert r.verdict.value == "refuted" and "witness" in r.certificate and _kernel(r)
@@ -118,7 +119,7 @@ def test_large_alteration_refuted():
 @settings(max_examples=10)
 @given(x=st.fractions(min_value=0, max_value=1, max_denominator=97), lam=st.sampled_from([1, 10, 1000]))
 def test_independent_forward_pass_agrees(x, lam):
-    c = compile_maxout(t7.o2_network(), [[0, 1]], S=40)
+    c = compile_maxout(o2_network(), [[0, 1]], S=40)
     X0 = c.embed([x])
     a = c.transformer.evaluate(X0, attention="softmax", scale=lam, precision=128)
     with workprec(128):

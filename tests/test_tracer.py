@@ -116,7 +116,7 @@ from hypothesis import given, settings, strategies as st  # noqa: E402
 def test_traced_maps_equal_exact_evaluation_on_every_cell(seed, d):
     """Closed cover of a random network: every cell's traced map equals exact evaluation at its
     vertex average and at its vertices (also on edges and corners)."""
-    from verify.checks.t6_maxout_emulation import random_maxout
+    from verify.constructions.reference_networks import random_maxout
 
     net = random_maxout(seed, d, 2 + seed % 2, 2, 2)
     box = [(-1, 1)] * d

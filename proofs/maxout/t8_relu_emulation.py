@@ -1,6 +1,6 @@
 """Audits of T8 (ReLU network -> rank-2 maxout -> 2-token Transformer; spec maxout R6)."""
 
-from verify.audit.spec import Audit
+from verify.audit.spec import Audit, seeded_instances
 from verify.checks.t8_relu_emulation import (check_random_relu_emulation, check_relu_emulation,
                                              check_relu_identities, check_shared_head,
                                              check_zigzag_relu_emulation)
@@ -16,14 +16,11 @@ AUDITS = [
           {"weights": [[[1], [-1]]], "biases": [[0, 0]], "readout": ([[1, 1]], [0]), "box": [[-1, 1]]},
           description="|x| = ReLU(x) + ReLU(-x) with one head per unit"),
 ]
-AUDITS += [
-    # formerly one audit "random-relu-d1-d2" PROVED a universal statement from 12 samples; now each of the 12
-    # seeded networks is its own Result whose statement names that network by its weights
-    Audit("T8", f"random-relu-{i}", P, check_random_relu_emulation, {"index": i, "seed": 20260308},
-          description=f"random rational ReLU network {i} of the seeded family (d in {{1, 2}}, widths <= 4, L <= 3) "
-                      f"on [-1, 1]^d")
-    for i in range(12)
-]
+# formerly one audit "random-relu-d1-d2" PROVED a universal statement from 12 samples; now each of the 12 seeded
+# networks is its own Result whose statement names that network by its weights
+AUDITS += seeded_instances("T8", "random-relu-{i}", P, check_random_relu_emulation, 12, 20260308,
+                           "random rational ReLU network {i} of the seeded family (d in {{1, 2}}, widths <= 4, "
+                           "L <= 3) on [-1, 1]^d")
 AUDITS += [
     Audit("T8", f"zigzag-q{q}-L{L}", P, check_zigzag_relu_emulation, {"q": q, "L": L},
           description=f"the zigzag network g_{q}^{L} on [0, 1]")

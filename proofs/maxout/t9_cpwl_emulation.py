@@ -1,6 +1,6 @@
 """Audits of T9 (CPWL -> one FFN + one 2-head attention layer; spec maxout R8, O8)."""
 
-from verify.audit.spec import Audit
+from verify.audit.spec import Audit, seeded_instances
 from verify.checks.t9_cpwl_emulation import (check_breakpoint_emulation, check_dc_emulation,
                                              check_random_cpwl_emulation)
 from verify.results import Verdict
@@ -34,11 +34,8 @@ AUDITS = [
           {"g_pieces": [[[1], 0], [[-1], 0], [[2], -3]], "h_pieces": [[[1], -5]], "box": [[-3, 3]]},
           description="control: padding by repetition is exact on [-3, 3]"),
 ]
-AUDITS += [
-    # formerly one audit "random-1d-2-8-breakpoints" PROVED a universal statement from 14 samples; now each seeded
-    # function is its own Result whose statement names that function by its network weights
-    Audit("T9", f"random-1d-{i}", P, check_random_cpwl_emulation, {"index": i, "seed": 20260309},
-          description=f"random 1-D CPWL function {i} of the seeded family (2..8 rational breakpoints, slopes in "
-                      f"[-2, 2])")
-    for i in range(14)
-]
+# formerly one audit "random-1d-2-8-breakpoints" PROVED a universal statement from 14 samples; now each seeded
+# function is its own Result whose statement names that function by its network weights
+AUDITS += seeded_instances("T9", "random-1d-{i}", P, check_random_cpwl_emulation, 14, 20260309,
+                           "random 1-D CPWL function {i} of the seeded family (2..8 rational breakpoints, slopes "
+                           "in [-2, 2])")

@@ -20,7 +20,7 @@ from typing import Any, Callable, Mapping
 
 from ..results import CLAIM_ID_PATTERN, Result, Verdict
 
-__all__ = ["Audit", "AuditError"]
+__all__ = ["Audit", "AuditError", "seeded_instances"]
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-=+]*$")
 
@@ -65,3 +65,17 @@ class Audit:
         if result.claim.split(".", 1)[0] != self.claim:
             raise AuditError(f"{self.id}: check returned a Result for claim {result.claim}")
         return result
+
+
+def seeded_instances(claim: str, name: str, expected, check: Callable[..., Result], count: int, seed: int,
+                     description: str = "") -> list:
+    """One audit per instance i = 0..count-1 of a seeded family, ``check(index=i, seed=seed)``: each instance
+    is its own Result (its statement names that instance), none claims the family.  ``name`` and
+    ``description`` are format strings in ``i``.
+
+    >>> [a.id for a in seeded_instances("T6", "random-{i}", Verdict.PROVED, lambda index, seed: None, 2, 7)]
+    ['T6/random-0', 'T6/random-1']
+    """
+    return [Audit(claim, name.format(i=i), expected, check, {"index": i, "seed": seed},
+                  description=description.format(i=i)) for i in range(count)]
+

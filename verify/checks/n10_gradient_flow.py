@@ -31,12 +31,13 @@ import numpy as np
 import sympy
 
 from ..decide.mean_field import memoise, ParticleNet, gradient_flow, ntk_from_jacobian, tilted_mean
+from ..decide.symbolic import exp_free_zero
 from ..canonical import jsonable
 from ..arith.exact import fraction_str, parse_exact
 from ..kernel import symbolic as _kernel
 from ..errors import InputError
+from ..laws.oracle_families import BETA_ATOMS
 from ..results import Method, Result, Verdict
-from .n2_attention_gradient import BETA_ATOMS, exp_free_zero
 
 __all__ = ["check_pl_decay", "check_kernel_residual", "v_block_gram", "QUERIES"]
 

@@ -35,13 +35,13 @@ from flint import acb, arb
 
 from ..arith.ball import LADDER, ball_bounds, decide_with_ladder, sign, to_ball, workprec
 from ..canonical import jsonable
+from ..decide.symbolic import exp_free_zero
 from ..arith.exact import fraction_str, parse_exact, parse_matrix, parse_vector
 from ..kernel import symbolic as _kernel
 from ..errors import DomainError, InputError
 from ..laws import (Discrete, Gaussian, GaussianMixture, SymmetricLaplace, UniformCube,
                                      theta_symbols)
 from ..results import Method, Result, Verdict
-from .n2_attention_gradient import exp_free_zero
 
 __all__ = ["check_cgf_quadrature", "check_symbolic_derivatives", "check_taylor_coefficients",
            "check_identities", "check_domain_enforced", "QUADRATURE_FAMILIES", "SAMPLE_THETAS"]

@@ -1,8 +1,8 @@
 """N3: the three-way decision procedure is sound and decides the oracle families F1-F24 (spec lse.md 5.3, 6.7).
 
 * :func:`check_oracle_family` -- run :func:`verify.decide.independence.independent_mod_affine` on an oracle
-  case; for a dependent case the relation stated by the spec table is re-verified exactly as well
-  (if it does not verify, the Result is INCONCLUSIVE and says so).
+  case (:func:`verify.decide.oracle_cases.decide_oracle_case`); for a dependent case the relation stated by
+  the spec table is re-verified exactly as well (if it does not verify, the Result is INCONCLUSIVE and says so).
 * :func:`check_no_overclaiming` -- N3.n1: 5 dilations of beta on the 25-point grid of half-width h; at double
   precision (ladder ``(53,)``) the verdict must be INCONCLUSIVE, at >= 60 digits PROVED.
 * :func:`check_perturbed_relation` -- N3.n2: the relation (1, 0, -2, 1 + eps) on F5 must fail.
@@ -15,58 +15,24 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..decide.relations import Relation, verify_relation
 from ..arith.ball import LADDER
 from ..arith.exact import parse_exact
 from ..errors import InputError
-from ..laws.oracle_families import ORACLE_IDS, beta_dilations, dilation_grid, oracle_case
-from ..results import Result, Verdict
+from ..laws.oracle_families import beta_dilations, dilation_grid, oracle_case
+from ..results import Result
 from ..decide.independence import check_relation, independent_mod_affine
+from ..decide.oracle_cases import decide_oracle_case
 
 __all__ = ["check_oracle_family", "check_no_overclaiming", "check_perturbed_relation", "N3N1_LAMBDAS"]
 
 N3N1_LAMBDAS = (Fraction(1), Fraction(6, 5), Fraction(7, 5), Fraction(8, 5), Fraction(9, 5))
 
 
-def _proportional(u, v) -> bool:
-    """u = s v for some rational s != 0."""
-    k = next((i for i, x in enumerate(v) if x), None)
-    if k is None or not u[k]:
-        return False
-    s = Fraction(u[k]) / Fraction(v[k])
-    return all(Fraction(x) == s * Fraction(y) for x, y in zip(u, v))
-
-
 def check_oracle_family(case: str, claim: str = "N3", seed: int = 0, ladder=LADDER, modulo=None) -> Result:
-    """Decide the oracle case ``case`` (``F1`` .. ``F25``, variants ``F11c``, ``F18g`` ...); ``modulo``
-    overrides the case's reading (the table relation is then not checked)."""
-    if case not in ORACLE_IDS:
-        raise InputError("case", f"unknown oracle case {case!r}; known: {', '.join(ORACLE_IDS)}")
-    oc = oracle_case(case)
-    if modulo is not None and modulo not in ("affine", "constants"):
-        raise InputError("modulo", f"must be 'affine' or 'constants', got {modulo!r}")
-    mod = modulo or oc.modulo
-    r = independent_mod_affine(oc.laws, mod, claim=claim, seed=seed, box=oc.box, ladder=ladder,
-                               label=f"oracle case {case}")
-    extra = {"oracle_case": case, "table_verdict": oc.expected if mod == oc.modulo else "not in the table",
-             "description": oc.description}     # evidence: the parameters are what is claimed (laws, modulo)
-    cert = dict(r.certificate)
-    if oc.relation is not None and mod == oc.modulo:
-        if oc.constant not in (None, 0):          # b = log C with C = e^b: only b = 0 occurs in the table
-            raise InputError("case", f"{case}: a non-zero rational constant b is not supported")
-        rel = Relation(tuple(oc.relation), tuple(oc.affine), Fraction(1), "spec table")
-        ok, details = verify_relation(oc.laws, rel)
-        extra["table_relation"] = {**rel.to_dict(), "verified": ok, "verification": details}
-        if r.refuted:
-            found = r.certificate
-            extra["found_relation_matches_table"] = _proportional([int(x) for x in found["c"]], oc.relation)
-        if not ok:
-            cert["summary"] = "table relation failed exact verification: " + str(cert.get("summary"))
-            return Result(r.claim, r.statement, Verdict.INCONCLUSIVE, r.method,
-                          certificate={"summary": cert["summary"]}, parameters=r.parameters,
-                          conventions=r.conventions, seeds=r.seeds, evidence={**r.evidence, **extra}, timing=r.timing)
-    return Result(r.claim, r.statement, r.verdict, r.method, certificate=cert, parameters=r.parameters,
-                  conventions=r.conventions, seeds=r.seeds, evidence={**r.evidence, **extra}, timing=r.timing)
+    """Decide the oracle case ``case`` (``F1`` .. ``F25``, variants ``F11c``, ``F18g`` ...) with
+    :func:`verify.decide.oracle_cases.decide_oracle_case`; ``modulo`` overrides the case's reading (the table
+    relation is then not checked)."""
+    return decide_oracle_case(case, claim=claim, seed=seed, ladder=ladder, modulo=modulo)
 
 
 def check_no_overclaiming(h="1/128", ladder=LADDER, claim: str = "N3.n1") -> Result:

@@ -25,7 +25,7 @@ from ..errors import InputError
 from ..laws import GaussianMixture, SymmetricLaplace, UniformCube
 from ..results import Method, Result, Verdict
 from ..decide.independence import batch_result, independent_mod_affine
-from .n3_decision_procedure import check_oracle_family
+from ..decide.oracle_cases import decide_oracle_case
 
 __all__ = ["check_continuous_family", "check_random_families", "check_series_vandermonde", "check_dilation_lemma",
            "KINDS", "DILATION_KINDS"]
@@ -34,7 +34,7 @@ KINDS = ("cubes", "laplace", "mixtures")
 
 
 def check_continuous_family(case: str, claim: str = "N4") -> Result:
-    return check_oracle_family(case, claim=claim)
+    return decide_oracle_case(case, claim=claim)
 
 
 def _rand_frac(rng, lo: Fraction, hi: Fraction, den: int = 16) -> Fraction:

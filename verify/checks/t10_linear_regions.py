@@ -21,8 +21,10 @@ import random
 from fractions import Fraction
 
 from ..decide.geometry import to_fraction
-from ..decide.regions import count_regions, maxout_cells_2d, maxout_values_1d, prefix_counts_1d
+from ..decide.regions import (breakpoint_certificate, count_regions, maxout_cells_2d, maxout_values_1d,
+                              prefix_counts_1d)
 from ..canonical import jsonable
+from ..constructions.reference_networks import o2_network
 from ..arith.exact import fraction_str
 from ..kernel import regions as KR
 from ..errors import InputError
@@ -86,16 +88,6 @@ def _depth_table(counts: dict, q: int, c: int, e: int, D_max: int) -> tuple:
     return rows, ok
 
 
-def _points(xs) -> object:
-    """The breakpoint certificate: ``{"grid": den}`` when xs is the uniform grid of [xs[0], xs[-1]], else the list."""
-    xs = [Fraction(to_fraction(x)) for x in xs]
-    den = len(xs) - 1
-    lo, hi = xs[0], xs[-1]
-    if den >= 1 and all(x == lo + (hi - lo) * Fraction(i, den) for i, x in enumerate(xs)):
-        return {"grid": den}
-    return [fraction_str(x) for x in xs]
-
-
 def _certified_L(family: str, q: int, L: int) -> int:
     """The largest L' <= L whose breakpoint certificate fits the kernel's work bound."""
     while L > 1:
@@ -109,7 +101,7 @@ def _certified_L(family: str, q: int, L: int) -> int:
 def _family_breakpoints(family, q, L):
     net = MaxoutNetwork.from_dict(KR.family_spec(family, q, L))
     xs, _ = maxout_values_1d(net, 0, 1)
-    return _points(xs)
+    return breakpoint_certificate(xs)
 
 
 def _kernel_result(claim, form, verdict, method, cert, params, conv=None, **kw) -> Result:
@@ -247,7 +239,7 @@ def check_universal_reading(L: int = 4, q: int = 2) -> Result:
                               {"summary": f"{rc.count} pieces >= {fraction_str(b)}: no counterexample at L = {L}"},
                               params, conv, evidence=evidence)
     xs, _ = maxout_values_1d(net, 0, 1)
-    cert = {"kind": "regions-universal-miss", "breakpoints": _points(xs)}
+    cert = {"kind": "regions-universal-miss", "breakpoints": breakpoint_certificate(xs)}
     return _kernel_result("T10", "universal", Verdict.REFUTED, Method.EXACT, cert, params, conv,
                           evidence={"summary": f"max(2h, 2h), L = {L}, D = {2 * L}: {rc.count} piece(s) < {q}^(floor("
                                                f"{2 * L}/3)-1) = {fraction_str(b)}; the brief's bound is existential",
@@ -271,7 +263,7 @@ def check_one_layer_ceiling(seeds=tuple(range(10)), N: int = 3, k: int = 3) -> R
         ok = ok and n <= 1 + N * (k - 1)
         rows.append({"seed": s, "pieces": n})
         nets.append(net.to_dict())
-        pts.append(_points(maxout_values_1d(net, -2, 2)[0]))
+        pts.append(breakpoint_certificate(maxout_values_1d(net, -2, 2)[0]))
     params = {"box": [[-2, 2]], "networks": nets}
     evidence = {"instances": rows, "N": N, "k": k}
     if not ok:
@@ -320,8 +312,6 @@ def check_grid_method(network: str = "O2", den: int = 720) -> Result:
     9/26 is not a grid point); PROVED for the tent on the dyadic grid {i/2^(L+1)}, which contains every
     breakpoint (``network="tent-L"``).  Kinds regions-grid / regions-grid-miss (the network's SPEC is in
     the parameters, its name in the evidence)."""
-    from .t6_maxout_emulation import o2_network
-
     _int_in("den", den, 1, 100_000)
     if network == "O2":
         net = o2_network()
@@ -333,7 +323,8 @@ def check_grid_method(network: str = "O2", den: int = 720) -> Result:
     grid = grid_piece_count(net, 0, 1, den)
     ok = grid == exact.count
     params = {"network": net.to_dict(), "box": [[0, 1]], "den": den}
-    cert = {"kind": "regions-grid" if ok else "regions-grid-miss", "breakpoints": _points(maxout_values_1d(net, 0, 1)[0])}
+    cert = {"kind": "regions-grid" if ok else "regions-grid-miss",
+            "breakpoints": breakpoint_certificate(maxout_values_1d(net, 0, 1)[0])}
     return _kernel_result("T10", "grid", Verdict.PROVED if ok else Verdict.REFUTED, Method.EXACT, cert, params,
                           CONV_PIECES, evidence={"summary": f"grid count {grid} {'=' if ok else '!='} exact count "
                                                             f"{exact.count}", "network_name": network,
@@ -345,7 +336,7 @@ def region_certificate(net, box) -> dict:
     """The kernel certificate of an exact count on a 1-D / 2-D box: breakpoints, or the full partition of the
     closed box (open polygons, open segments of their skeleton, points)."""
     if len(box) == 1:
-        return {"breakpoints": _points(maxout_values_1d(net, box[0][0], box[0][1])[0])}
+        return {"breakpoints": breakpoint_certificate(maxout_values_1d(net, box[0][0], box[0][1])[0])}
     polys = [_clean(vs) for vs, _, _ in maxout_cells_2d(net, box)]
     return {"cells": [[[fraction_str(c) for c in v] for v in P] for P in polys + _skeleton(polys)]}
 

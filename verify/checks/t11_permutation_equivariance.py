@@ -31,10 +31,10 @@ from fractions import Fraction
 
 from ..canonical import jsonable
 from ..constructions.maxout_compiler import compile_maxout
+from ..constructions.reference_networks import o2_network
 from ..arith.exact import fraction_str, parse_exact
 from ..errors import InputError
 from ..kernel import casesplit as K
-from ..objects.maxout import MaxoutNetwork
 from ..objects.ops import TIE_RULES
 from ..objects.transformer import Attention, FeedForward, Head, Transformer
 from ..results import Method, Result, Verdict, kernel_checked as _self_checked
@@ -273,8 +273,7 @@ def check_positional_codes(tie: str = "average") -> Result:
     """T11.n2: the R4 Transformer of O2 with its one-hot codes fixed to positions (a positional encoding):
     token contents x = 0 and x = 1 swapped give a different output, so the map content -> output is not
     equivariant (REFUTED by design)."""
-    net = MaxoutNetwork([([[[2], [-1]], [[-3], [1]]], [["-1/2", "1/3"], [1, -2]]), ([[[1, -2], [-1, 1]]], [[0, "1/2"]])])
-    c = compile_maxout(net, [[0, 1]], S=40)
+    c = compile_maxout(o2_network(), [[0, 1]], S=40)
     T = c.transformer
     names = list(T.coordinate_names)
     p_rows = [i for i, nm in enumerate(names) if nm.startswith("p_")]

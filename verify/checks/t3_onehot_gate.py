@@ -120,12 +120,15 @@ def _result(kind, verdict, params, summary, **cert) -> Result:
                   evidence={} if cert else {"summary": summary})
 
 
-def check_gate_identity(S=10, points=None, grid_denominator: int = 4) -> Result:
+def check_gate_identity(S=10, points=None, grid_denominator: int = 4, gate_fn=None) -> Result:
     """Without ``points``: PROVED if the identity holds for p in {0, 1} and every u in [-S, S], by the exact
     case split (kind ``gate-case-split``: the pieces tile [-S, S] for each p, the kernel re-derives the ReLU
     argument signs on each piece); the exact grid is evidence.  With ``points`` (pairs (u, p), which may lie
     outside the hypothesis): the statement is "gate = p*u at these points", PROVED (``gate-points``) or
-    REFUTED (``gate-witness``) by exact evaluation.  Anything the kernel does not accept is INCONCLUSIVE."""
+    REFUTED (``gate-witness``) by exact evaluation.  Anything the kernel does not accept is INCONCLUSIVE.
+    ``gate_fn(u, p, S)``: the gate evaluated exactly at points and on the grid (default: :func:`gate`); the
+    statement is about :func:`gate`, so another evaluator can at most make the Result INCONCLUSIVE."""
+    gate_fn = gate if gate_fn is None else gate_fn
     S = parse_exact(S, "S")
     if S <= 0:
         raise InputError("S", f"must be > 0, got {fraction_str(S)}")
@@ -137,18 +140,18 @@ def check_gate_identity(S=10, points=None, grid_denominator: int = 4) -> Result:
             raise InputError("points", "expected 1..10000 pairs (u, p)")
         pts = [(parse_exact(u, f"points[{i}].u"), parse_exact(p, f"points[{i}].p")) for i, (u, p) in enumerate(points)]
         params["points"] = [[u, p] for u, p in pts]
-        bad = [(u, p) for u, p in pts if gate(u, p, S) != p * u]
+        bad = [(u, p) for u, p in pts if gate_fn(u, p, S) != p * u]
         if bad:
             u, p = bad[0]
             r = _result("gate-witness", Verdict.REFUTED, params, f"gate({fraction_str(u)}, {fraction_str(p)}) = "
-                        f"{fraction_str(gate(u, p, S))} != p*u = {fraction_str(p * u)}")
+                        f"{fraction_str(gate_fn(u, p, S))} != p*u = {fraction_str(p * u)}")
         else:
             r = _result("gate-points", Verdict.PROVED, params, f"identity holds at all {len(pts)} given points")
         return _self_checked(r)
     cases = _symbolic_case_split(S)
     n = int(S * grid_denominator)
     grid_fail = next(((Fraction(k, grid_denominator), p) for k in range(-n, n + 1) for p in (0, 1)
-                      if gate(Fraction(k, grid_denominator), p, S) != p * Fraction(k, grid_denominator)), None)
+                      if gate_fn(Fraction(k, grid_denominator), p, S) != p * Fraction(k, grid_denominator)), None)
     evidence = {"cases": cases, "grid": f"k/{grid_denominator}, |k| <= {n}", "grid_failure": grid_fail}
     if not all(c["identity"] for c in cases.values()) or grid_fail is not None:
         return Result("T3", K.statement("gate-case-split", jsonable(params), {}), Verdict.INCONCLUSIVE, Method.EXACT,

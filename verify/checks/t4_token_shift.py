@@ -28,7 +28,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..decide.geometry import to_fraction
-from ..decide.regions import count_regions, maxout_values_1d
+from ..decide.regions import breakpoint_certificate, count_regions, maxout_values_1d
 from ..arith.exact import fraction_str, parse_positive
 from ..errors import InputError
 from ..canonical import jsonable
@@ -36,7 +36,6 @@ from ..kernel import regions as KR
 from ..objects.maxout import MaxoutNetwork
 from ..results import Method, Result, Verdict
 from ..decide.emulation import prove_emulation
-from .t10_linear_regions import _points
 
 __all__ = ["check_token_shift", "entering_ranges", "transformer_json", "MAX_L"]
 
@@ -191,7 +190,7 @@ def check_token_shift(L: int = 3, Delta=2, M=4, ranges: str = "exact", prove_equ
                      "pieces": pieces})
     params["transformer"] = transformer_json(comp)
     xs, _ = maxout_values_1d(net, 0, 1)
-    cert = {"kind": "token-shift", "breakpoints": _points(xs)}
+    cert = {"kind": "token-shift", "breakpoints": breakpoint_certificate(xs)}
     return result(Verdict.PROVED, Method.EXACT if ranges == "exact" else Method.CERTIFIED, cert, params,
                   f"every layer 1..{L}: slabs disjoint with margin gamma > 0 and M gamma >= sup|P_j - P_(j-1)| "
                   f"({ranges} ranges); output = -T^(o{L}) on all of [0, 1] under both tie rules, {pieces} pieces")

@@ -29,6 +29,7 @@ from fractions import Fraction
 
 from ..canonical import jsonable
 from ..constructions.group_shift import GroupShiftHead
+from ..decide.casesplit import parse_ties, scan_tree
 from ..arith.exact import fraction_str, parse_exact, parse_positive
 from ..errors import InputError
 from ..kernel import casesplit as K
@@ -38,19 +39,6 @@ from ..results import Method, Result, Verdict, kernel_checked as _self_checked
 __all__ = ["check_group_isolation"]
 
 MAX_CASES = 5000
-
-
-def scan_tree(members) -> list:
-    """The case-split tree (flat preorder, the kernel's format) of the argmax scan over ``members``: compare
-    each member with the current best (<: it becomes the best; =, >: the best stays)."""
-    def gen(k, best):
-        if k == len(members):
-            return [[]]
-        i = members[k]
-        return [[best, i]] + gen(k + 1, i) + gen(k + 1, best) + gen(k + 1, best)
-    return gen(1, members[0])
-
-
 
 
 def check_group_isolation(M, C, N: int = 3, k: int = 4, groups=None, values=None, cases: int = 300,
@@ -63,12 +51,7 @@ def check_group_isolation(M, C, N: int = 3, k: int = 4, groups=None, values=None
     in-group scores exceed out-group ones by M - 2C > 0).  M <= 2C without a failure: INCONCLUSIVE."""
     M = parse_positive(M, "M")
     C = parse_positive(C, "C")
-    ties = tuple(ties)
-    if not ties or len(set(ties)) != len(ties):
-        raise InputError("ties", f"expected distinct tie rules among {', '.join(TIE_RULES)}")
-    for t in ties:
-        if t not in TIE_RULES:
-            raise InputError("ties", f"each must be one of {', '.join(TIE_RULES)}, got {t!r}")
+    ties = parse_ties(ties)
     if groups is None:
         for name, v in (("N", N), ("k", k)):
             if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 16:

@@ -16,50 +16,22 @@ W2 = 2kN_l + 4N, attention 4N_l) and, for O2, with the catalogue's numbers.
 
 from __future__ import annotations
 
-import random
 from fractions import Fraction
 
 from ..arith.exact import fraction_str, parse_exact
+from ..constructions.reference_networks import o2_network, random_maxout
 from ..errors import InputError
 from ..objects.maxout import MaxoutNetwork
 from ..results import Method, Result, Verdict
 from ..decide.emulation import alter_weight, prove_emulation
 
-__all__ = ["o2_network", "random_maxout", "check_maxout_emulation", "check_random_emulation",
-           "check_altered_emulation", "O2_SIZES"]
+__all__ = ["check_maxout_emulation", "check_random_emulation", "check_altered_emulation", "O2_SIZES"]
 
 
 # catalogue T6 / maxout O2 sizes
 O2_SIZES = {"tokens": 2, "embedding": 7, "sublayers": 4, "heads_per_layer": [2, 1], "ffn_widths": [16, 12],
             "W1_nonzeros": [32, 24], "W2_nonzeros": [16, 12], "attention_nonzeros": [8, 4],
             "S_bound_certified": Fraction(11, 2)}
-
-
-def o2_network() -> MaxoutNetwork:
-    """Spec maxout O2: d = 1, k = 2, L = 2, N = (2, 1) on K = [0, 1]."""
-    return MaxoutNetwork([([[[2], [-1]], [[-3], [1]]], [["-1/2", "1/3"], [1, -2]]),
-                          ([[[1, -2], [-1, 1]]], [[0, "1/2"]])])
-
-
-def random_maxout(seed: int, d: int, k: int, L: int, max_width: int) -> MaxoutNetwork:
-    """Seeded random rational maxout network: widths in [1, max_width], weights in [-2, 2] with
-    denominators <= 4 (catalogue T6)."""
-    for name, v, lo, hi in (("d", d, 1, 8), ("k", k, 1, 6), ("L", L, 1, 6), ("max_width", max_width, 1, 6)):
-        if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-            raise InputError(name, f"must be an integer in [{lo}, {hi}], got {v!r}")
-    rng = random.Random(seed)
-
-    def q():
-        den = rng.randint(1, 4)
-        return Fraction(rng.randint(-2 * den, 2 * den), den)
-
-    layers, n_in = [], d
-    for _ in range(L):
-        N = rng.randint(1, max_width)
-        layers.append(([[[q() for _ in range(n_in)] for _ in range(k)] for _ in range(N)],
-                       [[q() for _ in range(k)] for _ in range(N)]))
-        n_in = N
-    return MaxoutNetwork(layers)
 
 
 def _catalogue_problems(compiled, expected: dict | None) -> list:

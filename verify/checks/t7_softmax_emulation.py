@@ -49,6 +49,7 @@ from ..decide.softmax_error import (
     decision_points_1d, rational_inside, sharp_constant, softmax_forward_ball,
 )
 from ..constructions.maxout_compiler import CompiledMaxout, compile_maxout
+from ..constructions.reference_networks import abs_network, o2_network
 from ..arith.ball import ball_bounds, to_ball, workprec
 from ..arith.exact import fraction_str, parse_exact, parse_positive
 from ..errors import InputError, InputTypeError, SizeLimitError
@@ -57,7 +58,7 @@ from ..canonical import jsonable
 from ..kernel import softmax as kernel_softmax
 from ..results import Method, Result, Verdict
 
-__all__ = ["check_softmax_emulation", "check_softmax_sharpness", "o2_network", "abs_network",
+__all__ = ["check_softmax_emulation", "check_softmax_sharpness",
            "error_bound", "lemma_hypotheses", "sharpness_point", "MAX_POINTS", "MAX_LAMBDAS", "O3_REFERENCE"]
 
 CONVENTIONS = {"softmax": "softmax(lambda * score), lambda multiplies the raw score, no 1/sqrt(m)",
@@ -70,17 +71,6 @@ MAX_LAMBDAS = 16
 MAX_LAMBDA = Fraction(10) ** 9
 LADDER = (128, 256, 512)
 O3_REFERENCE = {10: "0.0557", 100: "0.00272", 1000: "3.1e-7"}     # max error over {q/32} (spec O3)
-
-
-def o2_network() -> MaxoutNetwork:
-    """Spec O2: d = 1, k = 2, L = 2, N = (2, 1) on K = [0, 1]."""
-    return MaxoutNetwork([([[[2], [-1]], [[-3], [1]]], [["-1/2", "1/3"], [1, -2]]),
-                          ([[[1, -2], [-1, 1]]], [[0, "1/2"]])])
-
-
-def abs_network() -> MaxoutNetwork:
-    """max(x, -x): L = 1, k = 2 (the sharpness example of R5)."""
-    return MaxoutNetwork([([[[1], [-1]]], [[0, 0]])])
 
 
 def _readout_norm(net: MaxoutNetwork) -> Fraction:

@@ -25,13 +25,13 @@ from fractions import Fraction
 
 
 from ..constructions.maxout_compiler import compile_maxout
+from ..decide.casesplit import LinearForm, UnsupportedDecision, explore_decisions
 from ..arith.exact import fraction_str, parse_exact
 from ..errors import InputError, InputTypeError
 from ..objects.maxout import MaxoutNetwork, coerce_input, parse_box
 from ..objects.ops import EXACT, Ops, linear_combination
 from ..objects.transformer import Attention, Head, Transformer
 from ..results import Method, Result, Verdict
-from .t1_hardmax_max import LinearForm, UnsupportedDecision, explore_decisions
 
 __all__ = ["ReLUNetwork", "check_relu_emulation", "check_random_relu_emulation", "check_zigzag_relu_emulation",
            "check_relu_identities", "check_shared_head", "zigzag_relu", "random_relu_network"]
@@ -192,7 +192,8 @@ def check_relu_identities(k_max: int = 8) -> Result:
     """ReLU(t) = max(t, 0), max(a, b) = a + ReLU(b - a) and the tournament max of k numbers (k = 1..k_max) with
     exactly ceil(log2 k) ReLU levels, on all of R^k: kind ``relu-tournament`` (the kernel decides every ReLU of
     the tournament on every open ordering cone; the first two identities are its k = 2 case).  The search side
-    runs the same case analysis with the decision-tree explorer of T1 first (evidence)."""
+    runs the same case analysis with the decision-tree explorer of :mod:`verify.decide.casesplit` first
+    (evidence)."""
     if not isinstance(k_max, int) or isinstance(k_max, bool) or not 2 <= k_max <= 8:
         raise InputError("k_max", f"must be an integer in [2, 8], got {k_max!r}")
     from ..kernel import emulation as kernel_emulation
@@ -209,9 +210,7 @@ def check_relu_identities(k_max: int = 8) -> Result:
         levels = None
         for ops, (m, lv) in leaves or []:
             levels = lv
-            top = ops.classes()[0][0]
-            rep = {i: ops.find(i) for i in range(k)}
-            if m.substitute(rep).key() != LinearForm.var(top).substitute(rep).key():
+            if not ops.same(m, ops.top()):
                 ok = False
         expected_levels = math.ceil(math.log2(k)) if k > 1 else 0
         ok = ok and levels == expected_levels

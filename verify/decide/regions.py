@@ -35,11 +35,12 @@ from typing import Any
 
 from gmpy2 import mpq
 
+from ..arith.exact import fraction_str
 from ..errors import InputError, SizeLimitError
 from .geometry import Cell, box_cell, parse_box_exact, split_polygon, to_fraction, to_q
 from .tracer import DEFAULT_MAX_CELLS, AffineForm, as_form, identity_forms, trace
 
-__all__ = ["RegionCount", "count_regions", "maxout_breakpoints_1d", "maxout_stages", "target_stages",
+__all__ = ["RegionCount", "count_regions", "maxout_breakpoints_1d", "breakpoint_certificate", "maxout_stages", "target_stages",
            "merge_pieces_1d", "maxout_cells_2d", "maxout_values_1d", "pieces_from_values", "prefix_counts_1d", "merge_pieces_2d", "KINDS", "MAX_REGIONS"]
 
 KINDS = ("pieces", "activation")
@@ -275,6 +276,21 @@ def maxout_breakpoints_1d(net, lo, hi, *, max_regions: int = MAX_REGIONS):
             row.append((sl, ya - sl * xs[i]))
         maps.append(tuple(row))
     return xs, maps
+
+
+def breakpoint_certificate(xs):
+    """The breakpoints ``xs`` as a certificate entry: ``{"grid": den}`` when they are the uniform grid of
+    [xs[0], xs[-1]] with den steps, else the list of exact strings.
+
+    >>> breakpoint_certificate([0, Fraction(1, 2), 1]), breakpoint_certificate([0, Fraction(1, 3), 1])
+    ({'grid': 2}, ['0', '1/3', '1'])
+    """
+    xs = [Fraction(to_fraction(x)) for x in xs]
+    den = len(xs) - 1
+    lo, hi = xs[0], xs[-1]
+    if den >= 1 and all(x == lo + (hi - lo) * Fraction(i, den) for i, x in enumerate(xs)):
+        return {"grid": den}
+    return [fraction_str(x) for x in xs]
 
 
 def _apply_readout(Wo, bo, V) -> list:

@@ -1,0 +1,321 @@
+"""Exact case splits over the orderings of symbolic values: linear forms in symbols z_0..z_{n-1}, an
+arithmetic (:class:`DecisionTree`, an :class:`~verify.objects.ops.Ops`) whose signs are decided from pairwise
+facts, and a driver that branches on every undecided comparison.
+
+**Algorithm.**  A computation ``run(ops)`` (e.g. a Transformer evaluation on symbolic tokens) is run with
+``ops`` a :class:`DecisionTree` holding the facts decided so far, each ``(a, b, s)``: sign(z_a - z_b) = s.  A
+sign it asks for is answered when it is a constant, or c (z_a - z_b) with the comparison implied by the facts
+(equality classes by union-find, strict order by reachability); an undecided comparison raises
+:class:`Undecided` and :func:`explore_decisions` re-runs the computation three times with the fact added as
+<, =, >.  Any other sign (a form that is not a comparison of two symbols, a product of two symbolic values)
+raises :class:`UnsupportedDecision`: outside what the case analysis covers.
+
+**Soundness.**  The three outcomes of every branching are exhaustive and each leaf's facts are consistent
+(realised by :meth:`DecisionTree.witness`), so the leaves partition R^n (Q^n); at a leaf every decision the
+computation made is entailed by the leaf's facts, so its output, an exact linear form, is the output at every
+point of that leaf.  :func:`tree_from_leaves` writes the leaves as the flat preorder tree that the kernel
+(:mod:`verify.kernel.casesplit`) re-checks on its own.
+
+>>> z = [LinearForm.var(0), LinearForm.var(1)]
+>>> leaves, nodes = explore_decisions(2, lambda ops: z[0] + ops.relu(z[1] - z[0]))     # max(z_0, z_1)
+>>> len(leaves), all(ops.same(out, ops.top()) for ops, out in leaves)
+(3, True)
+>>> tree_from_leaves([ops.facts for ops, _ in leaves])
+[[0, 1], [], [], []]
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from gmpy2 import mpq
+
+from ..errors import InputError
+from ..objects.ops import TIE_RULES, Ops
+
+__all__ = ["LinearForm", "DecisionTree", "Undecided", "UnsupportedDecision", "explore_decisions",
+           "tree_from_leaves", "scan_tree", "parse_ties", "MAX_NODES"]
+
+MAX_NODES = 200_000
+_MPQ = type(mpq(0))
+
+
+def parse_ties(ties) -> tuple:
+    """A non-empty tuple of distinct tie rules (each one of :data:`~verify.objects.ops.TIE_RULES`)."""
+    ties = tuple(ties)
+    if not ties or len(set(ties)) != len(ties):
+        raise InputError("ties", f"expected distinct tie rules among {', '.join(TIE_RULES)}")
+    for t in ties:
+        if t not in TIE_RULES:
+            raise InputError("ties", f"each must be one of {', '.join(TIE_RULES)}, got {t!r}")
+    return ties
+
+
+def _q(v):
+    """Exact number as gmpy2 mpq (fast exact rationals)."""
+    if isinstance(v, _MPQ):
+        return v
+    if isinstance(v, Fraction):
+        return mpq(v.numerator, v.denominator)
+    return mpq(v)
+
+
+class LinearForm:
+    """sum_a c_a z_a + c0 with exact rational (mpq) coefficients (+, -, constant multiples; a product only
+    with a constant)."""
+
+    __slots__ = ("coef", "const")
+
+    def __init__(self, coef=None, const=0):
+        self.coef = {a: _q(c) for a, c in (coef or {}).items() if c != 0}
+        self.const = _q(const)
+
+    @classmethod
+    def _raw(cls, coef, const):
+        f = cls.__new__(cls)
+        f.coef = coef
+        f.const = const
+        return f
+
+    @classmethod
+    def var(cls, a):
+        return cls({a: 1})
+
+    @staticmethod
+    def _lift(o):
+        return o if isinstance(o, LinearForm) else LinearForm._raw({}, _q(o))
+
+    def _plus(self, o, s):
+        """self + s * o for s = +1 or -1."""
+        o = self._lift(o)
+        c = dict(self.coef)
+        for a, v in o.coef.items():
+            w = c.get(a, 0) + s * v
+            if w:
+                c[a] = w
+            else:
+                c.pop(a, None)
+        return LinearForm._raw(c, self.const + s * o.const)
+
+    def __add__(self, o):
+        return self._plus(o, 1)
+
+    __radd__ = __add__
+
+    def __neg__(self):
+        return LinearForm._raw({a: -v for a, v in self.coef.items()}, -self.const)
+
+    def __sub__(self, o):
+        return self._plus(o, -1)
+
+    def __rsub__(self, o):
+        return self._lift(o) - self
+
+    def __mul__(self, o):
+        if isinstance(o, LinearForm):
+            if not o.coef:
+                o = o.const
+            elif not self.coef:
+                return o * self.const
+            else:
+                raise TypeError("LinearForm: product of two non-constant forms")
+        o = _q(o)
+        if not o:
+            return LinearForm._raw({}, mpq(0))
+        return LinearForm._raw({a: v * o for a, v in self.coef.items()}, self.const * o)
+
+    __rmul__ = __mul__
+
+    def _merged(self, rename) -> dict:
+        """The coefficients with every symbol a renamed to rename(a) (merged symbols add up; zeros dropped)."""
+        c = {}
+        for a, v in self.coef.items():
+            b = rename(a)
+            c[b] = c.get(b, 0) + v
+        return {a: v for a, v in c.items() if v}
+
+    def substitute(self, rep: dict) -> "LinearForm":
+        return LinearForm._raw(self._merged(lambda a: rep.get(a, a)), self.const)
+
+    def key(self):
+        return (tuple(sorted((a, Fraction(int(v.numerator), int(v.denominator))) for a, v in self.coef.items()
+                             if v != 0)), Fraction(int(self.const.numerator), int(self.const.denominator)))
+
+    def __str__(self):
+        terms = [f"{v}*z{a + 1}" for a, v in sorted(self.coef.items())]
+        if self.const or not terms:
+            terms.append(str(self.const))
+        return " + ".join(terms)
+
+
+class Undecided(Exception):
+    def __init__(self, a, b):
+        super().__init__(f"z{a + 1} vs z{b + 1}")
+        self.a, self.b = a, b
+
+
+class UnsupportedDecision(Exception):
+    """A decision that is not a comparison of two symbols (outside what the case analysis covers)."""
+
+
+class DecisionTree(Ops):
+    """Ops whose signs are decided from a set of pairwise facts z_a {>, =} z_b (with transitivity);
+    an undecided comparison raises :class:`Undecided` so the driver can branch."""
+
+    def __init__(self, n, facts=()):
+        self.n = n
+        self.facts = list(facts)           # (a, b, s): sign(z_a - z_b) = s
+        self.parent = list(range(n))
+        self.greater = set()                # (class a, class b): z_a > z_b
+        self._memo = {}
+        for a, b, s in self.facts:
+            self._add(a, b, s)
+        self.decisions = []
+
+    def find(self, a):
+        while self.parent[a] != a:
+            self.parent[a] = self.parent[self.parent[a]]
+            a = self.parent[a]
+        return a
+
+    def _add(self, a, b, s):
+        if s < 0:
+            a, b, s = b, a, 1
+        ra, rb = self.find(a), self.find(b)
+        if s == 0:
+            self.parent[rb] = ra
+            self.greater = {(self.find(x), self.find(y)) for x, y in self.greater}
+        else:
+            self.greater.add((ra, rb))
+
+    def _reaches(self, a, b) -> bool:
+        """Is z_a > z_b implied (a strict path from class a down to class b)?"""
+        start, goal = self.find(a), self.find(b)
+        seen, todo = set(), [start]
+        while todo:
+            u = todo.pop()
+            for x, y in self.greater:
+                if x == u and y not in seen:
+                    if y == goal:
+                        return True
+                    seen.add(y)
+                    todo.append(y)
+        return False
+
+    def compare(self, a, b) -> int:
+        key = (a, b)
+        if key in self._memo:
+            return self._memo[key]
+        s = self._compare(a, b)
+        self._memo[key] = s
+        return s
+
+    def _compare(self, a, b) -> int:
+        if self.find(a) == self.find(b):
+            return 0
+        if self._reaches(a, b):
+            return 1
+        if self._reaches(b, a):
+            return -1
+        raise Undecided(a, b)
+
+    def sign(self, form) -> int:
+        if not isinstance(form, LinearForm):
+            return (form > 0) - (form < 0)
+        items = list(form._merged(self.find).items())          # symbols of one equality class merged
+        c0 = form.const
+        if not items:
+            return (c0 > 0) - (c0 < 0)
+        if not c0 and len(items) == 2:
+            (a, ca), (b, cb) = sorted(items)
+            if ca == -cb:
+                s = self.compare(a, b)
+                self.decisions.append((a, b, s))
+                return s if ca > 0 else -s
+        raise UnsupportedDecision(f"sign of {form} is not a comparison of two token values")
+
+    def mul(self, a, b):
+        try:
+            return a * b
+        except TypeError:
+            raise UnsupportedDecision("product of two token-dependent values (not piecewise linear)") from None
+
+    def classes(self) -> list:
+        """Equality classes in a topological order, largest first (a witness ordering)."""
+        reps = sorted({self.find(a) for a in range(self.n)})
+        order, placed = [], set()
+        while len(order) < len(reps):
+            for r in reps:
+                if r in placed:
+                    continue
+                if not any(x not in placed and y == r for x, y in self.greater if x in reps):
+                    order.append(r)
+                    placed.add(r)
+                    break
+            else:  # pragma: no cover - facts are always acyclic
+                raise AssertionError("cyclic facts")
+        return [[a for a in range(self.n) if self.find(a) == r] for r in order]
+
+    def top(self) -> LinearForm:
+        """z_t for a maximiser t of the facts (the first member of the top class)."""
+        return LinearForm.var(self.classes()[0][0])
+
+    def same(self, f, g) -> bool:
+        """f = g as exact linear forms once the equalities among the facts are substituted."""
+        rep = {a: self.find(a) for a in range(self.n)}
+        return LinearForm._lift(f).substitute(rep).key() == LinearForm._lift(g).substitute(rep).key()
+
+    def witness(self) -> list:
+        """An exact point z realising the facts (the top class gets n, the next n - 1, ...)."""
+        z = [Fraction(0)] * self.n
+        for level, cls in enumerate(self.classes()):
+            for a in cls:
+                z[a] = Fraction(self.n - level)
+        return z
+
+
+def explore_decisions(n: int, run, max_nodes: int = MAX_NODES):
+    """Depth-first over every consistent outcome of the pairwise decisions ``run(ops)`` makes.
+    Returns (leaves, nodes): each leaf is (DecisionTree, output of run)."""
+    stack, leaves, nodes = [()], [], 0
+    while stack:
+        facts = stack.pop()
+        nodes += 1
+        if nodes > max_nodes:
+            return None, nodes
+        ops = DecisionTree(n, facts)
+        try:
+            out = run(ops)
+        except Undecided as u:
+            for s in (-1, 0, 1):
+                stack.append(facts + ((u.a, u.b, s),))
+            continue
+        leaves.append((ops, out))
+    return leaves, nodes
+
+
+def tree_from_leaves(leaves) -> list:
+    """The case-split tree (flat preorder, the kernel's format) whose leaves are these fact sequences
+    ((a, b, s): sign(z_a - z_b) = s, a < b) of :func:`explore_decisions`."""
+    def build(group, depth):
+        if len(group) == 1 and len(group[0]) == depth:
+            return [[]]
+        a, b, _ = group[0][depth]
+        if any(len(f) <= depth or f[depth][:2] != (a, b) for f in group):  # pragma: no cover - DFS invariant
+            raise AssertionError("leaves do not form a tree")
+        out = [[a, b]]
+        for sgn in (-1, 0, 1):
+            out += build([f for f in group if f[depth][2] == sgn], depth + 1)
+        return out
+    return build([tuple(f) for f in leaves], 0)
+
+
+def scan_tree(members) -> list:
+    """The case-split tree (flat preorder, the kernel's format) of the argmax scan over ``members``: compare
+    each member with the current best (<: it becomes the best; =, >: the best stays)."""
+    def gen(k, best):
+        if k == len(members):
+            return [[]]
+        i = members[k]
+        return [[best, i]] + gen(k + 1, i) + gen(k + 1, best) + gen(k + 1, best)
+    return gen(1, members[0])

@@ -1,0 +1,121 @@
+"""Symbolic zero tests for expressions in exponentials: is an expression identically 0 once every
+exponential is written in fresh symbols?
+
+**Algorithm.**  :func:`exp_free_zero` replaces every exp(.) by a fresh positive :class:`sympy.Dummy` and asks
+``sympy.cancel`` whether the resulting rational function is 0.  First pass: one symbol E per distinct
+expanded exponent, integer multiples sharing it (exp(-a) = 1/E).  Second pass (``fine=True``): every exponent
+c0 + sum_t c_t t (rational c, monomials t) becomes e^{c0} prod_t Z_t^{c_t D_t}, Z_t = exp(t / D_t) fresh, D_t
+the common denominator of the coefficients of t.
+
+**Soundness.**  An identity of rational functions in free symbols holds after any substitution with non-zero
+denominators, in particular after putting the exponentials back; so True proves the identity.  False means
+"not shown", never "non-zero".  The fresh symbols are ``Dummy`` objects, so they never coincide with a symbol
+of the input, whatever its name.
+"""
+
+from __future__ import annotations
+
+import sympy
+
+__all__ = ["exp_free_zero"]
+
+
+def _exponent_terms(arg):
+    """expand(arg) as (rational constant, {monomial: rational coefficient}) or None if not of that form."""
+    arg = sympy.expand(arg)
+    terms = arg.as_coefficients_dict()
+    const = sympy.Integer(0)
+    out = {}
+    for mono, coef in terms.items():
+        if not coef.is_Rational:
+            return None
+        if mono == 1:
+            const += coef
+        elif mono.free_symbols and all(f.is_Symbol for f in mono.free_symbols) and mono.is_polynomial():
+            out[mono] = out.get(mono, 0) + coef
+        else:
+            return None
+    return const, out
+
+
+def _coarse_zero(exprs) -> bool:
+    """One symbol E per distinct expanded exponent; integer multiples (e.g. exp(-a) = 1/E) share it."""
+    keys, syms = [], []
+    for e in exprs:
+        repl = {}
+        for ex in sorted(e.atoms(sympy.exp), key=sympy.default_sort_key):
+            arg = sympy.expand(ex.args[0])
+            val = None
+            for key, sym in zip(keys, syms):
+                ratio = sympy.cancel(arg / key)
+                if ratio.is_Integer:
+                    val = sym ** int(ratio)
+                    break
+            if val is None:
+                if arg.is_Rational:
+                    val = ex
+                else:
+                    keys.append(arg)
+                    syms.append(sympy.Dummy(f"E{len(syms)}", positive=True))
+                    val = syms[-1]
+            repl[ex] = val
+        if sympy.cancel(sympy.together(e.xreplace(repl))) != 0:
+            return False
+    return True
+
+
+def exp_free_zero(expr, fine: bool = False) -> bool:
+    """True if ``expr`` is identically 0 once every exponential is written in fresh symbols.
+
+    First pass (fast): one symbol per distinct exponent (integer multiples share it).  Second pass (finer,
+    only with ``fine=True``; can be slow for large expressions):
+
+    every exponent is expanded into a rational constant plus rational multiples of monomials t; with D_t
+    the common denominator of the coefficients of t, exp(c0 + Σ c_t t) -> e^{c0} Π Z_t^{c_t D_t}, where
+    Z_t = exp(t / D_t) is a fresh positive symbol (exponents that are not of this form get a symbol of
+    their own).  Sound for proving an identity: a rational function of free symbols that cancels to 0
+    vanishes under every substitution with non-zero denominators.  False means "not shown", never
+    "non-zero".
+
+    >>> a, b = sympy.symbols("a b")
+    >>> exp_free_zero(sympy.exp(a * (a + b)) - sympy.exp(a**2 + a * b))
+    True
+    >>> exp_free_zero(sympy.exp(a) * sympy.exp(b / 3) - sympy.exp(a + b / 3), fine=True)
+    True
+    >>> exp_free_zero(sympy.exp(a) - sympy.exp(b))
+    False
+    """
+    exprs = [sympy.sympify(e) for e in (list(expr) if isinstance(expr, sympy.MatrixBase) else [expr])]
+    if _coarse_zero(exprs):
+        return True
+    if not fine:
+        return False
+    atoms = set()
+    for e in exprs:
+        atoms |= e.atoms(sympy.exp)
+    atoms = sorted(atoms, key=sympy.default_sort_key)
+    parsed = {ex: _exponent_terms(ex.args[0]) for ex in atoms}
+    denom = {}
+    for p in parsed.values():
+        if p is not None:
+            for mono, coef in p[1].items():
+                denom[mono] = sympy.ilcm(denom.get(mono, 1), sympy.Rational(coef).q)
+    zsym = {mono: sympy.Dummy(f"Z{i}", positive=True)
+            for i, mono in enumerate(sorted(denom, key=sympy.default_sort_key))}
+    other = {}
+    repl = {}
+    for ex, p in parsed.items():
+        if p is None:
+            key = sympy.expand(ex.args[0])
+            other.setdefault(key, sympy.Dummy(f"W{len(other)}", positive=True))
+            repl[ex] = other[key]
+            continue
+        const, terms = p
+        val = sympy.exp(const) if const != 0 else sympy.Integer(1)
+        for mono, coef in terms.items():
+            val *= zsym[mono] ** int(coef * denom[mono])
+        repl[ex] = val
+    for e in exprs:
+        if sympy.cancel(sympy.together(e.xreplace(repl))) != 0:
+            return False
+    return True
