@@ -39,7 +39,7 @@ TARGETS = {
     "verify/arith/exact.py": ["tests/test_engines.py", "tests/test_bad_input_decisions.py",
                                 "proofs/maxout/t3_onehot_gate.py", "tests/test_objects*.py"],
     "verify/results.py": ["tests/test_results.py", "tests/test_bad_input_decisions.py", "tests/test_audit_registry.py"],
-    "verify/objects/ops.py": ["tests/test_objects*.py", "tests/test_tracer*.py", "proofs/maxout/t6_maxout_emulation.py"],
+    "verify/arith/context.py": ["tests/test_objects*.py", "tests/test_tracer*.py", "proofs/maxout/t6_maxout_emulation.py"],
     "verify/checks/t3_onehot_gate.py": ["proofs/maxout/t3_onehot_gate.py", "tests/test_t3*.py"],
     "verify/decide/emulation.py": ["tests/test_t6*.py", "proofs/maxout/t6_maxout_emulation.py"],
     "verify/decide/ntk.py": ["tests/test_ntk*.py", "tests/test_n7*.py", "proofs/lse/n7_ntk_gram.py"],

@@ -9,7 +9,7 @@ from verify.decide.emulation import alter_weight, prove_emulation
 from verify.checks.t6_maxout_emulation import check_maxout_emulation, o2_network, random_maxout
 from verify.constructions.maxout_compiler import compile_maxout
 from verify.errors import InputError
-from verify.objects.ops import EXACT
+from verify.arith.context import EXACT
 
 
 def test_o2_refutation_witness_is_the_catalogue_one():

@@ -34,8 +34,8 @@ from gmpy2 import mpq
 from ..canonical import jsonable
 from ..arith.exact import fraction_str, parse_exact
 from ..errors import InputError
-from ..objects.ops import EXACT, TIE_RULES, Ops
-from ..objects.transformer import Attention, Head, Transformer
+from ..arith.context import Context
+from ..objects.transformer import TIE_RULES, Attention, Head, Transformer
 from ..kernel import casesplit as K
 from ..results import Method, Result, Verdict
 
@@ -163,8 +163,8 @@ class UnsupportedDecision(Exception):
     """A decision that is not a comparison of two symbols (outside what the case analysis covers)."""
 
 
-class DecisionTree(Ops):
-    """Ops whose signs are decided from a set of pairwise facts z_a {>, =} z_b (with transitivity);
+class DecisionTree(Context):
+    """An arithmetic context whose signs are decided from a set of pairwise facts z_a {>, =} z_b (with transitivity);
     an undecided comparison raises :class:`Undecided` so the driver can branch."""
 
     def __init__(self, n, facts=()):

@@ -50,6 +50,7 @@ from ..decide.softmax_error import (
 )
 from ..constructions.maxout_compiler import CompiledMaxout, compile_maxout
 from ..arith.ball import ball_bounds, to_ball, workprec
+from ..arith.context import BallContext
 from ..arith.exact import fraction_str, parse_exact, parse_positive
 from ..errors import InputError, InputTypeError, SizeLimitError
 from ..objects.maxout import MaxoutNetwork, parse_box
@@ -226,8 +227,9 @@ def _points(net, box, lam, grid, near_ties, offsets, extra, ties):
 
 
 def _read_balls(compiled, X) -> list:
-    """``compiled.read`` for ball values (the read-out's exact constants lifted to balls)."""
-    return list(compiled.read(X, lift=to_ball))
+    """``compiled.read`` for ball values (the read-out's exact constants converted to balls at the current
+    precision)."""
+    return list(compiled.read(X, BallContext()))
 
 
 def _error_ball(compiled, x, lam, prec, cross_check=True):

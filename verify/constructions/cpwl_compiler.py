@@ -27,7 +27,7 @@ from ..arith.exact import fraction_str, parse_positive
 from ..errors import InputError, InputTypeError
 from ..objects.cpwl import CPWL1D, DCFunction
 from ..objects.maxout import _is_box, coerce_input, parse_box
-from ..objects.ops import EXACT, Ops
+from ..arith.context import EXACT, Context
 from ..objects.transformer import Attention, FeedForward, Head, Transformer
 
 __all__ = ["CompiledCPWL", "compile_cpwl", "PADDINGS"]
@@ -80,7 +80,7 @@ class CompiledCPWL:
     def read(self, X) -> tuple:
         return (X[-1][0],)
 
-    def __call__(self, x, tie: str = "average", ops: Ops = EXACT) -> tuple:
+    def __call__(self, x, tie: str = "average", ops: Context = EXACT) -> tuple:
         return self.read(self.transformer.evaluate(self.embed(x), attention="hardmax", tie=tie, ops=ops))
 
     evaluate = __call__

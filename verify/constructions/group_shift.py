@@ -23,7 +23,7 @@ from fractions import Fraction
 from ..arith.exact import fraction_str, parse_positive
 from ..errors import InputError, InputTypeError, SizeLimitError
 from ..objects.maxout import coerce_input
-from ..objects.ops import EXACT, Ops
+from ..arith.context import EXACT, Context
 from ..objects.transformer import Attention, Head, Transformer
 
 __all__ = ["GroupShiftHead", "MAX_GROUP_TOKENS"]
@@ -88,7 +88,7 @@ class GroupShiftHead:
     def read(self, X) -> tuple:
         return tuple(X[-1])
 
-    def __call__(self, z, tie: str = "average", ops: Ops = EXACT) -> tuple:
+    def __call__(self, z, tie: str = "average", ops: Context = EXACT) -> tuple:
         return self.read(self.transformer.evaluate(self.embed(z), attention="hardmax", tie=tie, ops=ops))
 
     def expected(self, z) -> tuple:
