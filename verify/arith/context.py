@@ -46,6 +46,7 @@ from fractions import Fraction
 from typing import Optional
 
 from .ball import sign as _ball_sign, to_ball, workprec
+from .evidence import mpf_from_fraction
 
 __all__ = ["Context", "UndecidedSign", "ExactContext", "EXACT", "MpqContext", "MPQ", "FmpqContext", "FMPQ",
            "BallContext", "MpmathContext", "MpfrContext", "SympyContext", "SYMPY"]
@@ -223,6 +224,7 @@ class FmpqContext(ExactContext):
     """The exact rationals as python-flint ``fmpq`` with ``fmpq_mat`` products (the 2-D region sweep)."""
 
     name = "fmpq"
+    lifts_constants = True      # fmpq does not multiply by a Fraction
 
     def __init__(self):
         from flint import fmpq, fmpq_mat
@@ -316,8 +318,7 @@ class MpmathContext(Context):
 
     def convert(self, q):
         if isinstance(q, (int, Fraction)):
-            q = Fraction(q)
-            return self._mp.mpf(q.numerator) / q.denominator
+            return mpf_from_fraction(q)
         return self._mp.mpf(q)
 
     def is_native(self, v) -> bool:
