@@ -36,8 +36,8 @@ from ..errors import InputError, InputTypeError, SizeLimitError
 from .maxout import coerce_input
 
 __all__ = ["Head", "Attention", "FeedForward", "Transformer", "CONVENTIONS", "ATTENTION_KINDS", "BACKENDS",
-           "TIE_RULES", "hardmax_weights", "MAX_EMBEDDING", "MAX_TOKENS", "MAX_SUBLAYERS", "MAX_HEADS", "MAX_HEAD_SIZE", "MAX_FFN_WIDTH",
-           "format_matrix"]
+           "TIE_RULES", "hardmax_weights", "MAX_EMBEDDING", "MAX_TOKENS", "MAX_SUBLAYERS", "MAX_HEADS",
+           "MAX_HEAD_SIZE", "MAX_FFN_WIDTH", "format_matrix"]
 
 MAX_EMBEDDING = 1024
 MAX_TOKENS = 512
