@@ -9,8 +9,8 @@ Transformer, CPWL function, mean-field flow) is written once against a :class:`C
 * **decisions**: :meth:`~Context.sign` answers -1, 0, +1 -- or ``None`` (*unknown*) when the context
   cannot decide, e.g. a ball that contains 0.  A compound decision (:meth:`~Context.relu`,
   :meth:`~Context.argmax_set`, :meth:`~Context.max`) that meets an unknown sign raises
-  :class:`UndecidedSign`: an undecided comparison is never treated as a decided one, and the caller turns
-  it into INCONCLUSIVE;
+  :class:`UndecidedSign`: an undecided comparison is never treated as a decided one (a caller deciding
+  with balls climbs its precision ladder or answers INCONCLUSIVE);
 * **derived operations**: :meth:`~Context.relu`, :meth:`~Context.max`, :meth:`~Context.argmax_set`,
   :meth:`~Context.linear_combination`, :meth:`~Context.exp`, :meth:`~Context.softmax`;
 * a working-precision :meth:`~Context.scope` (``contextlib.nullcontext`` when there is none) and
