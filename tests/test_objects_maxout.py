@@ -8,7 +8,7 @@ from hypothesis import given, strategies as st
 from verify.errors import InputError, InputTypeError
 from verify.objects.cpwl import CPWL1D, DCFunction, PiecewiseAffine1D, network_pieces_1d
 from verify.objects.maxout import MaxoutNetwork, parse_box
-from verify.objects.ops import Ops
+from verify.arith.context import Context
 
 O2 = [([[[2], [-1]], [[-3], [1]]], [["-1/2", "1/3"], [1, -2]]), ([[[1, -2], [-1, 1]]], [[0, "1/2"]])]
 
@@ -142,7 +142,7 @@ class Strict:
     __hash__ = None
 
 
-class StrictOps(Ops):
+class StrictOps(Context):
     def sign(self, a):
         return (a.v > 0) - (a.v < 0)
 

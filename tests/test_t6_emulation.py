@@ -10,7 +10,7 @@ from verify.checks.t6_maxout_emulation import check_maxout_emulation
 from verify.constructions.reference_networks import o2_network, random_maxout
 from verify.constructions.maxout_compiler import compile_maxout
 from verify.errors import InputError
-from verify.objects.ops import EXACT
+from verify.arith.context import EXACT
 
 
 def test_o2_refutation_witness_is_the_catalogue_one():

@@ -8,7 +8,7 @@ from verify.decide.geometry import box_cell, box_faces
 from verify.decide.tracer import (AffineForm, NotPiecewiseLinear, UndecidedComparison, UntraceableCode,
                                     identity_forms, trace)
 from verify.objects.maxout import MaxoutNetwork
-from verify.objects.ops import EXACT
+from verify.arith.context import EXACT
 
 O2 = MaxoutNetwork([([[[2], [-1]], [[-3], [1]]], [["-1/2", "1/3"], [1, -2]]),
                     ([[[1, -2], [-1, 1]]], [[0, "1/2"]])])

@@ -80,8 +80,8 @@ def _reference(heads, dps, freeze=False):
     if freeze:
         return ref_f, ref_f, 0.0
     be = backend("gmpy2", dps)
-    with be.context():
-        hp_heads = [tuple([[be.num(v) for v in row] for row in M] for M in h) for h in heads]
+    with be.scope():
+        hp_heads = [tuple([[be.convert(v) for v in row] for row in M] for M in h) for h in heads]
 
     def at(s):
         return [([[a0[i][j] + s * a1[i][j] for j in range(2)] for i in range(2)],

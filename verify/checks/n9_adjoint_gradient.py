@@ -122,8 +122,8 @@ def check_adjoint_gradient(configuration: str = "constant-heads", variant: str =
         return v, e
 
     comparisons = []
-    with be.context():
-        hh = be.num(h)
+    with be.scope():
+        hh = be.convert(h)
         scale = max(abs(g) for per in grads for dA, dV in per for M in (dA, dV) for row in M for g in row)
         coords = [(l, hd, which, i, j) for l in range(len(layers)) for hd in range(len(layers[l]))
                   for which in (0, 1) for i in range(2) for j in range(2)]
@@ -148,7 +148,7 @@ def check_adjoint_gradient(configuration: str = "constant-heads", variant: str =
             lm, em = loss_of(_direction_perturbed(layers, direction, -h))
             err = max(err, ep, em)
             fd = (lp - lm) / (2 * hh)
-            adj = sum(be.num(c) * grads[l][hd][which][i][j] for (l, hd, which, i, j), c in direction.items())
+            adj = sum(be.convert(c) * grads[l][hd][which][i][j] for (l, hd, which, i, j), c in direction.items())
             comparisons.append({"parameter": f"direction {k} (seeded rational)", "adjoint": be.text(adj, 28),
                                 "fd": be.text(fd, 28), "abs_diff": float(abs(adj - fd))})
         if configuration == "constant-heads":

@@ -35,7 +35,7 @@ from ..constructions.reference_networks import o2_network
 from ..arith.exact import fraction_str, parse_exact
 from ..errors import InputError
 from ..kernel import casesplit as K
-from ..objects.ops import TIE_RULES
+from ..objects.transformer import TIE_RULES
 from ..objects.transformer import Attention, FeedForward, Head, Transformer
 from ..results import Method, Result, Verdict, kernel_checked as _self_checked
 

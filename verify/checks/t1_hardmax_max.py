@@ -34,8 +34,7 @@ from ..arith.exact import fraction_str, parse_exact
 from ..decide.casesplit import MAX_NODES, LinearForm, UnsupportedDecision, explore_decisions, parse_ties, \
     tree_from_leaves
 from ..errors import InputError
-from ..objects.ops import TIE_RULES
-from ..objects.transformer import Attention, Head, Transformer
+from ..objects.transformer import TIE_RULES, Attention, Head, Transformer
 from ..kernel import casesplit as K
 from ..results import Method, Result, Verdict
 

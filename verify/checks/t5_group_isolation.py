@@ -33,7 +33,7 @@ from ..decide.casesplit import parse_ties, scan_tree
 from ..arith.exact import fraction_str, parse_exact, parse_positive
 from ..errors import InputError
 from ..kernel import casesplit as K
-from ..objects.ops import TIE_RULES
+from ..objects.transformer import TIE_RULES
 from ..results import Method, Result, Verdict, kernel_checked as _self_checked
 
 __all__ = ["check_group_isolation"]

@@ -51,6 +51,7 @@ from ..decide.softmax_error import (
 from ..constructions.maxout_compiler import CompiledMaxout, compile_maxout
 from ..constructions.reference_networks import abs_network, o2_network
 from ..arith.ball import ball_bounds, to_ball, workprec
+from ..arith.context import BallContext
 from ..arith.exact import fraction_str, parse_exact, parse_positive
 from ..errors import InputError, InputTypeError, SizeLimitError
 from ..objects.maxout import MaxoutNetwork, parse_box
@@ -215,8 +216,9 @@ def _points(net, box, lam, grid, near_ties, offsets, extra, ties):
 
 
 def _read_balls(compiled, X) -> list:
-    """``compiled.read`` for ball values (the read-out's exact constants lifted to balls)."""
-    return list(compiled.read(X, lift=to_ball))
+    """``compiled.read`` for ball values (the read-out's exact constants converted to balls at the current
+    precision)."""
+    return list(compiled.read(X, BallContext()))
 
 
 def _error_ball(compiled, x, lam, prec, cross_check=True):

@@ -26,10 +26,10 @@ from fractions import Fraction
 
 from ..constructions.maxout_compiler import compile_maxout
 from ..decide.casesplit import LinearForm, UnsupportedDecision, explore_decisions
+from ..arith.context import EXACT, Context
 from ..arith.exact import fraction_str, parse_exact
 from ..errors import InputError, InputTypeError
 from ..objects.maxout import MaxoutNetwork, coerce_input, parse_box
-from ..objects.ops import EXACT, Ops, linear_combination
 from ..objects.transformer import Attention, Head, Transformer
 from ..results import Method, Result, Verdict
 
@@ -49,12 +49,12 @@ class ReLUNetwork:
         self.input_dim = self.maxout.input_dim
         self.widths = self.maxout.widths
 
-    def evaluate(self, x, ops: Ops = EXACT) -> tuple:
+    def evaluate(self, x, ops: Context = EXACT) -> tuple:
         h = self.maxout._input(x)
         for W, b in zip(self.weights, self.biases):
-            h = tuple(ops.relu(_lin(h, w, bi)) for w, bi in zip(W, b))
+            h = tuple(ops.relu(ops.linear_combination(h, w, bi)) for w, bi in zip(W, b))
         if self.readout:
-            h = tuple(_lin(h, w, bi) for w, bi in zip(*self.readout))
+            h = tuple(ops.linear_combination(h, w, bi) for w, bi in zip(*self.readout))
         return h
 
     __call__ = evaluate
@@ -67,8 +67,6 @@ class ReLUNetwork:
                             "b": [fraction_str(v) for v in self.readout[1]]}
         return d
 
-
-_lin = linear_combination
 
 
 def zigzag_relu(q: int, L: int = 1) -> ReLUNetwork:

@@ -24,7 +24,7 @@ from ..arith.exact import fraction_str
 from ..errors import InputError
 from ..objects.cpwl import CPWL1D, DCFunction
 from ..objects.maxout import MaxoutNetwork, coerce_input, parse_box
-from ..objects.ops import TIE_RULES
+from ..objects.transformer import TIE_RULES
 from ..results import Method, Result, Verdict
 
 __all__ = ["check_dc_emulation", "check_breakpoint_emulation", "check_random_cpwl_emulation", "random_cpwl_1d"]

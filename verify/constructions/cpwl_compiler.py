@@ -30,7 +30,7 @@ from ..errors import InputError, InputTypeError
 from ..objects.cpwl import CPWL1D, DCFunction
 from ..objects.layout import Layout
 from ..objects.maxout import _is_box, coerce_input, parse_box
-from ..objects.ops import EXACT, Ops
+from ..arith.context import EXACT, Context
 from ..objects.transformer import Attention, FeedForward, Head, Transformer
 
 __all__ = ["CompiledCPWL", "compile_cpwl", "cpwl_layout", "PADDINGS"]
@@ -91,7 +91,7 @@ class CompiledCPWL:
     def read(self, X) -> tuple:
         return (X[self.layout.index("out")][0],)
 
-    def __call__(self, x, tie: str = "average", ops: Ops = EXACT) -> tuple:
+    def __call__(self, x, tie: str = "average", ops: Context = EXACT) -> tuple:
         return self.read(self.transformer.evaluate(self.embed(x), attention="hardmax", tie=tie, ops=ops))
 
     evaluate = __call__

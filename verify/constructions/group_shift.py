@@ -25,7 +25,7 @@ from ..arith.exact import fraction_str, parse_positive
 from ..errors import InputError, InputTypeError, SizeLimitError
 from ..objects.layout import Layout
 from ..objects.maxout import coerce_input
-from ..objects.ops import EXACT, Ops
+from ..arith.context import EXACT, Context
 from ..objects.transformer import Attention, Head, Transformer
 
 __all__ = ["GroupShiftHead", "MAX_GROUP_TOKENS", "group_layout"]
@@ -91,7 +91,7 @@ class GroupShiftHead:
     def read(self, X) -> tuple:
         return tuple(X[self.layout.index("out")])
 
-    def __call__(self, z, tie: str = "average", ops: Ops = EXACT) -> tuple:
+    def __call__(self, z, tie: str = "average", ops: Context = EXACT) -> tuple:
         return self.read(self.transformer.evaluate(self.embed(z), attention="hardmax", tie=tie, ops=ops))
 
     def expected(self, z) -> tuple:

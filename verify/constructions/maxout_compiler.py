@@ -36,7 +36,7 @@ from ..arith.exact import fraction_str, parse_positive
 from ..errors import InputTypeError
 from ..objects.maxout import MaxoutNetwork, _is_box, coerce_input, parse_box
 from ..objects.layout import Layout
-from ..objects.ops import EXACT, Ops
+from ..arith.context import EXACT, Context
 from ..objects.transformer import Attention, FeedForward, Head, Transformer
 
 __all__ = ["CompiledMaxout", "compile_maxout", "compiled_sizes_formula", "maxout_layout"]
@@ -111,13 +111,13 @@ class CompiledMaxout:
             "p": [tuple(one if j == c else zero for j in range(k)) for c in range(k)],
             "one": [tuple(one for _ in range(k))]})
 
-    def read(self, X, lift=None) -> tuple:
-        """h-block of token 0 (the last layer's N_L units), then the network's read-out (``lift``: convert
-        its exact constants to the values' type, e.g. ``to_ball`` for softmax balls)."""
+    def read(self, X, ops: Context = EXACT) -> tuple:
+        """h-block of token 0 (the last layer's N_L units), then the network's read-out in the context
+        ``ops`` (e.g. a BallContext for softmax balls)."""
         h = tuple(X[self.layout.index("h", i)][0] for i in range(self.source.widths[-1]))
-        return self.source.apply_readout(h, lift=lift)
+        return self.source.apply_readout(h, ops)
 
-    def __call__(self, x, tie: str = "average", ops: Ops = EXACT) -> tuple:
+    def __call__(self, x, tie: str = "average", ops: Context = EXACT) -> tuple:
         return self.read(self.transformer.evaluate(self.embed(x), attention="hardmax", tie=tie, ops=ops))
 
     evaluate = __call__

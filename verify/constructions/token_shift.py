@@ -30,7 +30,7 @@ from ..errors import InputError, InputTypeError, SizeLimitError
 from ..objects.cpwl import network_pieces_1d
 from ..objects.layout import Layout
 from ..objects.maxout import MaxoutNetwork, _is_box, coerce_input, parse_box
-from ..objects.ops import EXACT, Ops
+from ..arith.context import EXACT, Context
 from ..objects.transformer import Attention, FeedForward, Head, Transformer
 
 __all__ = ["CompiledTokenShift", "compile_token_shift", "scalar_shift_tent", "tent_network", "MAX_TENT_DEPTH",
@@ -105,7 +105,7 @@ class CompiledTokenShift:
     def read(self, X) -> tuple:
         return self.source.apply_readout((X[LAYOUT.index("h")][0],))
 
-    def __call__(self, x, tie: str = "average", ops: Ops = EXACT) -> tuple:
+    def __call__(self, x, tie: str = "average", ops: Context = EXACT) -> tuple:
         return self.read(self.transformer.evaluate(self.embed(x), attention="hardmax", tie=tie, ops=ops))
 
     evaluate = __call__

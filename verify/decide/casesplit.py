@@ -1,5 +1,5 @@
 """Exact case splits over the orderings of symbolic values: linear forms in symbols z_0..z_{n-1}, an
-arithmetic (:class:`DecisionTree`, an :class:`~verify.objects.ops.Ops`) whose signs are decided from pairwise
+arithmetic (:class:`DecisionTree`, a :class:`~verify.arith.context.Context`) whose signs are decided from pairwise
 facts, and a driver that branches on every undecided comparison.
 
 **Algorithm.**  A computation ``run(ops)`` (e.g. a Transformer evaluation on symbolic tokens) is run with
@@ -31,7 +31,8 @@ from fractions import Fraction
 from gmpy2 import mpq
 
 from ..errors import InputError
-from ..objects.ops import TIE_RULES, Ops
+from ..arith.context import Context
+from ..objects.transformer import TIE_RULES
 
 __all__ = ["LinearForm", "DecisionTree", "Undecided", "UnsupportedDecision", "explore_decisions",
            "tree_from_leaves", "scan_tree", "parse_ties", "MAX_NODES"]
@@ -41,7 +42,7 @@ _MPQ = type(mpq(0))
 
 
 def parse_ties(ties) -> tuple:
-    """A non-empty tuple of distinct tie rules (each one of :data:`~verify.objects.ops.TIE_RULES`)."""
+    """A non-empty tuple of distinct tie rules (each one of :data:`~verify.objects.transformer.TIE_RULES`)."""
     ties = tuple(ties)
     if not ties or len(set(ties)) != len(ties):
         raise InputError("ties", f"expected distinct tie rules among {', '.join(TIE_RULES)}")
@@ -158,8 +159,8 @@ class UnsupportedDecision(Exception):
     """A decision that is not a comparison of two symbols (outside what the case analysis covers)."""
 
 
-class DecisionTree(Ops):
-    """Ops whose signs are decided from a set of pairwise facts z_a {>, =} z_b (with transitivity);
+class DecisionTree(Context):
+    """An arithmetic context whose signs are decided from a set of pairwise facts z_a {>, =} z_b (with transitivity);
     an undecided comparison raises :class:`Undecided` so the driver can branch."""
 
     def __init__(self, n, facts=()):

@@ -40,7 +40,8 @@ from ..canonical import jsonable
 from .tracer import NotPiecewiseLinear, UntraceableCode, as_form, trace
 from ..arith.exact import fraction_str, parse_exact as parse_exact_num
 from ..errors import InputError, SizeLimitError
-from ..objects.ops import EXACT, TIE_RULES
+from ..arith.context import EXACT
+from ..objects.transformer import TIE_RULES
 from ..results import Method, Result, Verdict
 
 __all__ = ["prove_emulation", "AlteredCompiled", "alter_weight", "emulation_stages", "MAX_EXACT_DIM",

@@ -31,11 +31,12 @@ from typing import Callable, Optional, Sequence
 
 import numpy as np
 
+from ..arith.context import EXACT, Context, MpfrContext, MpmathContext
 from ..errors import InputError, SizeLimitError
 
 __all__ = [
     "tilted_mean", "particle_forward", "mean_field_velocity", "mean_field_flow",
-    "Backend", "backend", "HPModel", "gbs_integrate",
+    "BACKENDS", "backend", "HPModel", "gbs_integrate",
     "ParticleNet", "particle_loss_and_grad", "particle_jacobian", "ntk_from_jacobian",
     "MAX_TOKENS", "MAX_LAYERS", "MAX_HEADS", "memoise", "gradient_flow",
 ]
@@ -160,73 +161,28 @@ def mean_field_flow(ctx, weights, heads_at: Callable[[float], tuple], queries=No
     return Z[:n], (Z[n:] if Y0 is not None else None)
 
 
-# ------------------------------------------------------------------------ multiprecision backends
-class Backend:
-    """Multiprecision scalars: ``num(Fraction | float)``, ``exp``, ``to_float`` and a precision context.
-
-    ``"gmpy2"`` (MPFR, the default: several times faster) or ``"mpmath"``; both are evidence only.
-    """
-
-    def __init__(self, name: str, dps: int):
-        if name not in ("gmpy2", "mpmath"):
-            raise InputError("backend", f"must be 'gmpy2' or 'mpmath', got {name!r}")
-        if not isinstance(dps, int) or not 15 <= dps <= 2000:
-            raise InputError("dps", f"must be an integer in [15, 2000], got {dps!r}")
-        self.name, self.dps = name, dps
-        self.bits = int(dps * 3.3219280948873626) + 8
-
-    def context(self):
-        if self.name == "gmpy2":
-            import gmpy2
-
-            return gmpy2.context(gmpy2.get_context(), precision=self.bits)
-        import mpmath
-
-        return mpmath.workprec(self.bits)
-
-    def num(self, x):
-        if self.name == "gmpy2":
-            import gmpy2
-
-            if isinstance(x, Fraction):
-                return gmpy2.mpfr(gmpy2.mpq(x.numerator, x.denominator))
-            return gmpy2.mpfr(x)
-        import mpmath
-
-        if isinstance(x, Fraction):
-            return mpmath.mpf(x.numerator) / x.denominator
-        return mpmath.mpf(x)
-
-    def exp(self, x):
-        if self.name == "gmpy2":
-            import gmpy2
-
-            return gmpy2.exp(x)
-        import mpmath
-
-        return mpmath.exp(x)
-
-    @staticmethod
-    def to_float(x) -> float:
-        return float(x)
-
-    def text(self, x, digits: int = 30) -> str:
-        if self.name == "gmpy2":
-            return format(x, f".{digits}g")
-        import mpmath
-
-        return mpmath.nstr(x, digits)
+# ------------------------------------------------------------------------ multiprecision contexts
+BACKENDS = ("gmpy2", "mpmath")
 
 
-def backend(name: str = "gmpy2", dps: int = 50) -> Backend:
-    return Backend(name, dps)
+def backend(name: str = "gmpy2", dps: int = 50) -> Context:
+    """The multiprecision arithmetic context of the mean-field flow: ``"gmpy2"`` (MPFR, the default: several
+    times faster) or ``"mpmath"``, at ``dps`` digits plus 8 guard bits; both are evidence only."""
+    if name not in BACKENDS:
+        raise InputError("backend", f"must be 'gmpy2' or 'mpmath', got {name!r}")
+    if not isinstance(dps, int) or not 15 <= dps <= 2000:
+        raise InputError("dps", f"must be an integer in [15, 2000], got {dps!r}")
+    bits = int(dps * 3.3219280948873626) + 8      # dps * log2(10) + 8 guard bits (not libmp.dps_to_prec:
+    #                                               that rounds differently and would change the numbers)
+    return MpfrContext(bits) if name == "gmpy2" else MpmathContext(prec=bits)
 
 
-def gbs_integrate(f, y0: list, s0, s1, macro_steps: int, levels: int, num=Fraction):
+def gbs_integrate(f, y0: list, s0, s1, macro_steps: int, levels: int, ctx: Context = EXACT):
     """Gragg-Bulirsch-Stoer: ``macro_steps`` equal steps, each by modified midpoint with 2, 4, .., 2*levels
     substeps and polynomial extrapolation in h² (order 2*levels).  Fixed steps and order, so the discrete
     map is smooth in every parameter (central differences of it are meaningful).  Returns (y1, err) where
-    err estimates the local error (the last extrapolation correction, max over macro steps)."""
+    err estimates the local error (the last extrapolation correction, max over macro steps).  The
+    extrapolation constants are converted by ``ctx`` (exact Fractions by default)."""
     H = (s1 - s0) / macro_steps
     y = list(y0)
     err = 0.0
@@ -245,7 +201,7 @@ def gbs_integrate(f, y0: list, s0, s1, macro_steps: int, levels: int, num=Fracti
             fn = f(s + H, z1)
             row = [[(a + b + h * c) / 2 for a, b, c in zip(z0, z1, fn)]]
             for k in range(1, j + 1):
-                ratio = num(Fraction(ns[j] ** 2, ns[j - k] ** 2) - 1)
+                ratio = ctx.convert(Fraction(ns[j] ** 2, ns[j - k] ** 2) - 1)
                 prev = table[j - 1][k - 1]
                 cur = row[k - 1]
                 row.append([c + (c - p) / ratio for c, p in zip(cur, prev)])
@@ -262,7 +218,7 @@ class HPModel:
 
     ``layers``: list over depth intervals [l/L, (l+1)/L) of lists of heads (A, V) (d x d nested lists of
     exact numbers or floats); each head has weight 1/H_l on its interval.  A layer may instead be a callable
-    ``s -> list of (A, V)`` of backend numbers (heads depending on depth; forward flow only).  Loss (squared)::
+    ``s -> list of (A, V)`` of context numbers (heads depending on depth; forward flow only).  Loss (squared)::
 
         ℒ = Σ_k w_k ½|X_k(1) − T_k|² + Σ_a ½|Y_a(1) − y*_a|².
 
@@ -276,13 +232,13 @@ class HPModel:
     ``drop_context`` / ``drop_query`` remove the J̄-terms driven by p (context) / r (queries) — the N9.n variants.
     """
 
-    def __init__(self, ctx, weights, layers, queries=(), be: Optional[Backend] = None):
+    def __init__(self, ctx, weights, layers, queries=(), be: Optional[Context] = None):
         self.be = be or backend()
         self.d = len(ctx[0])
         self.n = len(ctx)
         self.m = len(queries)
-        with self.be.context():
-            num = self.be.num
+        with self.be.scope():
+            num = self.be.convert
             self.ctx = [[num(v) for v in row] for row in ctx]
             self.w = [num(v) for v in weights]
             self.queries = [[num(v) for v in row] for row in queries]
@@ -312,7 +268,7 @@ class HPModel:
         X, Y = self._unpack(y)
         d = self.d
         out = []
-        inv = self.be.num(Fraction(1, len(heads)))
+        inv = self.be.convert(Fraction(1, len(heads)))
         for z in X + Y:
             acc = [0] * d
             for A, V in heads:
@@ -324,7 +280,7 @@ class HPModel:
 
     def forward(self, macro_steps: int = 2, levels: int = 10):
         """State at s = 1 and the largest extrapolation correction."""
-        with self.be.context():
+        with self.be.scope():
             y = [v for row in self.ctx + self.queries for v in row]
             err = 0.0
             L = len(self.layers)
@@ -333,14 +289,14 @@ class HPModel:
                     f = lambda s, z, heads=heads: self.velocity(heads(s), z)
                 else:
                     f = lambda s, z, heads=heads: self.velocity(heads, z)
-                y, e = gbs_integrate(f, y, self.be.num(Fraction(l, L)), self.be.num(Fraction(l + 1, L)),
-                                     macro_steps, levels, num=self.be.num)
+                y, e = gbs_integrate(f, y, self.be.convert(Fraction(l, L)), self.be.convert(Fraction(l + 1, L)),
+                                     macro_steps, levels, ctx=self.be)
                 err = max(err, e)
             return y, err
 
     def loss(self, y, targets, query_targets):
         X, Y = self._unpack(y)
-        half = self.be.num(Fraction(1, 2))
+        half = self.be.convert(Fraction(1, 2))
         tot = 0
         for wk, xk, tk in zip(self.w, X, targets):
             tot = tot + wk * half * sum((a - b) ** 2 for a, b in zip(xk, tk))
@@ -349,9 +305,9 @@ class HPModel:
         return tot
 
     def loss_value(self, targets, query_targets, macro_steps=2, levels=10):
-        with self.be.context():
-            t = [[self.be.num(v) for v in r] for r in targets]
-            tq = [[self.be.num(v) for v in r] for r in query_targets]
+        with self.be.scope():
+            t = [[self.be.convert(v) for v in r] for r in targets]
+            tq = [[self.be.convert(v) for v in r] for r in query_targets]
             y, err = self.forward(macro_steps, levels)
             return self.loss(y, t, tq), err
 
@@ -364,7 +320,7 @@ class HPModel:
         X, Y = self._unpack(state)
         P = [duals[k * d:(k + 1) * d] for k in range(n)]
         R = [duals[(n + a) * d:(n + a + 1) * d] for a in range(m)]
-        inv = self.be.num(Fraction(1, H))
+        inv = self.be.convert(Fraction(1, H))
         vel = [0] * nz
         ddual = [0] * nz
         grads = []
@@ -404,9 +360,9 @@ class HPModel:
                          drop_context: bool = False, drop_query: bool = False):
         """Gradient of ℒ w.r.t. every head's (A, V), by the adjoint ODEs; returns (grads, loss, err).
 
-        ``grads[l][h] = (dA, dV)`` as nested lists of backend numbers."""
-        with self.be.context():
-            num = self.be.num
+        ``grads[l][h] = (dA, dV)`` as nested lists of context numbers."""
+        with self.be.scope():
+            num = self.be.convert
             tg = [[num(v) for v in r] for r in targets]
             tq = [[num(v) for v in r] for r in query_targets]
             y, err = self.forward(macro_steps, levels)
@@ -422,7 +378,7 @@ class HPModel:
                 heads = self.layers[l]
                 aug = state + duals + [num(0)] * (len(heads) * 2 * d * d)
                 f = lambda tau, a, heads=heads: self._backward_rhs(heads, a, drop_context, drop_query)
-                aug, e = gbs_integrate(f, aug, num(0), num(Fraction(1, L)), macro_steps, levels, num=num)
+                aug, e = gbs_integrate(f, aug, num(0), num(Fraction(1, L)), macro_steps, levels, ctx=self.be)
                 err = max(err, e)
                 nz = len(state)
                 state, duals, g = aug[:nz], aug[nz:2 * nz], aug[2 * nz:]

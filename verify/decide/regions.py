@@ -36,6 +36,7 @@ from typing import Any
 from gmpy2 import mpq
 
 from ..arith.exact import fraction_str
+from ..arith.context import FMPQ, MPQ, Context
 from ..errors import InputError, SizeLimitError
 from .geometry import Cell, box_cell, parse_box_exact, split_polygon, to_fraction, to_q
 from .tracer import DEFAULT_MAX_CELLS, AffineForm, as_form, identity_forms, trace
@@ -74,7 +75,7 @@ class RegionCount:
 
 # -- 1-D exact breakpoint sweep for maxout networks ------------------------------------------------
 
-def maxout_values_1d(net, lo, hi, *, max_regions: int = MAX_REGIONS, after_layer=None, conv=None):
+def maxout_values_1d(net, lo, hi, *, max_regions: int = MAX_REGIONS, after_layer=None, ctx: Context = MPQ):
     """Exact breakpoints ``xs`` (lo = xs[0] < ... < xs[-1] = hi) of the activation cells of a 1-D maxout
     network and its output values ``Y[i]`` (a tuple per breakpoint), all ``mpq``.
 
@@ -83,13 +84,13 @@ def maxout_values_1d(net, lo, hi, *, max_regions: int = MAX_REGIONS, after_layer
     sign change of the difference of the two pieces; rank k: the envelope is resolved between all pairwise
     crossings).  Consecutive intervals therefore differ in the activation pattern.
     ``after_layer(l, xs, V)`` (optional) is called after every layer with the hidden values (prefix counts).
-    ``conv`` converts exact numbers to the working type (default ``mpq``; the benchmark's float64 baseline
-    passes ``float``, which is NOT exact)."""
+    ``ctx`` is the arithmetic context whose ``convert`` gives the working numbers (exact ``mpq`` by default;
+    the comparisons are the numbers' own, so only an exact context gives exact breakpoints)."""
     import gc
 
     if net.input_dim != 1:
         raise InputError("network", f"the 1-D sweep needs input dimension 1, got {net.input_dim}")
-    conv = conv or (lambda v: to_q(Fraction(v)))
+    conv = ctx.convert
     xs = [conv(lo), conv(hi)]
     V = [(xs[0],), (xs[1],)]                      # unit values at the breakpoints
     enabled = gc.isenabled()
@@ -331,69 +332,33 @@ def _area2(vs):
     return sum(vs[i][0] * vs[(i + 1) % n][1] - vs[(i + 1) % n][0] * vs[i][1] for i in range(n))
 
 
-class _ExactBackend:
-    """fmpq numbers and python-flint fmpq_mat products (exact, C speed)."""
-
-    def __init__(self):
-        from flint import fmpq, fmpq_mat
-
-        self.num = lambda v: fmpq(Fraction(v).numerator, Fraction(v).denominator)
-        self.mat = lambda r, c, flat: fmpq_mat(r, c, flat)
-        self.zero, self.one = fmpq(0), fmpq(1)
-
-    @staticmethod
-    def affine(Wm, Bm, Hm):
-        return (Wm * Hm + Bm).entries()
-
-    @staticmethod
-    def out(v):
-        return Fraction(int(v.p), int(v.q))
-
-
-class _FloatBackend:
-    """float64 numbers and numpy products (the benchmark's baseline; NOT exact)."""
-
-    def __init__(self):
-        import numpy as np
-
-        self.np = np
-        self.num = lambda v: float(v)
-        self.mat = lambda r, c, flat: np.array(flat, dtype=float).reshape(r, c)
-        self.zero, self.one = 0.0, 1.0
-
-    def affine(self, Wm, Bm, Hm):
-        return (Wm @ Hm + Bm).ravel().tolist()
-
-    @staticmethod
-    def out(v):
-        return v
-
-
-def maxout_cells_2d(net, box, *, max_regions: int = MAX_REGIONS, backend: str = "exact") -> list:
+def maxout_cells_2d(net, box, *, max_regions: int = MAX_REGIONS, ctx: Context = FMPQ) -> list:
     """Open activation cells of a 2-D maxout network: ``[(vertices, pattern, output maps)]`` where a map
     is ``(a1, a2, c)`` for a1 x1 + a2 x2 + c.  Layer by layer, unit by unit: each cell computes all pieces
     of the layer at once (an exact fmpq_mat product), and a unit's argmax is resolved by exact sign tests
     at the polygon's vertices, splitting only the cells on which a comparison changes sign (the same
     algorithm as the generic tracer with one stage per unit, without the object overhead).
-    ``backend="float"`` runs the same algorithm in float64 (benchmark baseline only: not exact)."""
+    ``ctx``: the arithmetic context of the numbers and of the matrix products (``convert``, ``matrix``,
+    ``affine``, ``to_fraction``; exact ``fmpq`` by default).  An inexact context (``ctx.exact`` False, the
+    benchmark's float64 baseline in ``bench/regions.py``) keeps a cell whole when a rounded cut does not
+    shrink it; its counts are not proofs."""
     import gc
 
-    be = _ExactBackend() if backend == "exact" else _FloatBackend()
-    inexact = backend != "exact"
-    conv, zero, one = be.num, be.zero, be.one
+    inexact = not ctx.exact
+    conv, zero, one = ctx.convert, ctx.zero, ctx.one
     (x0, x1), (y0, y1) = [(conv(lo), conv(hi)) for lo, hi in box]
-    H0 = be.mat(2, 3, [one, zero, zero, zero, one, zero])
+    H0 = ctx.matrix(2, 3, [one, zero, zero, zero, one, zero])
     cells = [(((x0, y0), (x1, y0), (x1, y1), (x0, y1)), H0, ())]
     enabled = gc.isenabled()
     gc.disable()
     try:
         for W, b in net.layers:
             N, k, n_in = len(W), len(b[0]), len(W[0][0])
-            Wm = be.mat(N * k, n_in, [conv(c) for Wi in W for w in Wi for c in w])
-            Bm = be.mat(N * k, 3, [v for bi in b for bij in bi for v in (zero, zero, conv(bij))])
+            Wm = ctx.matrix(N * k, n_in, [conv(c) for Wi in W for w in Wi for c in w])
+            Bm = ctx.matrix(N * k, 3, [v for bi in b for bij in bi for v in (zero, zero, conv(bij))])
             new_cells = []
             for vs, Hm, pat in cells:
-                flat = be.affine(Wm, Bm, Hm)
+                flat = ctx.affine(Wm, Bm, Hm)
                 P = [[(flat[3 * (i * k + j)], flat[3 * (i * k + j) + 1], flat[3 * (i * k + j) + 2])
                       for j in range(k)] for i in range(N)]
                 stack = [(vs, (), None)]
@@ -401,7 +366,7 @@ def maxout_cells_2d(net, box, *, max_regions: int = MAX_REGIONS, backend: str = 
                     cv, chosen, box2 = stack.pop()
                     u = len(chosen)
                     if u == N:
-                        Hn = be.mat(N, 3, [c for i, arg in enumerate(chosen) for c in P[i][arg[0]]])
+                        Hn = ctx.matrix(N, 3, [c for i, arg in enumerate(chosen) for c in P[i][arg[0]]])
                         new_cells.append((cv, Hn, pat + chosen))
                         continue
                     if box2 is None:
@@ -442,8 +407,8 @@ def maxout_cells_2d(net, box, *, max_regions: int = MAX_REGIONS, backend: str = 
                     if split is not None:
                         p_part, n_part = _split_poly(cv, *split)
                         if inexact and (_area2(p_part) <= 0 or _area2(n_part) <= 0):
-                            # float64 baseline only: a rounded cut that does not shrink the cell; keep the
-                            # cell whole (the float count is not a proof, see bench/regions.py)
+                            # inexact contexts only: a rounded cut that does not shrink the cell; keep the
+                            # cell whole (such a count is not a proof, see bench/regions.py)
                             stack.append((cv, chosen + ((0,),), box2))
                             continue
                         stack.append((n_part, chosen, None))
@@ -459,16 +424,17 @@ def maxout_cells_2d(net, box, *, max_regions: int = MAX_REGIONS, backend: str = 
     out = []
     if net.readout is not None:
         m = len(net.readout[1])
-        Wo = be.mat(m, len(net.readout[0][0]), [conv(c) for row in net.readout[0] for c in row])
-        Bo = be.mat(m, 3, [v for bb in net.readout[1] for v in (zero, zero, conv(bb))])
+        Wo = ctx.matrix(m, len(net.readout[0][0]), [conv(c) for row in net.readout[0] for c in row])
+        Bo = ctx.matrix(m, 3, [v for bb in net.readout[1] for v in (zero, zero, conv(bb))])
     else:
         m = net.widths[-1]
-        Wo = be.mat(m, m, [one if i == j else zero for i in range(m) for j in range(m)])
-        Bo = be.mat(m, 3, [zero] * (3 * m))
+        Wo = ctx.matrix(m, m, [one if i == j else zero for i in range(m) for j in range(m)])
+        Bo = ctx.matrix(m, 3, [zero] * (3 * m))
     for vs, Hm, pat in cells:
-        flat = be.affine(Wo, Bo, Hm)
-        maps = tuple((be.out(flat[3 * i]), be.out(flat[3 * i + 1]), be.out(flat[3 * i + 2])) for i in range(m))
-        verts = tuple(tuple(be.out(c) for c in v) for v in vs)
+        flat = ctx.affine(Wo, Bo, Hm)
+        out_ = ctx.to_fraction
+        maps = tuple((out_(flat[3 * i]), out_(flat[3 * i + 1]), out_(flat[3 * i + 2])) for i in range(m))
+        verts = tuple(tuple(out_(c) for c in v) for v in vs)
         out.append((verts, pat, maps))
     return out
 

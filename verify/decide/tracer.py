@@ -2,9 +2,10 @@
 
 An :class:`AffineForm` is ``c . x + c0`` with exact rational coefficients (``mpq``) over the input
 x in R^d.  It supports ``+``, ``-`` and multiplication / division by constants, which is all the
-evaluation code of the objects may apply to values (see :mod:`verify.objects.ops`).  A
-:class:`TracingOps` decides every sign on the current :class:`~verify.decide.geometry.Cell`
-exactly (vertex values); when a sign is not constant it raises :class:`Split` carrying the form.
+evaluation code of the objects may apply to values (see :mod:`verify.arith.context`).  A
+:class:`TracingContext` (the arithmetic context of the tracer) decides every sign on the current
+:class:`~verify.decide.geometry.Cell` exactly (vertex values); when a sign is not constant it raises
+:class:`Split` carrying the form.
 :func:`trace` drives a pipeline of *stages* (functions ``(state, ops) -> state``) over a set of
 cells: a stage that raises :class:`Split` is re-run on the parts of its cell, and the stages
 before it are not repeated (their outputs are affine forms valid on the whole parent cell).
@@ -12,7 +13,7 @@ Every final cell carries the exact output forms and its activation pattern (the 
 decisions: argmax sets, ReLU states, signs).
 
 >>> from verify.decide.geometry import box_cell
->>> def f(x, ops):                      # |x| - 1 on [-2, 3] through the Ops interface
+>>> def f(x, ops):                      # |x| - 1 on [-2, 3] through the context interface
 ...     return (ops.max([x[0], -x[0]]) - 1,)
 >>> cells = trace([f], [box_cell([(-2, 3)])], closed=False)
 >>> [(str(c.cell.vertices[0][0]), str(c.cell.vertices[1][0]), str(c.value[0])) for c in cells]
@@ -27,10 +28,10 @@ from typing import Callable, Iterable, Sequence
 from gmpy2 import mpq
 
 from ..errors import SizeLimitError
-from ..objects.ops import Ops
+from ..arith.context import Context
 from .geometry import Cell, to_fraction, to_q
 
-__all__ = ["AffineForm", "TracingOps", "Split", "NotPiecewiseLinear", "UntraceableCode", "UndecidedComparison",
+__all__ = ["AffineForm", "TracingContext", "Split", "NotPiecewiseLinear", "UntraceableCode", "UndecidedComparison",
            "TracedCell",
            "trace", "identity_forms", "as_form", "DEFAULT_MAX_CELLS"]
 
@@ -52,7 +53,7 @@ class NotPiecewiseLinear(Exception):
 
 
 class UntraceableCode(TypeError):
-    """The evaluation code used a value outside the Ops contract (a comparison, float(), bool()), or raised
+    """The evaluation code used a value outside the context contract (a comparison, float(), bool()), or raised
     an exception of its own while being traced (the message names it)."""
 
 
@@ -100,7 +101,7 @@ class AffineForm:
         f.const = const
         return f
 
-    # -- arithmetic allowed by the Ops contract ------------------------------------------
+    # -- arithmetic allowed by the context contract --------------------------------------
     def __add__(self, other):
         if isinstance(other, AffineForm):
             return AffineForm._raw(tuple(a + b for a, b in zip(self.lin, other.lin)), self.const + other.const)
@@ -160,9 +161,9 @@ class AffineForm:
                 raise NotPiecewiseLinear("division by a varying value")
         return AffineForm._raw(tuple(a / c for a in self.lin), self.const / c)
 
-    # -- forbidden: decisions outside Ops ---------------------------------------------------
+    # -- forbidden: decisions outside the context ----------------------------------------------
     def _refuse(self, *args):
-        raise UndecidedComparison(f"a comparison / conversion of the traced value {self} outside the Ops "
+        raise UndecidedComparison(f"a comparison / conversion of the traced value {self} outside the context "
                                   f"interface (==, !=, <, hash, bool, abs, float, int are refused on values "
                                   f"that vary with x)")
 
@@ -269,8 +270,12 @@ def identity_forms(d: int) -> tuple:
     return tuple(AffineForm._raw(tuple(one if i == j else z for j in range(d)), z) for i in range(d))
 
 
-class TracingOps(Ops):
-    """Exact decisions on one cell; records the results as the activation pattern."""
+class TracingContext(Context):
+    """Exact decisions on one cell; records the results as the activation pattern.  Values are affine
+    forms (or exact constants) and take exact constants natively."""
+
+    name = "tracer"
+    exact = True
 
     def __init__(self, cell: Cell):
         self.cell = cell
@@ -368,7 +373,7 @@ def trace(stages: Sequence[Callable], cells: Iterable[Cell], *, initial=None, cl
             if len(done) > max_cells:
                 raise SizeLimitError("max_cells", f"more than {max_cells} cells; refine the limit or shrink the box")
             continue
-        ops = TracingOps(cell)
+        ops = TracingContext(cell)
         try:
             new_state = stages[si](state, ops)
         except (NotPiecewiseLinear, UntraceableCode):

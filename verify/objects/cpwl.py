@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ..arith.context import EXACT, Context
 from ..arith.exact import fraction_str, parse_exact
 from ..errors import InputError, InputTypeError, SizeLimitError
 from .maxout import MAX_INPUT_DIM, MaxoutNetwork, coerce_input
-from .ops import EXACT, Ops, linear_combination
 
 __all__ = ["CPWL1D", "DCFunction", "PiecewiseAffine1D", "network_pieces_1d", "MAX_BREAKPOINTS", "MAX_PIECES"]
 
@@ -91,7 +91,7 @@ class CPWL1D:
     def box(self):
         return ((self.x0, self.x_end),)
 
-    def evaluate(self, x, ops: Ops = EXACT) -> tuple:
+    def evaluate(self, x, ops: Context = EXACT) -> tuple:
         """(f(x),) by the breakpoint formula, traceable."""
         t = _scalar_input(x)
         acc = (t - self.x0) * self.slopes[0] + self.value0 if self.slopes[0] != 0 else t * 0 + self.value0
@@ -196,12 +196,10 @@ class DCFunction:
             raise InputError("x", f"expected {self.input_dim} coordinates, got {len(x)}")
         return tuple(coerce_input(v, f"x[{m}]") for m, v in enumerate(x))
 
-    _affine = staticmethod(linear_combination)
-
-    def evaluate(self, x, ops: Ops = EXACT) -> tuple:
+    def evaluate(self, x, ops: Context = EXACT) -> tuple:
         x = self._x(x)
-        g = ops.max([self._affine(x, w, b) for w, b in self.g_pieces])
-        h = ops.max([self._affine(x, w, b) for w, b in self.h_pieces])
+        g = ops.max([ops.linear_combination(x, w, b) for w, b in self.g_pieces])
+        h = ops.max([ops.linear_combination(x, w, b) for w, b in self.h_pieces])
         return (g - h,)
 
     __call__ = evaluate

@@ -8,8 +8,8 @@ weight vector (length N_in) of piece j of unit i and ``b[i][j]`` its bias.  Weig
 unless ``allow_float=True``).
 
 Evaluation is *traceable*: it applies only ``+``, ``-``, multiplication by constants and the
-decisions of an :class:`~verify.objects.ops.Ops` to its values, so the region tracer can pass affine
-forms in x instead of numbers (default ``ops=EXACT``: exact Fractions).
+operations of an arithmetic :class:`~verify.arith.context.Context` to its values, so the region tracer can
+pass affine forms in x instead of numbers (default ``ops=EXACT``: exact Fractions).
 
 >>> net = MaxoutNetwork([([[[1], [-1]]], [[0, 0]])])          # |x| as one rank-2 unit
 >>> net.evaluate(["-3/2"])
@@ -27,9 +27,9 @@ import numbers
 from fractions import Fraction
 from typing import Any, Sequence
 
+from ..arith.context import EXACT, Context
 from ..arith.exact import fraction_str, parse_exact
 from ..errors import InputError, InputTypeError, SizeLimitError
-from .ops import EXACT, Ops, linear_combination
 
 __all__ = ["MaxoutNetwork", "parse_box", "coerce_input", "MAX_DEPTH", "MAX_WIDTH", "MAX_RANK", "MAX_INPUT_DIM",
            "MAX_OUTPUT_DIM"]
@@ -61,9 +61,6 @@ def coerce_input(v, field: str, *, allow_float: bool = False):
     if not (hasattr(v, "__add__") and hasattr(v, "__mul__")):
         raise InputTypeError(field, f"expected a number, got {type(v).__name__}")
     return v
-
-
-_linear = linear_combination   # the traceable affine combination (verify.objects.ops)
 
 
 def _parse_layer(l: int, W, b, n_in: int, allow_float: bool):
@@ -226,27 +223,28 @@ class MaxoutNetwork:
             raise InputError("x", f"expected {self.input_dim} coordinates, got {len(x)}")
         return tuple(coerce_input(v, f"x[{m}]", allow_float=allow_float) for m, v in enumerate(x))
 
-    def layer_pieces(self, l: int, h, ops: Ops = EXACT) -> tuple:
+    def layer_pieces(self, l: int, h, ops: Context = EXACT) -> tuple:
         """Values of every piece (unit i, piece j) of layer l (0-based) at the layer input h."""
         self._check_layer(l)
         W, b = self.layers[l]
         h = tuple(h)
         if len(h) != self.layer_input_dim(l):
             raise InputError("h", f"expected {self.layer_input_dim(l)} values, got {len(h)}")
-        return tuple(tuple(_linear(h, w, bij) for w, bij in zip(Wi, bi)) for Wi, bi in zip(W, b))
+        lin = ops.linear_combination
+        return tuple(tuple(lin(h, w, bij) for w, bij in zip(Wi, bi)) for Wi, bi in zip(W, b))
 
-    def layer_apply(self, l: int, h, ops: Ops = EXACT) -> tuple:
+    def layer_apply(self, l: int, h, ops: Context = EXACT) -> tuple:
         """h^(l+1) from h^(l): the max over pieces of every unit of layer l (0-based)."""
         return tuple(ops.max(pieces) for pieces in self.layer_pieces(l, h, ops))
 
-    def apply_readout(self, h, ops: Ops = EXACT, lift=None) -> tuple:
-        """The affine read-out (identity if none); ``lift`` converts its exact constants to the values' type."""
+    def apply_readout(self, h, ops: Context = EXACT) -> tuple:
+        """The affine read-out (identity if none), its constants converted by ``ops`` (e.g. to balls)."""
         if self.readout is None:
             return tuple(h)
         W, b = self.readout
-        return tuple(_linear(h, row, bias, lift) for row, bias in zip(W, b))
+        return tuple(ops.linear_combination(h, row, bias) for row, bias in zip(W, b))
 
-    def hidden(self, x, ops: Ops = EXACT, *, allow_float: bool = False) -> list:
+    def hidden(self, x, ops: Context = EXACT, *, allow_float: bool = False) -> list:
         """[h^(0) = x, h^(1), ..., h^(L)] (before the read-out)."""
         h = self._input(x, allow_float)
         out = [h]
@@ -255,7 +253,7 @@ class MaxoutNetwork:
             out.append(h)
         return out
 
-    def evaluate(self, x, ops: Ops = EXACT, *, allow_float: bool = False) -> tuple:
+    def evaluate(self, x, ops: Context = EXACT, *, allow_float: bool = False) -> tuple:
         """Phi(x): the last layer's units, then the read-out if there is one (exact by default)."""
         return self.apply_readout(self.hidden(x, ops, allow_float=allow_float)[-1], ops)
 

@@ -9,10 +9,11 @@ sigma acts column-wise (query j gets a probability vector over the keys l):
 
 * ``attention="hardmax"`` -- all weight on the argmax set, tie rule ``average`` (1/|A| each) or ``first``
   (smallest key index).  Exact (Fractions); the evaluation is *traceable* (only ``+``, ``-``, constant
-  multiples, ``ops.mul`` for score products, decisions through ``ops``), so a region tracer can pass
-  affine forms as values.
-* ``attention="softmax"`` -- softmax(scale * score) (lambda multiplies the score; no other scaling), with
-  ``backend="arb"`` (rigorous balls, default), ``"mpmath"`` (evidence only) or ``"sympy"`` (symbolic).
+  multiples, ``ops.mul`` for score products, decisions through ``ops``, an arithmetic
+  :class:`~verify.arith.context.Context`), so a region tracer can pass affine forms as values.
+* ``attention="softmax"`` -- softmax(scale * score) (lambda multiplies the score; no other scaling), in the
+  context named by ``backend``: ``"arb"`` (rigorous balls, default), ``"mpmath"`` (evidence only) or
+  ``"sympy"`` (symbolic).
 
 The conventions are recorded in :data:`CONVENTIONS` and on every Transformer (``.conventions``).
 
@@ -29,15 +30,15 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Sequence
 
+from ..arith.context import EXACT, SYMPY, BallContext, Context, MpmathContext
 from ..arith.exact import fraction_str, parse_exact, parse_positive
 from ..errors import InputError, InputTypeError, SizeLimitError
 from .layout import Layout, check_transformer, parse_blocks, parse_head_reads
 from .maxout import coerce_input
-from .ops import EXACT, TIE_RULES, Ops, hardmax_weights
 
 __all__ = ["Head", "Attention", "FeedForward", "Transformer", "CONVENTIONS", "ATTENTION_KINDS", "BACKENDS",
-           "MAX_EMBEDDING", "MAX_TOKENS", "MAX_SUBLAYERS", "MAX_HEADS", "MAX_HEAD_SIZE", "MAX_FFN_WIDTH",
-           "format_matrix"]
+           "TIE_RULES", "hardmax_weights", "MAX_EMBEDDING", "MAX_TOKENS", "MAX_SUBLAYERS", "MAX_HEADS",
+           "MAX_HEAD_SIZE", "MAX_FFN_WIDTH", "format_matrix"]
 
 MAX_EMBEDDING = 1024
 MAX_TOKENS = 512
@@ -48,6 +49,7 @@ MAX_FFN_WIDTH = 8192
 
 ATTENTION_KINDS = ("hardmax", "softmax")
 BACKENDS = ("arb", "mpmath", "sympy")
+TIE_RULES = ("average", "first")
 
 CONVENTIONS = {
     "tokens": "columns of X (E x n)",
@@ -98,19 +100,6 @@ def _vector(vals, field: str, n: int, allow_float=False) -> tuple:
 
 def _sparse(row) -> tuple:
     return tuple((i, c) for i, c in enumerate(row) if c != 0)
-
-
-def _dot(values, sparse_row, const, backend=None):
-    """sum values[i] * c + const over the non-zero entries, value-first (foreign values own the product)."""
-    acc = None
-    for i, c in sparse_row:
-        term = values[i] * (c if backend is None else backend.const(c))
-        acc = term if acc is None else acc + term
-    if acc is None:
-        acc = values[0] * 0
-    if const != 0:
-        acc = acc + (const if backend is None else backend.const(const))
-    return acc
 
 
 def _nnz(mat) -> int:
@@ -173,99 +162,38 @@ def _latex_matrix(rows, row_names, col_names, col_groups=None, row_groups=None) 
 
 
 # ----------------------------------------------------------------------------------------------
-# numeric backends for softmax (hardmax always uses exact values and an Ops)
+# hardmax weights and the softmax contexts
 
-class _ArbBackend:
-    name = "arb"
+def hardmax_weights(scores, tie: str, ops: Context = EXACT) -> list:
+    """Hardmax probability vector (Fractions) over keys for one query column.
 
-    def __init__(self):
-        from flint import arb, fmpq
+    ``average``: 1/|A| on each maximiser; ``first``: 1 on the smallest maximiser index.
 
-        self._arb, self._fmpq = arb, fmpq
-
-    def const(self, q):
-        q = Fraction(q)
-        return self._arb(self._fmpq(q.numerator, q.denominator))
-
-    def value(self, v, field):
-        if isinstance(v, self._arb):
-            return v
-        return self.const(coerce_input(v, field))
-
-    def relu(self, a):
-        return a.max(self._arb(0))
-
-    def exp(self, a):
-        return a.exp()
-
-    def weights(self, scores, lam):
-        # p_l = 1 / sum_m exp(lam (s_m - s_l)): each p_l is a tight ball inside (0, 1]
-        out = []
-        for s_l in scores:
-            tot = self._arb(0)
-            for s_m in scores:
-                tot += (lam * (s_m - s_l)).exp()
-            out.append(1 / tot)
-        return out
+    >>> hardmax_weights([1, 3, 3], "average"), hardmax_weights([1, 3, 3], "first")
+    ([Fraction(0, 1), Fraction(1, 2), Fraction(1, 2)], [Fraction(0, 1), Fraction(1, 1), Fraction(0, 1)])
+    """
+    if tie not in TIE_RULES:
+        raise ValueError(f"tie: must be one of {', '.join(TIE_RULES)}, got {tie!r}")
+    winners = ops.argmax_set(scores)
+    n = len(scores)
+    if tie == "first":
+        winners = winners[:1]
+    w = Fraction(1, len(winners))
+    return [w if i in winners else Fraction(0) for i in range(n)]
 
 
-class _MpmathBackend:
-    name = "mpmath"
-
-    def __init__(self):
-        import mpmath
-
-        self._mp = mpmath
-
-    def const(self, q):
-        q = Fraction(q)
-        return self._mp.mpf(q.numerator) / q.denominator
-
-    def value(self, v, field):
-        if isinstance(v, self._mp.mpf):
-            return v
-        return self.const(coerce_input(v, field))
-
-    def relu(self, a):
-        return a if a > 0 else self._mp.mpf(0)
-
-    def weights(self, scores, lam):
-        top = max(scores)
-        e = [self._mp.exp(lam * (s - top)) for s in scores]
-        tot = self._mp.fsum(e)
-        return [v / tot for v in e]
-
-
-class _SympyBackend:
-    name = "sympy"
-
-    def __init__(self):
-        import sympy
-
-        self._sp = sympy
-
-    def const(self, q):
-        q = Fraction(q)
-        return self._sp.Rational(q.numerator, q.denominator)
-
-    def value(self, v, field):
-        if isinstance(v, self._sp.Basic) and not isinstance(v, self._sp.Rational):
-            return v
-        return self.const(coerce_input(v, field))
-
-    def relu(self, a):
-        return self._sp.Max(a, 0, evaluate=False)
-
-    def weights(self, scores, lam):
-        e = [self._sp.exp(lam * s) for s in scores]
-        tot = self._sp.Add(*e)
-        return [v / tot for v in e]
-
-
-def _backend(name):
-    if name not in BACKENDS:
-        raise InputError("backend", f"must be one of {', '.join(BACKENDS)}, got {name!r}")
-    return {"arb": _ArbBackend, "mpmath": _MpmathBackend, "sympy": _SympyBackend}[name]()
+def _softmax_context(name, precision, dps) -> Context:
+    """The context of a softmax evaluation: ``"arb"`` balls at ``precision`` bits, ``"mpmath"`` at ``dps``
+    digits (evidence), ``"sympy"`` (symbolic)."""
+    if name == "arb":
+        if not isinstance(precision, int) or isinstance(precision, bool) or not 16 <= precision <= 100000:
+            raise InputError("precision", f"must be an integer number of bits in [16, 100000], got {precision!r}")
+        return BallContext(precision)
+    if name == "mpmath":
+        if not isinstance(dps, int) or isinstance(dps, bool) or not 5 <= dps <= 10000:
+            raise InputError("dps", f"must be an integer number of digits in [5, 10000], got {dps!r}")
+        return MpmathContext(dps=dps)
+    return SYMPY
 
 
 def _check_mode(attention, tie):
@@ -305,36 +233,36 @@ class Head:
             return _nnz(self.W_Q) + _nnz(self.W_K) + _nnz(self.W_V) + _nnz(self.W_O)
         return 4 * self.size * self.embedding_dim
 
-    def contributions(self, cols, *, attention="hardmax", tie="average", scale=None, ops: Ops = EXACT,
-                      backend=None) -> list:
+    def contributions(self, cols, *, attention="hardmax", tie="average", scale=None,
+                      ops: Context = EXACT) -> list:
         """Per query token j the m-vector sum_l sigma_lj W_V x_l (before W_O)."""
-        zero = 0 if backend is None else backend.const(0)
-        qs = [[_dot(c, r, 0, backend) for r in self._q] for c in cols]
-        ks = [[_dot(c, r, 0, backend) for r in self._k] for c in cols]
-        vs = [[_dot(c, r, 0, backend) for r in self._v] for c in cols]
+        dot = ops.sparse_combination
+        qs = [[dot(c, r) for r in self._q] for c in cols]
+        ks = [[dot(c, r) for r in self._k] for c in cols]
+        vs = [[dot(c, r) for r in self._v] for c in cols]
         n = len(cols)
         out = []
         for j in range(n):
-            if backend is None:
-                scores = []
-                for l in range(n):
-                    s = None
-                    for a, b in zip(ks[l], qs[j]):
-                        p = ops.mul(a, b)
-                        s = p if s is None else s + p
-                    scores.append(s)
-            else:
-                scores = [sum((a * b for a, b in zip(ks[l], qs[j])), zero) for l in range(n)]
-            if attention == "hardmax":
-                w = hardmax_weights(scores, tie, ops)
-            else:
-                w = backend.weights(scores, scale)
-            acc = None
+            scores = []
             for l in range(n):
-                if backend is None and not w[l]:
-                    continue
-                term = [v * w[l] for v in vs[l]] if backend is None else [w[l] * v for v in vs[l]]
-                acc = term if acc is None else [a + b for a, b in zip(acc, term)]
+                s = None
+                for a, b in zip(ks[l], qs[j]):
+                    p = ops.mul(a, b)
+                    s = p if s is None else s + p
+                scores.append(s)
+            acc = None
+            if attention == "hardmax":
+                w = hardmax_weights(scores, tie, ops)          # exact weights: zero ones are skipped
+                for l in range(n):
+                    if not w[l]:
+                        continue
+                    term = [v * w[l] for v in vs[l]]
+                    acc = term if acc is None else [a + b for a, b in zip(acc, term)]
+            else:
+                w = ops.softmax(scores, scale)
+                for l in range(n):
+                    term = [w[l] * v for v in vs[l]]
+                    acc = term if acc is None else [a + b for a, b in zip(acc, term)]
             out.append(acc)
         return out
 
@@ -384,18 +312,18 @@ class Attention:
         return {"kind": "attention", "heads": self.n_heads, "head_sizes": [h.size for h in self.heads],
                 "attention": self.parameter_count(nonzero=True)}
 
-    def apply(self, X, *, attention="hardmax", tie="average", scale=None, ops: Ops = EXACT, backend=None):
+    def apply(self, X, *, attention="hardmax", tie="average", scale=None, ops: Context = EXACT):
         """X' = X + sum_h W_O^h (W_V^h X sigma_h); X is a tuple of E rows of n values."""
         _check_mode(attention, tie)
         cols = list(zip(*X))
         new = [list(c) for c in cols]
         for head in self.heads:
-            contrib = head.contributions(cols, attention=attention, tie=tie, scale=scale, ops=ops, backend=backend)
+            contrib = head.contributions(cols, attention=attention, tie=tie, scale=scale, ops=ops)
             for j, vec in enumerate(contrib):
                 col = new[j]
                 for e, row in enumerate(head._o):
                     if row:
-                        col[e] = col[e] + _dot(vec, row, 0, backend)
+                        col[e] = col[e] + ops.sparse_combination(vec, row)
         return tuple(tuple(new[j][e] for j in range(len(new))) for e in range(len(X)))
 
 
@@ -431,22 +359,20 @@ class FeedForward:
         return {"kind": "ffn", "width": self.width, "W1": _nnz(self.W1), "b1": _nnz([self.b1]),
                 "W2": _nnz(self.W2), "b2": _nnz([self.b2])}
 
-    def apply(self, X, *, attention="hardmax", tie="average", scale=None, ops: Ops = EXACT, backend=None):
+    def apply(self, X, *, attention="hardmax", tie="average", scale=None, ops: Context = EXACT):
         """Token-wise: x + W2 ReLU(W1 x + b1) + b2 for every column x."""
         cols = list(zip(*X))
         out_cols = []
+        dot = ops.sparse_combination
         for col in cols:
-            if backend is None:
-                act = [ops.relu(_dot(col, row, b)) for row, b in zip(self._w1, self.b1)]
-            else:
-                act = [backend.relu(_dot(col, row, b, backend)) for row, b in zip(self._w1, self.b1)]
+            act = [ops.relu(dot(col, row, b)) for row, b in zip(self._w1, self.b1)]
             new = []
             for e, (row, b) in enumerate(zip(self._w2, self.b2)):
                 v = col[e]
                 if row:
-                    v = v + _dot(act, row, b, backend)
+                    v = v + dot(act, row, b)
                 elif b != 0:
-                    v = v + (b if backend is None else backend.const(b))
+                    v = v + (ops.convert(b) if ops.lifts_constants else b)
                 new.append(v)
             out_cols.append(new)
         return tuple(tuple(out_cols[j][e] for j in range(len(cols))) for e in range(len(X)))
@@ -537,7 +463,7 @@ class Transformer:
         return max(0, (self.n_sublayers - e) // c)
 
     # -- evaluation ------------------------------------------------------------------------------
-    def _parse_X(self, X, backend=None, allow_float=False):
+    def _parse_X(self, X, ops: Context = EXACT, allow_float=False):
         if not _is_list(X):
             raise InputTypeError("X", f"expected a tuple of {self.embedding_dim} rows (tokens are columns)")
         if len(X) != self.embedding_dim:
@@ -553,14 +479,15 @@ class Transformer:
                     raise SizeLimitError("X", f"{n} tokens exceed the limit {MAX_TOKENS}")
             elif len(row) != n:
                 raise InputError(f"X[{e}]", f"expected {n} tokens, got {len(row)}")
-            if backend is None:
+            if not ops.lifts_constants:
                 rows.append(tuple(coerce_input(v, f"X[{e}][{j}]", allow_float=allow_float) for j, v in enumerate(row)))
             else:
-                rows.append(tuple(backend.value(v, f"X[{e}][{j}]") for j, v in enumerate(row)))
+                rows.append(tuple(v if ops.is_native(v) else ops.convert(coerce_input(v, f"X[{e}][{j}]"))
+                                  for j, v in enumerate(row)))
         return tuple(rows)
 
     def evaluate(self, X, attention: str = "hardmax", tie: str = "average", *, scale=None, precision: int = 128,
-                 backend: str | None = None, dps: int = 50, ops: Ops = EXACT, allow_float: bool = False,
+                 backend: str | None = None, dps: int = 50, ops: Context = EXACT, allow_float: bool = False,
                  trace: bool = False):
         """Apply every sublayer.  Hardmax: exact (values as given, decisions by ``ops``).  Softmax:
         ``scale`` = lambda > 0 (exact), ``backend`` ``"arb"`` (balls at ``precision`` bits, rigorous),
@@ -576,37 +503,24 @@ class Transformer:
                 Xc = sub.apply(Xc, attention="hardmax", tie=tie, ops=ops)
                 states.append(Xc)
             return states if trace else Xc
-        be = _backend(backend or "arb")
+        name = backend or "arb"
+        if name not in BACKENDS:
+            raise InputError("backend", f"must be one of {', '.join(BACKENDS)}, got {name!r}")
         if scale is None:
             raise InputError("scale", "softmax attention needs scale = lambda > 0")
-        if be.name == "sympy" and not isinstance(scale, (int, str, Fraction)):
-            lam = scale
+        if name == "sympy" and not isinstance(scale, (int, str, Fraction)):
+            lam = scale                     # a SymPy symbol
         else:
-            lam = be.const(parse_positive(scale, "scale"))
-        if be.name == "arb":
-            from ..arith.ball import workprec
-
-            if not isinstance(precision, int) or isinstance(precision, bool) or not 16 <= precision <= 100000:
-                raise InputError("precision", f"must be an integer number of bits in [16, 100000], got {precision!r}")
-            with workprec(precision):
-                lam = be.const(parse_positive(scale, "scale"))
-                return self._run_backend(X, be, lam, trace)
-        if be.name == "mpmath":
-            import mpmath
-
-            if not isinstance(dps, int) or isinstance(dps, bool) or not 5 <= dps <= 10000:
-                raise InputError("dps", f"must be an integer number of digits in [5, 10000], got {dps!r}")
-            with mpmath.workdps(dps):
-                lam = be.const(parse_positive(scale, "scale"))
-                return self._run_backend(X, be, lam, trace)
-        return self._run_backend(X, be, lam, trace)
-
-    def _run_backend(self, X, be, lam, trace):
-        Xc = self._parse_X(X, backend=be)
-        states = [Xc]
-        for sub in self.sublayers:
-            Xc = sub.apply(Xc, attention="softmax", scale=lam, backend=be)
-            states.append(Xc)
+            lam = parse_positive(scale, "scale")
+        ctx = _softmax_context(name, precision, dps)
+        with ctx.scope():
+            if name != "sympy" or isinstance(scale, (int, str, Fraction)):
+                lam = ctx.convert(lam)
+            Xc = self._parse_X(X, ctx)
+            states = [Xc]
+            for sub in self.sublayers:
+                Xc = sub.apply(Xc, attention="softmax", scale=lam, ops=ctx)
+                states.append(Xc)
         return states if trace else Xc
 
     __call__ = evaluate
