@@ -100,6 +100,16 @@ def _extra_bits(u: Fraction) -> int:
     return 2 * max(k, 0) + 16
 
 
+def _exact_to_ball(fn):
+    """The ball evaluator of a rational formula: the exact value, rounded once to a ball."""
+    def ball(law, t):
+        v = fn(law, t)
+        if isinstance(v, list):
+            return [[to_ball(x) for x in r] if isinstance(r, list) else to_ball(r) for r in v]
+        return to_ball(v)
+    return ball
+
+
 @dataclasses.dataclass(frozen=True)
 class Formulas:
     """One family's CGF, gradient and Hessian: the SymPy specification and its ball and mpmath evaluators.
@@ -406,9 +416,7 @@ def _laplace_hess_mp(law, t):
             for i in range(law.dim)]
 
 
-def laplace_quad_mp(law, t):
-    """theta^T Sigma theta in mpmath (the domain test of the mpmath evaluators)."""
-    return _mp_quad(law.cov, t)
+laplace_quad_mp = _mp_quad   # the domain test of the mpmath evaluators
 
 
 # ---------------------------------------------------------------------------------------------
@@ -535,16 +543,6 @@ def _mixture_hess_mp(law, t):
 
 # ---------------------------------------------------------------------------------------------
 # the table
-
-def _exact_to_ball(fn):
-    """The ball evaluator of a rational formula: the exact value, rounded once to a ball."""
-    def ball(law, t):
-        v = fn(law, t)
-        if isinstance(v, list):
-            return [[to_ball(x) for x in r] if isinstance(r, list) else to_ball(r) for r in v]
-        return to_ball(v)
-    return ball
-
 
 TABLE = {
     "discrete": Formulas(_discrete_cgf_sympy, _discrete_grad_sympy, _discrete_hess_sympy,

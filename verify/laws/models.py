@@ -463,6 +463,10 @@ class UniformCube(Distribution):
 class _CovLaw(Distribution):
     """A law with a covariance ``cov`` and a location ``mean`` (the centre of a mixture)."""
 
+    def __init__(self, cov, mean=None, *, allow_float: bool = False):
+        self._init_cov(cov, mean, "mean", allow_float)
+        self._freeze()
+
     def _init_cov(self, cov, mean, mean_field, allow_float):
         self.cov = check_spd(cov, "cov", allow_float=allow_float)
         self.dim = _check_dim(len(self.cov), "cov")
@@ -507,27 +511,26 @@ class SymmetricLaplace(_CovLaw):
 
     family = "laplace"
 
-    def __init__(self, cov, mean=None, *, allow_float: bool = False):
-        self._init_cov(cov, mean, "mean", allow_float)
-        self._freeze()
-
     def in_domain(self, theta) -> bool:
         return cgf.laplace_quad(self.cov, self._theta(theta)) < 2
+
+    @staticmethod
+    def _outside(value: str) -> DomainError:
+        return DomainError("theta", f"theta^T Sigma theta = {value} must be < 2 (outside the CGF domain of the "
+                                    "Laplace law)")
 
     def _require_domain(self, theta):
         t = self._theta(theta)
         v = cgf.laplace_quad(self.cov, t)
         if not v < 2:
-            raise DomainError("theta", f"theta^T Sigma theta = {fraction_str(v)} must be < 2 "
-                                       "(outside the CGF domain of the Laplace law)")
+            raise self._outside(fraction_str(v))
         return t
 
     def _theta_mp_checked(self, theta):
         t = self._theta_mp(theta)
-        v = cgf.laplace_quad_mp(self, t)
+        v = cgf.laplace_quad_mp(self.cov, t)
         if not v < 2:
-            raise DomainError("theta", f"theta^T Sigma theta = {mpmath.nstr(v, 15)} must be < 2 "
-                                       "(outside the CGF domain of the Laplace law)")
+            raise self._outside(mpmath.nstr(v, 15))
         return t
 
     def grad_exact(self, theta) -> list:
@@ -545,10 +548,6 @@ class Gaussian(_CovLaw):
     """
 
     family = "gaussian"
-
-    def __init__(self, cov, mean=None, *, allow_float: bool = False):
-        self._init_cov(cov, mean, "mean", allow_float)
-        self._freeze()
 
     def is_gaussian(self):
         return True
