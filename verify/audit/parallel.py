@@ -73,13 +73,13 @@ def _client_for(scheduler, timeout_s: float):
         client.close()
 
 
-def run_on_dask(audits: Sequence, scheduler, progress: Optional[Callable] = None,
+def run_on_dask(audits: Sequence, scheduler, task: Callable, progress: Optional[Callable] = None,
                 timeout_s: float = DEFAULT_CONNECT_TIMEOUT_S) -> list:
-    """Run ``audits`` on the cluster at ``scheduler`` (address or ``distributed.Client``); outcomes in
-    input order.  A worker-side crash of an audit is recorded in its outcome like in a serial run;
-    a lost worker or a cluster failure raises."""
-    from .runner import _run_by_id_portable
-
+    """Run ``task(audit.id)`` for each of ``audits`` on the cluster at ``scheduler`` (address or
+    ``distributed.Client``); outcomes in input order.  ``task`` is a module-level function (workers
+    import it by name), :func:`verify.audit.runner.run_audits` passes the one that runs an audit by ID.
+    A worker-side crash of an audit is recorded in its outcome like in a serial run; a lost worker or a
+    cluster failure raises."""
     audits = list(audits)
     if not audits:
         return []
@@ -87,7 +87,7 @@ def run_on_dask(audits: Sequence, scheduler, progress: Optional[Callable] = None
     with _client_for(scheduler, timeout_s) as client:
         distributed = require_distributed()
         # pure=False: never let dask deduplicate or cache; keys are made unique per submission
-        futures = client.map(_run_by_id_portable, ids, pure=False)
+        futures = client.map(task, ids, pure=False)
         index = {f.key: i for i, f in enumerate(futures)}
         outcomes: list = [None] * len(ids)
         done = 0

@@ -185,7 +185,7 @@ def run_audits(audits: Sequence[Audit], workers: int = 1,
     if scheduler is not None:
         from .parallel import run_on_dask
 
-        return run_on_dask(audits, scheduler, progress=progress)
+        return run_on_dask(audits, scheduler, _run_by_id_portable, progress=progress)
     if workers == 1 or total <= 1:
         for i, a in enumerate(audits):
             outcomes[i] = run_audit(a)

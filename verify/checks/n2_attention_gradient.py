@@ -31,6 +31,7 @@ from ..arith.exact import fraction_str, parse_exact
 from ..decide.symbolic import exp_free_zero
 from ..kernel import symbolic as _kernel
 from ..errors import InputError, InputTypeError
+from ..laws.cgf import discrete_tilt_sympy
 from ..laws.oracle_families import BETA_ATOMS
 from ..results import Method, Result, Verdict
 
@@ -80,18 +81,10 @@ def cgf_gradient_sympy(theta: sympy.Matrix, atoms, weights) -> sympy.Matrix:
 
 
 def _tilted(theta: sympy.Matrix, atoms, weights):
-    """Attention weights p_j, tilted mean m̄ and tilted covariance H at θ (formulas, not derivatives)."""
-    es = [wj * sympy.exp(sympy.expand((theta.T * xj)[0, 0])) for xj, wj in zip(atoms, weights)]
-    z = sum(es)
-    p = [e / z for e in es]
-    d = theta.shape[0]
-    m = sympy.zeros(d, 1)
-    for pj, xj in zip(p, atoms):
-        m += pj * xj
-    H = -m * m.T
-    for pj, xj in zip(p, atoms):
-        H += pj * (xj * xj.T)
-    return p, m, H
+    """Attention weights p_j, tilted mean m̄ and tilted covariance H at θ (the law table's formulas, not
+    derivatives), m̄ and H as SymPy matrices."""
+    p, m, H = discrete_tilt_sympy(theta, atoms, weights)
+    return p, sympy.Matrix(m), sympy.Matrix(H)
 
 
 def _parse_atoms(atoms, weights):

@@ -41,6 +41,7 @@ from ..arith.ball import LADDER, ball_cholesky, ball_midpoint, decide_with_ladde
 from ..results import Verdict
 from ..arith.exact import fraction_str
 from ..errors import InputError
+from ..laws.cgf import laplace_quad
 from .lattice import common_denominator
 
 __all__ = [
@@ -212,18 +213,6 @@ def rational_hessian_family(laws) -> bool:
     return True
 
 
-def _exact_grad(law, t):
-    if law.family == "gaussian_mixture":      # separation 0
-        return [c + sum(law.cov[i][j] * t[j] for j in range(law.dim)) for i, c in enumerate(law.center)]
-    return law.grad_exact(t)
-
-
-def _exact_hess(law, t):
-    if law.family == "gaussian_mixture":
-        return [list(r) for r in law.cov]
-    return law.hess_exact(t)
-
-
 def exact_rational_certificate(laws, modulo: str, points: Sequence) -> dict:
     """Rank over Q of the Hessian (affine) or gradient (constants) matrix at exact rational ``points``."""
     N = len(laws)
@@ -231,12 +220,12 @@ def exact_rational_certificate(laws, modulo: str, points: Sequence) -> dict:
     rows = []
     for t in points:
         if modulo == "affine":
-            Hs = [_exact_hess(l, t) for l in laws]
+            Hs = [l.hess_exact(t) for l in laws]
             for a in range(d):
                 for b in range(a, d):
                     rows.append([H[a][b] for H in Hs])
         else:
-            gs = [_exact_grad(l, t) for l in laws]
+            gs = [l.grad_exact(t) for l in laws]
             for j in range(d):
                 rows.append([g[j] for g in gs])
     flat = [fmpq(v.numerator, v.denominator) for r in rows for v in r]
@@ -252,7 +241,7 @@ def in_common_domain(laws, t, margin: bool = False) -> bool:
     """Exact test that t lies in every law's domain (``margin``: Laplace theta^T Sigma theta <= 3/2)."""
     for l in laws:
         if l.family == "laplace":
-            v = sum((l.cov[i][j] * t[i] * t[j] for i in range(l.dim) for j in range(l.dim)), Fraction(0))
+            v = laplace_quad(l.cov, t)
             if v >= (Fraction(3, 2) if margin else 2):
                 return False
     return True
@@ -465,10 +454,10 @@ def kernel_exact(laws, modulo: str, points) -> Optional[dict]:
     rows = []
     for t in points:
         if modulo == "affine":
-            Hs = [_exact_hess(l, t) for l in laws]
+            Hs = [l.hess_exact(t) for l in laws]
             rows.extend([H[a][b] for H in Hs] for a in range(d) for b in range(a, d))
         else:
-            gs = [_exact_grad(l, t) for l in laws]
+            gs = [l.grad_exact(t) for l in laws]
             rows.extend([g[j] for g in gs] for j in range(d))
     piv = _pivot_rows(rows, N, "Q")
     if piv is None:

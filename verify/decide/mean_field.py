@@ -33,6 +33,7 @@ import numpy as np
 
 from ..arith.context import EXACT, Context, MpfrContext, MpmathContext
 from ..errors import InputError, SizeLimitError
+from ..laws.cgf import discrete_grad_float as tilted_mean  # ∇Λ_μ(θ), μ = Σ_k w_k δ_{keys_k} (float64)
 
 __all__ = [
     "tilted_mean", "particle_forward", "mean_field_velocity", "mean_field_flow",
@@ -80,15 +81,6 @@ def _check_sizes(ctx, A):
 
 
 # ----------------------------------------------------------------------------------- float64 model
-def tilted_mean(theta: np.ndarray, keys: np.ndarray, logw: np.ndarray) -> np.ndarray:
-    """∇Λ_μ(θ) for μ = Σ_k w_k δ_{keys_k}, vectorised over the leading axes of θ (max-shifted)."""
-    s = theta @ keys.T + logw
-    s = s - s.max(axis=-1, keepdims=True)
-    p = np.exp(s)
-    p /= p.sum(axis=-1, keepdims=True)
-    return p @ keys
-
-
 def _layer_velocity(Z, keys, logw, A, V):
     """(1/H) Σ_h V_h ∇Λ(A_h z) for every row z of Z; A, V of shape (H, d, d)."""
     theta = np.einsum("hij,tj->hti", A, Z)

@@ -29,11 +29,12 @@ import math
 from fractions import Fraction
 from typing import Any, Optional, Sequence
 
-from flint import arb, arb_mat, fmpq
+from flint import arb_mat
 
 from ..arith.ball import to_ball, workprec
 from ..arith.exact import fraction_str, parse_exact
 from ..errors import DomainError, InputError, InputTypeError, SizeLimitError
+from ..laws.cgf import discrete_grad_ball_many, discrete_grad_float
 
 __all__ = [
     "NtkGram", "ntk_gram", "ntk_gram_float64", "gaussian_heads", "oracle_head_set", "apply_head",
@@ -235,32 +236,6 @@ class NtkGram:
         return np.array([[float(self.matrix[r, c].mid()) for c in range(n)] for r in range(n)])
 
 
-def _discrete_features(dist, thetas):
-    """∇Λ at every θ in ``thetas`` for a discrete law, or None for other laws (balls, current precision).
-
-    Vectorised: logits X·Θ and the weighted sums Xᵀ·E, 1ᵀ·E are ``arb_mat`` products; per column the
-    exponents are shifted by the midpoint of the largest one (an exact constant, so the value is unchanged).
-    """
-    da = _discrete_atoms(dist)
-    if da is None:
-        return None
-    atoms, weights = da
-    d, k, P = len(atoms[0]), len(atoms), len(thetas)
-    X = arb_mat([[fmpq(x.numerator, x.denominator) for x in a] for a in atoms])
-    Th = arb_mat([[fmpq(t[c].numerator, t[c].denominator) for t in thetas] for c in range(d)])
-    logw = [to_ball(w).log() for w in weights]
-    logits = X * Th
-    E = arb_mat(k, P)
-    for p in range(P):
-        col = [logits[j, p] + logw[j] for j in range(k)]
-        shift = max(col, key=lambda z: z.mid()).mid()
-        for j in range(k):
-            E[j, p] = (col[j] - shift).exp()
-    S = arb_mat([[1] * k]) * E
-    G = X.transpose() * E
-    return [[G[c, p] / S[0, p] for c in range(d)] for p in range(P)]
-
-
 def _gradient_ball(dist, theta, law_index: int) -> list:
     if not dist.in_domain(theta):
         raise DomainError("heads", f"A q = ({', '.join(fraction_str(t) for t in theta)}) lies outside "
@@ -309,8 +284,10 @@ def ntk_gram(dists, queries=None, heads: Optional[int] = None, seed: int = 0, la
         for i, dist in enumerate(dists):
             ql = qlists[i]
             thetas = thetas_of(ql)
-            feats = _discrete_features(dist, thetas)
-            if feats is None:
+            da = _discrete_atoms(dist)
+            if da is not None:
+                feats = discrete_grad_ball_many(da[0], da[1], thetas)
+            else:
                 feats = [_gradient_ball(dist, t, i) for t in thetas]
             m_i = len(ql)
             for a in range(m_i):
@@ -342,11 +319,7 @@ def ntk_gram_float64(dists, query_lists_, heads):
             thetas = Af @ qf  # H x d
             if da is not None:
                 X = np.array([[float(x) for x in a] for a in da[0]])
-                logits = thetas @ X.T + np.log(np.array([float(w) for w in da[1]]))
-                logits -= logits.max(axis=1, keepdims=True)
-                p = np.exp(logits)
-                p /= p.sum(axis=1, keepdims=True)
-                grads = p @ X
+                grads = discrete_grad_float(thetas, X, np.log(np.array([float(w) for w in da[1]])))
             else:
                 with workprec(53):
                     grads = np.array([[float(g.mid()) for g in _gradient_ball(dist, apply_head(A, q), i)]

@@ -22,7 +22,7 @@ from fractions import Fraction as F
 from typing import Optional
 
 from ..errors import InputError
-from .families import Discrete, Gaussian, GaussianMixture, SymmetricLaplace, UniformCube
+from .models import Discrete, Gaussian, GaussianMixture, SymmetricLaplace, UniformCube
 
 __all__ = ["OracleCase", "oracle_case", "ORACLE_IDS", "BETA_ATOMS", "beta", "beta_dilations",
            "dilation_grid", "f18_covariances", "f25_trial", "f25_trials", "F25_SEED"]
