@@ -31,7 +31,7 @@ def add_arguments(p):
 
 def parse_spec(spec, allow_float: bool = False) -> dict:
     """Validate a SPEC object; returns keyword arguments for ``independent_mod_affine``."""
-    from ..checks.independence import parse_laws
+    from ..decide.independence import parse_laws
     from ..arith.exact import parse_exact, parse_vector
     from ..errors import InputError, InputTypeError
 
@@ -76,7 +76,7 @@ def parse_spec(spec, allow_float: bool = False) -> dict:
 
 
 def run(args) -> int:
-    from ..checks.independence import independent_mod_affine
+    from ..decide.independence import independent_mod_affine
     from .common import check_output_path, load_json_file, write_json_output
 
     if args.json:

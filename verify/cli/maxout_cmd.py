@@ -70,7 +70,7 @@ def format_sizes(compiled) -> list:
 def run(args) -> int:
     import dataclasses
 
-    from ..checks.emulation import prove_emulation
+    from ..decide.emulation import prove_emulation
     from ..constructions.maxout_compiler import compile_maxout
     from ..arith.exact import parse_positive
     from ..errors import InputTypeError

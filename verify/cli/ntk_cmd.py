@@ -107,7 +107,7 @@ def run(args) -> int:
     key_dim = None if args.key_dim is None else _int_arg(args.key_dim, "--key-dim", 1, 64)
     heads = None if args.heads is None else _int_arg(args.heads, "--heads", 1, MAX_HEADS)
     if args.ladder is None:
-        from ..checks.ntk import NTK_LADDER
+        from ..decide.ntk import NTK_LADDER
 
         ladder = NTK_LADDER
     else:
@@ -140,7 +140,7 @@ def run(args) -> int:
     if n * heads > MAX_GRADIENTS:
         raise SizeLimitError("--heads", f"N*m*H = {n * heads} gradient evaluations exceed the limit {MAX_GRADIENTS}")
 
-    from ..checks.ntk import ntk_positive_definite
+    from ..decide.ntk import ntk_positive_definite
 
     result, last_error = None, None
     for scale in scales:
