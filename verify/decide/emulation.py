@@ -35,10 +35,10 @@ import random
 from fractions import Fraction
 from typing import Any, Callable
 
-from .geometry import box_faces, parse_box_exact, to_fraction, to_q
+from .geometry import box_faces, to_fraction, to_q
 from ..canonical import jsonable
 from .tracer import NotPiecewiseLinear, UntraceableCode, as_form, trace
-from ..arith.exact import fraction_str, parse_exact as parse_exact_num
+from ..arith.exact import fraction_str, parse_box, parse_exact as parse_exact_num
 from ..errors import InputError, SizeLimitError
 from ..objects.ops import EXACT, TIE_RULES
 from ..results import Method, Result, Verdict
@@ -245,9 +245,7 @@ def _resolve(target, box, tie, reference):
         if box is None:
             raise InputError("box", "missing")
     d = getattr(reference, "input_dim", None) or len(box)
-    bx = parse_box_exact(box, "box", max_dim=MAX_SAMPLE_DIM)
-    if len(bx) != d:
-        raise InputError("box", f"expected {d} intervals (the input dimension), got {len(bx)}")
+    bx = parse_box(box, d, max_dim=MAX_SAMPLE_DIM, degenerate=True)
     return reference, compiled, bx, rules
 
 

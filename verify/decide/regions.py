@@ -35,8 +35,9 @@ from typing import Any
 
 from gmpy2 import mpq
 
+from ..arith.exact import parse_box
 from ..errors import InputError, SizeLimitError
-from .geometry import Cell, box_cell, parse_box_exact, split_polygon, to_fraction, to_q
+from .geometry import Cell, box_cell, split_polygon, to_fraction, to_q
 from .tracer import DEFAULT_MAX_CELLS, AffineForm, as_form, identity_forms, trace
 
 __all__ = ["RegionCount", "count_regions", "maxout_breakpoints_1d", "maxout_stages", "target_stages",
@@ -567,13 +568,9 @@ def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_reg
         raise InputError("method", f"must be auto, sweep or trace, got {method!r}")
     if not isinstance(max_regions, int) or not 1 <= max_regions <= MAX_REGIONS:
         raise InputError("max_regions", f"must be an integer in [1, {MAX_REGIONS}], got {max_regions!r}")
-    bx = parse_box_exact(box, "box", max_dim=2)
+    # regions are counted on a full-dimensional box: lo < hi on every side
+    bx = parse_box(box, getattr(f, "input_dim", None), max_dim=2)
     d = len(bx)
-    if any(lo >= hi for lo, hi in bx):
-        raise InputError("box", "every side must have lo < hi (regions are counted on a full-dimensional box)")
-    in_dim = getattr(f, "input_dim", None)
-    if in_dim is not None and in_dim != d:
-        raise InputError("box", f"expected {in_dim} intervals (the input dimension), got {d}")
     is_maxout = type(f).__name__ == "MaxoutNetwork"
     if method == "sweep" and not (is_maxout and d == 1):
         raise InputError("method", "the sweep needs a 1-D MaxoutNetwork")

@@ -20,6 +20,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..arith.exact import fraction_str, parse_exact
+from ..arith.exact import is_list as _is_list
 from ..errors import InputError, InputTypeError, SizeLimitError
 from .maxout import MAX_INPUT_DIM, MaxoutNetwork, coerce_input
 from .ops import EXACT, Ops, linear_combination
@@ -28,10 +29,6 @@ __all__ = ["CPWL1D", "DCFunction", "PiecewiseAffine1D", "network_pieces_1d", "MA
 
 MAX_BREAKPOINTS = 10_000
 MAX_PIECES = 4096
-
-
-def _is_list(v):
-    return isinstance(v, (list, tuple))
 
 
 def _scalar_input(x, field="x"):

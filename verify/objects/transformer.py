@@ -30,6 +30,7 @@ from fractions import Fraction
 from typing import Sequence
 
 from ..arith.exact import fraction_str, parse_exact, parse_positive
+from ..arith.exact import is_list as _is_list
 from ..errors import InputError, InputTypeError, SizeLimitError
 from .maxout import coerce_input
 from .ops import EXACT, TIE_RULES, Ops, hardmax_weights
@@ -62,10 +63,6 @@ CONVENTIONS = {
 
 # ----------------------------------------------------------------------------------------------
 # helpers
-
-def _is_list(v) -> bool:
-    return isinstance(v, (list, tuple))
-
 
 def _matrix(rows, field: str, *, n_rows=None, n_cols=None, allow_float=False, max_rows=None, max_cols=None) -> tuple:
     if not _is_list(rows) or not rows:
