@@ -301,23 +301,24 @@ def nullspace_q(rows: Sequence[Sequence[Fraction]]) -> list:
     return basis
 
 
+def integer_scale(vec: Iterable) -> tuple:
+    """Scale a rational vector by a positive rational to coprime integers (the zero vector stays zero).
+
+    >>> integer_scale(["1/2", "-1/3", 0])
+    (3, -2, 0)
+    """
+    vec = [Fraction(v) for v in vec]
+    den = math.lcm(*(v.denominator for v in vec))
+    ints = [int(v * den) for v in vec]
+    g = math.gcd(*ints)
+    return tuple(ints) if g == 0 else tuple(v // g for v in ints)
+
+
 def integer_normalise(vec: Iterable) -> tuple:
     """Scale a rational vector to coprime integers, first non-zero entry positive."""
-    vec = [Fraction(v) for v in vec]
-    den = 1
-    for v in vec:
-        den = den * v.denominator // math.gcd(den, v.denominator)
-    ints = [int(v * den) for v in vec]
-    g = 0
-    for v in ints:
-        g = math.gcd(g, v)
-    if g == 0:
-        return tuple(ints)
-    ints = [v // g for v in ints]
-    first = next(v for v in ints if v != 0)
-    if first < 0:
-        ints = [-v for v in ints]
-    return tuple(ints)
+    ints = integer_scale(vec)
+    first = next((v for v in ints if v != 0), 0)
+    return tuple(-v for v in ints) if first < 0 else ints
 
 
 def solve_q(rows: Sequence[Sequence[Fraction]], rhs: Sequence[Fraction]):
