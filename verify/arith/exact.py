@@ -29,7 +29,7 @@ from ..canonical import fraction_str
 from ..errors import InputError, InputTypeError, SizeLimitError
 
 __all__ = [
-    "JsonFloat", "parse_exact", "parse_positive", "parse_vector", "parse_matrix", "parse_box", "is_list",
+    "JsonFloat", "parse_exact", "parse_int", "parse_positive", "parse_vector", "parse_matrix", "parse_box", "is_list",
     "fraction_str", "rank_q", "nullspace_q", "solve_q", "MAX_NUMBER_LENGTH", "MAX_EXPONENT", "MAX_BOX_DIM",
 ]
 
@@ -143,6 +143,24 @@ def parse_exact(value: Any, field: str = "value", *, allow_float: bool = False) 
     if isinstance(value, numbers.Rational):
         return Fraction(int(value.numerator), int(value.denominator))
     raise InputTypeError(field, f"expected an exact number (int, 'p/q' or decimal string), got {type(value).__name__}")
+
+
+def parse_int(value: Any, field: str, lo: int, hi: int) -> int:
+    """An ``int`` (not a bool) in [lo, hi]; a wrong type raises :class:`InputTypeError`, a value out of
+    range :class:`InputError`.
+
+    >>> parse_int(3, "L", 1, 8)
+    3
+    >>> parse_int(9, "L", 1, 8)
+    Traceback (most recent call last):
+    ...
+    verify.errors.InputError: L: must be an integer in [1, 8], got 9
+    """
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputTypeError(field, f"must be an integer in [{lo}, {hi}], got {type(value).__name__} {value!r}")
+    if not lo <= value <= hi:
+        raise InputError(field, f"must be an integer in [{lo}, {hi}], got {value}")
+    return value
 
 
 def parse_positive(value: Any, field: str, *, allow_float: bool = False, strict: bool = True) -> Fraction:

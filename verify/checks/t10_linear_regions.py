@@ -23,7 +23,7 @@ from fractions import Fraction
 from ..decide.geometry import to_fraction
 from ..decide.regions import count_regions, maxout_cells_2d, maxout_values_1d, prefix_counts_1d
 from ..canonical import jsonable
-from ..arith.exact import fraction_str
+from ..arith.exact import fraction_str, parse_int
 from ..kernel import regions as KR
 from ..errors import InputError
 from ..objects.maxout import MaxoutNetwork
@@ -35,12 +35,6 @@ __all__ = ["zigzag_network", "check_tent_counts", "check_zigzag_counts", "check_
 
 MAX_TENT_L = 20
 MAX_ZIGZAG_L = 8
-
-
-def _int_in(name, v, lo, hi):
-    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-        raise InputError(name, f"must be an integer in [{lo}, {hi}], got {v!r}")
-    return v
 
 
 def _tent(L):
@@ -56,8 +50,8 @@ def zigzag_network(q: int, L: int) -> MaxoutNetwork:
     >>> [zigzag_network(2, 1).evaluate([x])[0] for x in (0, "1/4", "1/2", 1)]
     [Fraction(0, 1), Fraction(1, 2), Fraction(1, 1), Fraction(0, 1)]
     """
-    _int_in("q", q, 2, 8)
-    _int_in("L", L, 1, 64)
+    parse_int(q, "q", 2, 8)
+    parse_int(L, "L", 1, 64)
     y = [Fraction(q)] + [Fraction(-2 * q * (-1) ** (i + 1)) for i in range(1, q)]
     layers = []
     for l in range(L):
@@ -159,8 +153,8 @@ def check_tent_counts(L_max: int = MAX_TENT_L, compiled_L_max: int = 4, c_values
     largest L whose breakpoint certificate fits the kernel's work bound; the statement names it) and every
     depth-table row (D = c L, c in c_values, e = 0) meets 2^(floor(D/3)-1).  Counts up to L_max, the compiled
     Transformer's traced counts and T6 verdicts (L <= compiled_L_max) are evidence only."""
-    _int_in("L_max", L_max, 1, MAX_TENT_L)
-    _int_in("compiled_L_max", compiled_L_max, 0, min(L_max, 8))
+    parse_int(L_max, "L_max", 1, MAX_TENT_L)
+    parse_int(compiled_L_max, "compiled_L_max", 0, min(L_max, 8))
     return _family_counts("tent", 2, L_max, c_values, 0, compiled_L_max, 4)
 
 
@@ -168,9 +162,9 @@ def check_zigzag_counts(q: int = 2, L_max: int = MAX_ZIGZAG_L, compiled_L_max: i
     """PROVED iff g_q^{oL} has exactly q^L pieces on [0, 1] for L = 1..L_cert (the statement names L_cert <=
     L_max) and the depth tables (D = c L + 1 with the read-out FFN) meet q^(floor(D/3)-1).  The compiled
     Transformer (n = 2, q heads per layer, E = 2q + 3, S = 4q) counts and T6 verdicts are evidence."""
-    _int_in("q", q, 2, 4)
-    _int_in("L_max", L_max, 1, MAX_ZIGZAG_L)
-    _int_in("compiled_L_max", compiled_L_max, 0, min(L_max, 3))
+    parse_int(q, "q", 2, 4)
+    parse_int(L_max, "L_max", 1, MAX_ZIGZAG_L)
+    parse_int(compiled_L_max, "compiled_L_max", 0, min(L_max, 3))
     return _family_counts("zigzag", q, L_max, c_values, 1, compiled_L_max, 4 * q)
 
 
@@ -178,9 +172,9 @@ def check_depth_bound_table(family: str = "tent", q: int = 2, D_max: int = 60, c
     """The brief's form as a table: for D = c + e .. D_max, the family member with L = floor((D - e)/c)
     layers has an exact count >= q^(floor(D/3) - 1).  PROVED iff every row holds, REFUTED iff one fails
     (kernel kinds regions-depth-bound / regions-depth-miss); INCONCLUSIVE beyond the kernel's work bound."""
-    _int_in("c", c, 1, 6)
-    _int_in("e", e, 0, 3)
-    _int_in("D_max", D_max, c + e, 200)
+    parse_int(c, "c", 1, 6)
+    parse_int(e, "e", 0, 3)
+    parse_int(D_max, "D_max", c + e, 200)
     L_need = (D_max - e) // c
     if family == "tent":
         if q != 2:
@@ -188,7 +182,7 @@ def check_depth_bound_table(family: str = "tent", q: int = 2, D_max: int = 60, c
         if L_need > MAX_TENT_L:
             raise InputError("D_max", f"needs L = {L_need} > {MAX_TENT_L} tent layers (2^L pieces); lower D_max or raise c")
     elif family == "zigzag":
-        _int_in("q", q, 2, 4)
+        parse_int(q, "q", 2, 4)
         if L_need > MAX_ZIGZAG_L:
             raise InputError("D_max", f"needs L = {L_need} > {MAX_ZIGZAG_L} zigzag layers")
     elif family == "identical-pieces":
@@ -232,7 +226,7 @@ def check_universal_reading(L: int = 4, q: int = 2) -> Result:
     regions-universal-miss); the compiled hardmax Transformer's count is evidence."""
     from ..constructions.maxout_compiler import compile_maxout
 
-    _int_in("L", L, 1, 8)
+    parse_int(L, "L", 1, 8)
     net = _identical(L)
     comp = compile_maxout(net, [[0, 1]])
     D = comp.transformer.n_sublayers
@@ -259,8 +253,8 @@ def check_one_layer_ceiling(seeds=tuple(range(10)), N: int = 3, k: int = 3) -> R
     and rank k (linear read-out) has <= 1 + N(k-1) pieces on [-2, 2], each counted exactly (kind
     regions-one-layer).  The instances are in ``parameters.networks``; the universal ceiling is a lemma
     (each unit's envelope has <= k - 1 breakpoints), not what this Result proves."""
-    _int_in("N", N, 1, 8)
-    _int_in("k", k, 2, 6)
+    parse_int(N, "N", 1, 8)
+    parse_int(k, "k", 2, 6)
     rows, ok, nets, pts = [], True, [], []
     for s in seeds:
         rng = random.Random(s)
@@ -289,7 +283,7 @@ def check_shallow_family(L: int = 3, q: int = 2) -> Result:
     by the one-layer ceiling 1 + N(k-1) = 1 + N < 2^L (kind regions-one-layer-lemma, which trusts that lemma);
     the best shallow instance (N distinct ReLU breakpoints, alternating read-out) with exactly 1 + N pieces is
     evidence that the ceiling is attained.  INCONCLUSIVE when 1 + N >= 2^L."""
-    _int_in("L", L, 1, 12)
+    parse_int(L, "L", 1, 12)
     N = q * L
     layer = ([[[Fraction(1)], [Fraction(0)]] for _ in range(N)],
              [[Fraction(-i, N + 1), Fraction(0)] for i in range(1, N + 1)])
@@ -322,11 +316,11 @@ def check_grid_method(network: str = "O2", den: int = 720) -> Result:
     the parameters, its name in the evidence)."""
     from .t6_maxout_emulation import o2_network
 
-    _int_in("den", den, 1, 100_000)
+    parse_int(den, "den", 1, 100_000)
     if network == "O2":
         net = o2_network()
     elif isinstance(network, str) and network.startswith("tent-"):
-        net = _tent(_int_in("L", int(network[5:]), 1, 12))
+        net = _tent(parse_int(int(network[5:]), "L", 1, 12))
     else:
         raise InputError("network", f"must be 'O2' or 'tent-L', got {network!r}")
     exact = count_regions(net, [(0, 1)])

@@ -1,6 +1,13 @@
 """The sound three-way decision procedure for linear independence of CGFs modulo affine functions
 (spec lse.md section 5.3; claims N3-N6).
 
+Polarity -- the two entry points ask opposite questions, so PROVED means different things:
+
+* :func:`independent_mod_affine` asks "are the CGFs independent?": PROVED = independent,
+  REFUTED = dependent (an exact relation exists).
+* :func:`check_relation` asks "does this given relation hold?": PROVED = the relation holds (so the
+  laws are *dependent*), REFUTED = it is certified false (which says nothing about independence).
+
     independent_mod_affine(dists, modulo="affine" | "constants") -> Result
 
 * **REFUTED (dependent)** only with an exact relation sum c_i Lambda_i = <a, theta> + b, c != 0 (a = 0 modulo
@@ -152,6 +159,10 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
     """Decide whether the CGFs of ``dists`` are linearly independent modulo affine functions
     (``modulo='constants'``: modulo constants).  See the module docstring.
 
+    Polarity: PROVED = **independent**, REFUTED = **dependent** (with the exact relation in the
+    certificate), INCONCLUSIVE = undecided.  (Opposite to :func:`check_relation`, where PROVED means a
+    relation holds.)
+
     ``points``: exact rational points for the ball design certificate (forces ``method='design'``);
     ``ladder``: precisions in bits for the ball certificate (e.g. ``(53,)`` for double precision);
     ``method``: ``auto`` (screen, then the cheapest exact certificate, then the ball design) or ``design``;
@@ -293,6 +304,10 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
 
 def check_relation(dists, c, a=None, C=1, claim: str = "N3", ladder: Sequence[int] = LADDER, point=None) -> Result:
     """Is sum c_i Lambda_i = <a, theta> + log C on U (``a=None``: is sum c_i Lambda_i affine)?
+
+    Polarity: PROVED = **the relation holds** (the laws are dependent), REFUTED = **the relation is false**
+    (this c is not a relation; the laws may still be dependent), INCONCLUSIVE = undecided.  (Opposite to
+    :func:`independent_mod_affine`, where PROVED means independent.)
 
     PROVED (kernel kind ``relation-identity``) when the identity is re-proved exactly (expanded polynomial
     identity / SymPy).  REFUTED (``relation-witness``) when it is certified false: the second difference

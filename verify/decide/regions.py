@@ -37,8 +37,9 @@ from gmpy2 import mpq
 
 from ..arith.exact import parse_box
 from ..errors import InputError, SizeLimitError
+from ..objects.maxout import MaxoutNetwork
 from .geometry import Cell, box_cell, split_polygon, to_fraction, to_q
-from .tracer import DEFAULT_MAX_CELLS, AffineForm, as_form, identity_forms, trace
+from .tracer import AffineForm, as_form, identity_forms, trace
 
 __all__ = ["RegionCount", "count_regions", "maxout_breakpoints_1d", "maxout_stages", "target_stages",
            "merge_pieces_1d", "maxout_cells_2d", "maxout_values_1d", "pieces_from_values", "prefix_counts_1d", "merge_pieces_2d", "KINDS", "MAX_REGIONS"]
@@ -292,8 +293,13 @@ def _apply_readout(Wo, bo, V) -> list:
     return Y
 
 
-def merge_pieces_1d(xs, maps) -> list:
-    """Indices of the first interval of every maximal run with the same affine map."""
+def merge_pieces_1d(maps) -> list:
+    """Indices of the first interval of every maximal run with the same affine map
+    (``maps[i]`` is the map on the i-th interval, left to right).
+
+    >>> merge_pieces_1d(["a", "a", "b", "a"])
+    [0, 2, 3]
+    """
     starts = [0]
     for i in range(1, len(maps)):
         if maps[i] != maps[i - 1]:
@@ -478,7 +484,7 @@ def _wrap_initial_maxout(d):
 
 def target_stages(f, tie: str = "average") -> tuple:
     """(stages, initial state) for any supported f."""
-    if type(f).__name__ == "MaxoutNetwork" and hasattr(f, "layer_pieces"):
+    if isinstance(f, MaxoutNetwork):
         return maxout_stages(f), None
     if all(hasattr(f, a) for a in ("transformer", "embed", "read")) and hasattr(f.transformer, "sublayers"):
         stages = [lambda x, ops: f.embed(list(x))]
@@ -571,7 +577,7 @@ def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_reg
     # regions are counted on a full-dimensional box: lo < hi on every side
     bx = parse_box(box, getattr(f, "input_dim", None), max_dim=2)
     d = len(bx)
-    is_maxout = type(f).__name__ == "MaxoutNetwork"
+    is_maxout = isinstance(f, MaxoutNetwork)
     if method == "sweep" and not (is_maxout and d == 1):
         raise InputError("method", "the sweep needs a 1-D MaxoutNetwork")
     if d == 1 and is_maxout and method in ("auto", "sweep"):
@@ -622,7 +628,7 @@ def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_reg
         outs = [outs[i] for i in order]
         keys = [keys[i] for i in order]
         iv = [sorted((c.cell.vertices[0][0], c.cell.vertices[1][0])) for c in cells]
-        starts = merge_pieces_1d(None, keys)
+        starts = merge_pieces_1d(keys)
         n_pieces = len(starts)
         regions = []
         if include_regions:
