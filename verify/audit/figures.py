@@ -455,12 +455,10 @@ def _draw_polygons(title, polys) -> bytes:
 
 
 def _direct_polygons() -> list:
-    """Regions of a small fixed 2-D ReLU/maxout network, if the region counter exists."""
-    try:
-        from ..decide.regions import count_regions
-        from ..objects.maxout import MaxoutNetwork
-    except ImportError:
-        return []
+    """Regions of a small fixed 2-D ReLU/maxout network (exact polygons from the region counter)."""
+    from ..decide.regions import count_regions
+    from ..objects.maxout import MaxoutNetwork
+
     net = MaxoutNetwork.from_relu([[[1, 0], [0, 1], [1, 1], [1, -1]], [[1, -1, 1, 0], [0, 1, -1, 1]]],
                                   [[0, 0, "-1/2", "1/4"], ["1/4", "-1/2"]])
     rc = count_regions(net, [[-1, 1], [-1, 1]], kind="pieces")

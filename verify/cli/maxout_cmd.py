@@ -1,7 +1,7 @@
 """``verify maxout SPEC.json [--json OUT] [--tie average|first|both] [--S S]``: compile a maxout network into a
 hardmax Transformer (spec maxout R4) and prove that it equals the network on the whole box (claim T6).
 
-SPEC (issue 3 format, exact numbers as strings)::
+SPEC (exact numbers as strings; docs/paper1-objects.md, Command line)::
 
     {"layers": [{"W": [[["2"], ["-1"]], [["-3"], ["1"]]], "b": [["-1/2", "1/3"], ["1", "-2"]]},
                 {"W": [[["1", "-2"], ["-1", "1"]]], "b": [["0", "1/2"]]}],

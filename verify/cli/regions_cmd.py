@@ -1,7 +1,7 @@
 """``verify regions SPEC.json [--kind pieces|activation] [--plot out.png] [--json OUT]``: count the linear
 regions of a maxout network exactly on its box (claim T10's counter).
 
-SPEC is the format of ``verify maxout`` (issue 3): ``{"layers": [...], "readout": {...}?, "box": [[lo, hi], ...]}``
+SPEC is the format of ``verify maxout`` (docs/paper1-objects.md): ``{"layers": [...], "readout": {...}?, "box": [[lo, hi], ...]}``
 with input dimension 1 (exact breakpoints) or 2 (exact convex polygons).  ``--kind pieces`` (default) counts
 maximal connected open sets on which the network is affine; ``--kind activation`` counts the sets on which
 every argmax set is constant.  ``--json OUT`` writes a T10 Result (exact numbers as strings): PROVED "the

@@ -294,7 +294,7 @@ class MaxoutNetwork:
 
     # -- serialisation --------------------------------------------------------------------------
     def to_dict(self) -> dict:
-        """The SPEC format of issue 3 (exact numbers as strings)."""
+        """The JSON SPEC of ``verify maxout`` (docs/paper1-objects.md, Command line): exact numbers as strings."""
         d = {"layers": [{"W": [[[fraction_str(v) for v in w] for w in Wi] for Wi in W],
                          "b": [[fraction_str(v) for v in bi] for bi in b]} for W, b in self.layers]}
         if self.readout:
