@@ -169,6 +169,7 @@ def _hostile_versions(r):
     return out
 
 
+@pytest.mark.slow
 def test_cli_accepts_every_genuine_sample(tmp_path):
     assert SAMPLES, "no kernel samples found (kernel_samples() in tests/test_kernel_*.py)"
     doc = {"audits": [{"audit": label, "result": r} for label, r, _ in SAMPLES]}

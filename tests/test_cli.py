@@ -12,6 +12,7 @@ def run(*args, cwd=None):
                           cwd=cwd, timeout=600)
 
 
+@pytest.mark.slow
 def test_version_and_claims():
     r = run("--version")
     assert r.returncode == 0 and r.stdout.startswith("verify ")
@@ -31,6 +32,7 @@ def test_usage_errors_are_one_line_exit_2(args):
     assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
 
 
+@pytest.mark.slow
 def test_audit_json_written_and_deterministic(tmp_path):
     from verify.audit.runner import strip_timing
     out1, out2 = tmp_path / "a.json", tmp_path / "b.json"
@@ -49,6 +51,7 @@ def test_audit_json_unwritable_path_exit_2(tmp_path):
     assert r.returncode == 2 and r.stderr.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_strict_fails_for_claims_without_audits(monkeypatch, capsys):
     """A registry in which a selected claim (N10) has no audit: --strict exits 1 and says why; without
     --strict the run passes and names the claim; when every selected claim has an audit --strict passes."""

@@ -17,6 +17,7 @@ def test_examples_exist():
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+@pytest.mark.slow
 def test_example_runs(path):
     r = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=TIMEOUT_S,
                        cwd=path.parent.parent)

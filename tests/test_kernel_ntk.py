@@ -122,6 +122,7 @@ def restated(r):
 
 
 # -- genuine Results ------------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_every_sample_is_accepted_with_its_kind():
     kinds = {name: r["certificate"]["kind"] for name, r in _samples().items()}
     assert kinds == {
@@ -462,6 +463,7 @@ def _timed_reject(r, seconds=10):
     return len(text), dt
 
 
+@pytest.mark.slow
 def test_hostile_certificates_are_rejected_quickly():
     big = "1" * 5000
     base = S("cholesky-translates-m1")

@@ -606,6 +606,7 @@ def _transformer_size(T):
                if k.endswith("nonzeros")) + len(Tp["sublayers"])
 
 
+@pytest.mark.slow
 def test_pin_transformer_work_bound_edge():
     # work = 2 x 5 points x size x 2 tokens.  The Transformer's size is 57 (+1 for the tampered read-out bias);
     # hidden units that the read-out ignores (zero W2 columns) pad it to exactly 60000: work = MAX_WORK, not

@@ -25,6 +25,7 @@ def run_on(tmp_path, doc, *args, name="spec.json"):
     return run(str(spec), *args)
 
 
+@pytest.mark.slow
 def test_o2_json_and_plot(tmp_path):
     out, png = tmp_path / "out.json", tmp_path / "o2.png"
     p = run_on(tmp_path, O2, "--json", str(out), "--plot", str(png))
@@ -39,6 +40,7 @@ def test_o2_json_and_plot(tmp_path):
     assert c.returncode == 0, c.stdout + c.stderr
 
 
+@pytest.mark.slow
 def test_2d_json_is_rechecked(tmp_path):
     out = tmp_path / "out.json"
     p = run_on(tmp_path, D2, "--kind", "activation", "--json", str(out))
