@@ -280,6 +280,14 @@ def _t2_panel(audits):
     return series
 
 
+def _tables(audits, claim: str, rows_of):
+    """``(audit_id, result, (key, rows))`` for each Result of ``claim`` from which ``rows_of`` reads a table."""
+    for audit_id, r in _results(audits, claim):
+        found = rows_of(r)
+        if found:
+            yield audit_id, r, found
+
+
 def _measured_with_bound(label: str, rows, bound_label: str, fallback) -> list:
     """Two series from rows ``(x, measured, bound or None)``: the measured curve, and the bound column when
     every row has one, else ``fallback(xs) -> (label, ys)`` (the bound recomputed from the parameters)."""
@@ -301,11 +309,7 @@ def softmax_error_figure(audits) -> FigureOut:
     if t2:
         panels.append(("T2: max s - <softmax(lambda s), s>", t2, "E"))
         sources.append("T2 sharp-bound audits")
-    for audit_id, r in _results(audits, "T7"):
-        found = _lambda_error_rows(r)
-        if not found:
-            continue
-        key, rows = found
+    for audit_id, r, (key, rows) in _tables(audits, "T7", _lambda_error_rows):
 
         def w0_bound(lams, r=r):
             n = number(r.get("parameters", {}).get("n")) or number(r.get("parameters", {}).get("k")) or 2
@@ -380,11 +384,7 @@ def region_counts_figure(audits) -> FigureOut:
     title = "Exact region counts vs depth D with the bound q^(floor(D/3)-1)"
     series = []
     sources = []
-    for audit_id, r in _results(audits, "T10"):
-        found = _count_rows(r)
-        if not found:
-            continue
-        key, rows = found
+    for audit_id, r, (key, rows) in _tables(audits, "T10", _count_rows):
 
         def depth_bound(ds, r=r):
             q = number(r.get("conventions", {}).get("q")) or number(r.get("parameters", {}).get("q")) or 2

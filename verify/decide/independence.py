@@ -204,17 +204,20 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
     evidence: dict = {"search": {"method": method, "ladder": list(ladder), **({"box": box} if box is not None else {}),
                                  **({"points": [list(t) for t in pts]} if pts is not None else {})}}
 
+    def refuted_by(rel, unverified_key):
+        """The REFUTED Result if ``rel`` is verified exactly; else None, with the attempt in ``evidence``."""
+        ok, details = verify_relation(laws, rel)
+        if ok:
+            return _relation_result(claim, laws, modulo, rel, details, params, conventions, seeds,
+                                    evidence).with_timing(seconds=round(time.perf_counter() - t0, 4))
+        evidence[unverified_key] = {"relation": rel.to_dict(), **details}
+        return None
+
     # 1. structural screen (exact).  The cheap part (Diracs, translates, Gaussian rank) runs first; the
     # lattice criterion (polynomial factoring) runs only if no certificate proves independence.
     def screen(lattice):
         rel = find_relation(laws, modulo, lattice=lattice)
-        if rel is not None:
-            ok, details = verify_relation(laws, rel)
-            if ok:
-                return _relation_result(claim, laws, modulo, rel, details, params, conventions, seeds,
-                                        evidence).with_timing(seconds=round(time.perf_counter() - t0, 4))
-            evidence["screen_relation_unverified"] = {"relation": rel.to_dict(), **details}
-        return None
+        return None if rel is None else refuted_by(rel, "screen_relation_unverified")
 
     found = screen(lattice=False)
     if found is not None:
@@ -285,11 +288,9 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
         sets = [design_points(laws, N + d + 11, seed + 1000 + k, box) for k in range(2)]
         cand = numeric_relation_search(laws, modulo, sets)
         if cand is not None:
-            ok, details = verify_relation(laws, cand)
-            if ok:
-                return _relation_result(claim, laws, modulo, cand, details, params, conventions, seeds,
-                                        evidence).with_timing(seconds=round(time.perf_counter() - t0, 4))
-            evidence["numeric_candidate_unverified"] = {"relation": cand.to_dict(), **details}
+            found = refuted_by(cand, "numeric_candidate_unverified")
+            if found is not None:
+                return found
 
     # 4. inconclusive
     evidence["sigma_min_over_sigma_max"] = cert_info.get("sigma_ratio_evidence")
