@@ -1,6 +1,8 @@
 """Collect the genuine decided Results that each kernel module's tests offer (``kernel_samples()`` in
-``tests/test_kernel_<module>.py``), with that module's ``KERNEL_FREE_PATHS``."""
+``tests/test_kernel_<module>.py``), with that module's ``KERNEL_FREE_PATHS``; and the helpers the mutation
+tests share to address the parts of a Result dict by path (``parameters.layers[0].W``)."""
 
+import copy
 import importlib.util
 import pathlib
 import re
@@ -34,3 +36,47 @@ def load_samples() -> list:
                 if callable(restate):
                     RESTATE[label] = restate
     return list(_CACHE)
+
+
+def walk(v, path, sort_keys: bool = True):
+    """(path, value) of every node of a JSON value (containers before their contents), depth first;
+    dict keys in sorted order, or in insertion order with ``sort_keys=False``."""
+    yield path, v
+    if isinstance(v, dict):
+        for k in (sorted(v) if sort_keys else v):
+            yield from walk(v[k], f"{path}.{k}", sort_keys)
+    elif isinstance(v, list):
+        for i, x in enumerate(v):
+            yield from walk(x, f"{path}[{i}]", sort_keys)
+
+
+def parent_of(root, path):
+    """(container, key) for a path produced by :func:`walk` (relative to root's top-level keys)."""
+    tokens = re.findall(r"(?:^|\.)([^.\[\]]+)|\[(\d+)\]", path)
+    cur = root
+    for name, index in tokens[:-1]:
+        cur = cur[name] if name else cur[int(index)]
+    name, index = tokens[-1]
+    return cur, (name if name else int(index))
+
+
+def set_path(root, path, value):
+    """Replace the value at ``path`` (as produced by :func:`walk`) in place."""
+    cur, key = parent_of(root, path)
+    cur[key] = value
+
+
+def is_exact_number(v) -> bool:
+    """An int (not a bool) or an exact-number string ``"p"`` / ``"p/q"``."""
+    if isinstance(v, bool):
+        return False
+    if isinstance(v, int):
+        return True
+    return isinstance(v, str) and re.fullmatch(r"-?[0-9]+(/[0-9]+)?", v) is not None
+
+
+def edited(r, edit):
+    """A deep copy of the Result dict ``r`` after ``edit(copy)`` (which changes it in place)."""
+    m = copy.deepcopy(r)
+    edit(m)
+    return m

@@ -19,7 +19,7 @@ import time
 
 import pytest
 
-from verify.cli import COMMANDS, main
+from verify.cli import main
 
 TIME_LIMIT_S = 20
 FIELD_LINE = re.compile(r"^error: [^:\n]{1,120}: \S.*\n$")
@@ -100,21 +100,6 @@ DISTRIBUTION_SPECS = {
 }
 
 
-def _command_available(name):
-    try:
-        importlib.import_module(COMMANDS[name])
-        return True
-    except ModuleNotFoundError as exc:
-        if exc.name == COMMANDS[name]:
-            return False
-        raise
-
-
-def _need(name):
-    if not _command_available(name):
-        pytest.skip(f"'verify {name}' ({COMMANDS[name]}) is not written yet")
-
-
 class _Timeout(Exception):
     pass
 
@@ -155,7 +140,6 @@ def assert_one_line_field_error(code, stderr, what):
 @pytest.mark.parametrize("command", ["maxout", "regions"])
 @pytest.mark.parametrize("case", sorted(NETWORK_SPECS))
 def test_network_commands(tmp_path, command, case):
-    _need(command)
     path = _write(tmp_path, case, NETWORK_SPECS[case])
     code, out, err, _ = run_inprocess([command, path])
     assert_one_line_field_error(code, err, f"verify {command} <{case}>")
@@ -164,7 +148,6 @@ def test_network_commands(tmp_path, command, case):
 @pytest.mark.parametrize("command", ["independence", "ntk"])
 @pytest.mark.parametrize("case", sorted(DISTRIBUTION_SPECS))
 def test_distribution_commands(tmp_path, command, case):
-    _need(command)
     path = _write(tmp_path, case, DISTRIBUTION_SPECS[case])
     argv = [command, path]
     if command == "ntk":
@@ -175,7 +158,6 @@ def test_distribution_commands(tmp_path, command, case):
 
 @pytest.mark.parametrize("queries", ['[[1, 0], [0', "[[0.5, 0]]", '[["nan", 0]]', "[]", "[[1, 0, 0]]", '"q"'])
 def test_ntk_bad_queries(tmp_path, queries):
-    _need("ntk")
     spec = _write(tmp_path, "spec", _dist(DISC, {"family": "discrete", "atoms": [[0, 0], [2, 0], [0, 4]]}))
     code, out, err, _ = run_inprocess(["ntk", spec, "--queries", _write(tmp_path, "q", queries)])
     assert_one_line_field_error(code, err, f"verify ntk --queries {queries}")
@@ -183,7 +165,6 @@ def test_ntk_bad_queries(tmp_path, queries):
 
 @pytest.mark.parametrize("heads", ["-1", "0", "1000000000", "x"])
 def test_ntk_bad_heads(tmp_path, heads):
-    _need("ntk")
     spec = _write(tmp_path, "spec", _dist(DISC, {"family": "discrete", "atoms": [[0, 0], [2, 0], [0, 4]]}))
     q = _write(tmp_path, "q", [[1, 0], [0, 1]])
     code, out, err, _ = run_inprocess(["ntk", spec, "--queries", q, "--heads", heads])
@@ -202,7 +183,6 @@ def test_misc_usage_errors(argv):
 
 @pytest.mark.parametrize("command", ["maxout", "regions", "independence", "ntk", "check"])
 def test_missing_and_unreadable_files(tmp_path, command):
-    _need(command)
     argv = [command, str(tmp_path / "absent.json")]
     if command == "ntk":
         argv += ["--queries", _write(tmp_path, "q", [[1, 0], [0, 1]])]
@@ -217,11 +197,9 @@ def test_missing_and_unreadable_files(tmp_path, command):
 
 def test_subprocess_sample(tmp_path):
     """A few cases as a user runs them: a real process, one stderr line, exit 2, bounded time."""
-    cases = [["audit", "--workers", "-3"], ["check", _write(tmp_path, "bad", "{nope")]]
-    if _command_available("maxout"):
-        cases.append(["maxout", _write(tmp_path, "net", NETWORK_SPECS["float-weight"])])
-    if _command_available("independence"):
-        cases.append(["independence", _write(tmp_path, "d", DISTRIBUTION_SPECS["non-spd-covariance"])])
+    cases = [["audit", "--workers", "-3"], ["check", _write(tmp_path, "bad", "{nope")],
+             ["maxout", _write(tmp_path, "net", NETWORK_SPECS["float-weight"])],
+             ["independence", _write(tmp_path, "d", DISTRIBUTION_SPECS["non-spd-covariance"])]]
     for argv in cases:
         start = time.perf_counter()
         r = subprocess.run([sys.executable, "-m", "verify", *argv], capture_output=True, text=True, timeout=60)
@@ -232,14 +210,7 @@ def test_subprocess_sample(tmp_path):
 # -- public constructors --------------------------------------------------------------------------------
 
 def _ctor(module, name):
-    try:
-        mod = importlib.import_module(module)
-    except ModuleNotFoundError:
-        pytest.skip(f"{module} is not written yet")
-    obj = getattr(mod, name, None)
-    if obj is None:
-        pytest.skip(f"{module}.{name} is not written yet")
-    return obj
+    return getattr(importlib.import_module(module), name)
 
 
 CONSTRUCTOR_CASES = [
@@ -286,7 +257,6 @@ def test_public_constructors(module, name, args, kwargs):
 
 
 def test_long_integer_string_is_a_field_error(tmp_path):
-    _need("independence")
     spec = _dist({"family": "uniform_cube", "radius": "1" * 4500, "center": [0, 0]}, CUBE)
     code, out, err, _ = run_inprocess(["independence", _write(tmp_path, "long", spec)])
     assert_one_line_field_error(code, err, "verify independence <4500-digit radius>")

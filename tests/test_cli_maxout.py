@@ -4,6 +4,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 O2 = {"layers": [{"W": [[["2"], ["-1"]], [["-3"], ["1"]]], "b": [["-1/2", "1/3"], ["1", "-2"]]},
                  {"W": [[["1", "-2"], ["-1", "1"]]], "b": [["0", "1/2"]]}],
       "box": [["0", "1"]]}
@@ -13,6 +15,7 @@ def _run(*argv):
     return subprocess.run([sys.executable, "-m", "verify", "maxout", *argv], capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_maxout_cli(tmp_path):
     spec = tmp_path / "o2.json"
     spec.write_text(json.dumps(O2))

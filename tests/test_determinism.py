@@ -35,6 +35,7 @@ def _run_cli(ids, out, hashseed, extra=()):
     return json.loads(out.read_text())
 
 
+@pytest.mark.slow
 def test_in_process_repeat_identical():
     audits = select_audits(load_audits(), ["T3"])
     a = canonical_dumps(strip_timing(audit_report_dict(run_audits(audits))))
@@ -44,6 +45,7 @@ def test_in_process_repeat_identical():
         assert o.result.to_json() != "" and "timing" in json.loads(o.result.to_json())
 
 
+@pytest.mark.slow
 def test_across_processes_hash_seeds_and_workers(tmp_path):
     ids = [a.id for a in sample_audits()]
     d1 = _run_cli(ids, tmp_path / "a.json", 1)
@@ -58,6 +60,7 @@ def test_across_processes_hash_seeds_and_workers(tmp_path):
     assert [a["audit"] for a in d1["audits"]] == [a.id for a in select_audits(load_audits(), ids)]
 
 
+@pytest.mark.slow
 def test_only_timing_differs(tmp_path):
     d = _run_cli(["T3"], tmp_path / "t.json", 7)
     keys = set()

@@ -5,7 +5,8 @@ from fractions import Fraction as F
 import pytest
 from hypothesis import given, strategies as st
 
-from verify.decide.geometry import Cell, box_cell, box_faces, parse_box_exact, segment_overlap
+from verify.arith.exact import parse_box
+from verify.decide.geometry import Cell, box_cell, box_faces, segment_overlap
 from verify.errors import InputError
 
 
@@ -48,11 +49,14 @@ def test_box_faces_partition_counts():
 
 
 def test_parse_box_errors():
-    assert parse_box_exact([["0", "1/2"]]) == ((0, F(1, 2)),)
+    assert parse_box([["0", "1/2"]], max_dim=2, degenerate=True) == ((0, F(1, 2)),)
+    assert parse_box([["1/2", "1/2"]], max_dim=2, degenerate=True) == ((F(1, 2), F(1, 2)),)
     with pytest.raises(InputError, match=r"box\[0\]"):
-        parse_box_exact([[1, 0]])
+        parse_box([[1, 0]], max_dim=2, degenerate=True)
+    with pytest.raises(InputError, match=r"box\[0\]: lower end 1/2 must be < upper end 1/2"):
+        parse_box([["1/2", "1/2"]], max_dim=2)
     with pytest.raises(InputError, match="dimension"):
-        parse_box_exact([[0, 1]] * 3)
+        parse_box([[0, 1]] * 3, max_dim=2, degenerate=True)
     with pytest.raises(InputError):
         box_cell([(0, 0)])
 

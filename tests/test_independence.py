@@ -41,6 +41,7 @@ def _dependent_discrete(seed):
 
 
 @given(SEEDS)
+@pytest.mark.slow
 def test_dependent_discrete_never_proved(seed):
     laws = _dependent_discrete(seed)
     r = independent_mod_affine(laws)
@@ -109,6 +110,7 @@ QUICK_IDS = [c for c in ORACLE_IDS if c not in ("F18", "F18g", "F25")]
 
 @given(st.sampled_from(QUICK_IDS), st.integers(0, 7), st.fractions(-3, 3, max_denominator=7))
 @settings(max_examples=20)
+@pytest.mark.slow
 def test_translation_changes_no_verdict(cid, k, shift):
     oc = oracle_case(cid)
     laws = list(oc.laws)

@@ -14,6 +14,8 @@ from verify import kernel
 from verify.kernel import Rejected, casesplit as K
 from verify.objects.transformer import Attention, Head, Transformer
 
+from kernel_samples import is_exact_number, walk
+
 
 def _d(r):
     return json.loads(r.to_json())
@@ -130,25 +132,13 @@ def _restate(r):
 
 
 def _numbers(x, path):
-    """(path, setter-path) of every number (int or exact-number string) inside x."""
-    if isinstance(x, dict):
-        for k, v in x.items():
-            yield from _numbers(v, f"{path}.{k}")
-    elif isinstance(x, list):
-        for i, v in enumerate(x):
-            yield from _numbers(v, f"{path}[{i}]")
-    elif isinstance(x, int) and not isinstance(x, bool) or isinstance(x, str) and re.fullmatch(r"-?\d+(/\d+)?", x):
-        yield path
+    """The path of every number (int or exact-number string) inside x, in document order."""
+    return (p for p, v in walk(x, path, sort_keys=False) if is_exact_number(v))
 
 
 def _lists(x, path):
-    if isinstance(x, dict):
-        for k, v in x.items():
-            yield from _lists(v, f"{path}.{k}")
-    elif isinstance(x, list):
-        yield path
-        for i, v in enumerate(x):
-            yield from _lists(v, f"{path}[{i}]")
+    """The path of every list inside x, in document order."""
+    return (p for p, v in walk(x, path, sort_keys=False) if isinstance(v, list))
 
 
 def _get(r, path):

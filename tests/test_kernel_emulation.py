@@ -377,6 +377,7 @@ def _strips(n):
 
 
 @pytest.mark.parametrize("n, limit", [(5000, 10)])      # 20,000: about 4x as long (measured), kept out of CI
+@pytest.mark.slow
 def test_partition_is_n_log_n_on_many_strips(n, limit):
     """issue 11: 5,000 strips took 49 s, 20,000 more than 120 s (quadratic); now a sort and a sweep."""
     cells = _strips(n)

@@ -79,6 +79,14 @@ def _check(r):
     return kernel.check(copy.deepcopy(r), seconds=60)
 
 
+def _restated(sample, kind, **parameters):
+    """A copy of ``sample`` with ``parameters`` changed and the statement rebuilt by the kernel for ``kind``."""
+    r = copy.deepcopy(sample)
+    r["parameters"].update(parameters)
+    r["statement"] = K.statement(r["parameters"], r["conventions"], kind)
+    return r
+
+
 def test_genuine_refutations_accepted():
     assert _check(_o2_witness()) == "emulation-witness: T(x) != Phi(x) at x = (0), tie average"
     assert _check(_shared_head()) == "emulation-witness: T(x) != Phi(x) at x = (1/2), tie average"
@@ -110,9 +118,7 @@ def test_witness_tampering_rejected(edit, match):
 
 
 def test_witness_of_another_tie_rule_only_if_listed():
-    r = copy.deepcopy(_o2_witness())
-    r["parameters"]["tie"] = "first"
-    r["statement"] = K.statement(r["parameters"], r["conventions"], "emulation-witness")
+    r = _restated(_o2_witness(), "emulation-witness", tie="first")
     with pytest.raises(Rejected, match="certificate.tie: 'average' is not one of 'first'"):
         kernel.check(r, seconds=60)
     r["certificate"]["tie"] = "first"
@@ -120,9 +126,7 @@ def test_witness_of_another_tie_rule_only_if_listed():
 
 
 def test_sizes_refutation_needs_a_violated_formula():
-    r = copy.deepcopy(_sizes_dc())
-    r["parameters"]["formula"] = "R8"
-    r["statement"] = K.statement(r["parameters"], r["conventions"], "emulation-sizes")
+    r = _restated(_sizes_dc(), "emulation-sizes", formula="R8")
     with pytest.raises(Rejected, match="the sizes satisfy the R8 formula"):
         kernel.check(r, seconds=60)
     del r["parameters"]["formula"]

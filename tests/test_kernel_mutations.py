@@ -25,37 +25,9 @@ from verify import kernel
 from verify.kernel import _read as R
 
 from kernel_samples import RESTATE, load_samples
+from kernel_samples import is_exact_number as _is_num, parent_of as _get_parent, walk as _walk
 
 MAX_SITES = 24          # per sample and per mutation family, evenly spread (keeps the test fast)
-
-
-def _is_num(v):
-    if isinstance(v, bool):
-        return False
-    if isinstance(v, int):
-        return True
-    return isinstance(v, str) and re.fullmatch(r"-?[0-9]+(/[0-9]+)?", v) is not None
-
-
-def _walk(v, path):
-    """(path, value) of every leaf and every list, depth first."""
-    yield path, v
-    if isinstance(v, dict):
-        for k in sorted(v):
-            yield from _walk(v[k], f"{path}.{k}")
-    elif isinstance(v, list):
-        for i, x in enumerate(v):
-            yield from _walk(x, f"{path}[{i}]")
-
-
-def _get_parent(root, path):
-    """(container, key) for a path produced by _walk (relative to root's top-level keys)."""
-    tokens = re.findall(r"(?:^|\.)([^.\[\]]+)|\[(\d+)\]", path)
-    cur = root
-    for name, index in tokens[:-1]:
-        cur = cur[name] if name else cur[int(index)]
-    name, index = tokens[-1]
-    return cur, (name if name else int(index))
 
 
 def _spread(items):

@@ -5,6 +5,7 @@ rejected; exact expectations for the null-space algebra; hostile inputs bounded 
 import copy
 import functools
 import json
+import math
 import time
 from fractions import Fraction as F
 
@@ -121,6 +122,7 @@ def restated(r):
 
 
 # -- genuine Results ------------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_every_sample_is_accepted_with_its_kind():
     kinds = {name: r["certificate"]["kind"] for name, r in _samples().items()}
     assert kinds == {
@@ -461,6 +463,7 @@ def _timed_reject(r, seconds=10):
     return len(text), dt
 
 
+@pytest.mark.slow
 def test_hostile_certificates_are_rejected_quickly():
     big = "1" * 5000
     base = S("cholesky-translates-m1")
@@ -816,9 +819,7 @@ def test_exact_gradients_agree_with_the_ball_gradients():
                  {"family": "discrete", "atoms": [["0", "0"], ["1", "3/10"], ["-2/5", "11/10"]],
                   "weights": ["1/2", "1/3", "1/6"]}):
         law = read_laws([spec])[0]
-        L = 1
-        for w in K._exponent_coeffs(law, q):
-            L = L * w.denominator // __import__("math").gcd(L, w.denominator)
+        L = math.lcm(*(w.denominator for w in K._exponent_coeffs(law, q)))
         ring = K._Ring(2, L)
         with workprec(200):
             want = K._grad_ball(dict(law, balls=K._law_balls(law)), theta, [ball(x) for x in theta])

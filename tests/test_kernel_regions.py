@@ -15,6 +15,8 @@ from verify.constructions.reference_networks import o2_network
 from verify.kernel import regions as KR
 from verify.kernel._read import Rejected, bound_statement
 
+from kernel_samples import edited
+
 THREE_LINES = {"layers": [{"W": [[["1", "0"], ["0", "0"]], [["0", "1"], ["0", "0"]], [["1", "1"], ["0", "0"]]],
                            "b": [["0", "0"], ["0", "0"], ["-1/2", "0"]]}],
                "readout": {"W": [["1", "-1", "2"]], "b": ["0"]}}
@@ -216,18 +218,11 @@ def test_verdict_follows_from_the_statement_without_expected():
 @pytest.mark.parametrize("i", range(24))
 def test_statement_and_parameters_are_bound(i):
     r = kernel_samples()[i]
-    m = copy.deepcopy(r)
-    m["statement"] = m["statement"].replace("exactly", "at least", 1).replace("disjoint", "apart", 1) + " "
-    _rejected(m, "statement")
-    m = copy.deepcopy(r)
-    m["conventions"] = {"region": "something else"}
-    _rejected(m, "statement")
-    m = copy.deepcopy(r)
-    m["certificate"]["extra"] = 1
-    _rejected(m, "unknown key")
-    m = copy.deepcopy(r)
-    m["parameters"]["extra"] = 1
-    _rejected(m)
+    weaker = r["statement"].replace("exactly", "at least", 1).replace("disjoint", "apart", 1) + " "
+    _rejected(edited(r, lambda m: m.update(statement=weaker)), "statement")
+    _rejected(edited(r, lambda m: m.update(conventions={"region": "something else"})), "statement")
+    _rejected(edited(r, lambda m: m["certificate"].update(extra=1)), "unknown key")
+    _rejected(edited(r, lambda m: m["parameters"].update(extra=1)))
 
 
 def test_breakpoint_list_tampering():
@@ -611,6 +606,7 @@ def _transformer_size(T):
                if k.endswith("nonzeros")) + len(Tp["sublayers"])
 
 
+@pytest.mark.slow
 def test_pin_transformer_work_bound_edge():
     # work = 2 x 5 points x size x 2 tokens.  The Transformer's size is 57 (+1 for the tampered read-out bias);
     # hidden units that the read-out ignores (zero W2 columns) pad it to exactly 60000: work = MAX_WORK, not

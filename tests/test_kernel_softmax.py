@@ -16,6 +16,8 @@ from verify.constructions.reference_networks import o2_network
 from verify.constructions.maxout_compiler import compile_maxout
 from verify.kernel import softmax as K
 
+from kernel_samples import is_exact_number, set_path, walk
+
 # Paths whose change keeps a Result true and proved (each justified):
 KERNEL_FREE_PATHS = [
     r"^certificate\.precision_bits$",          # a precision hint: any precision that decides every ball is fine
@@ -463,26 +465,6 @@ def test_formula_equal_as_rational_function_but_undefined_at_a_equal_b():
         kernel.check(restate(r))
 
 
-def _walk(v, path):
-    yield path, v
-    if isinstance(v, dict):
-        for k in sorted(v):
-            yield from _walk(v[k], f"{path}.{k}")
-    elif isinstance(v, list):
-        for i, x in enumerate(v):
-            yield from _walk(x, f"{path}[{i}]")
-
-
-def _set(root, path, value):
-    import re
-    tokens = re.findall(r"\.([^.\[\]]+)|\[(\d+)\]", "." + path)
-    cur = root
-    for name, index in tokens[:-1]:
-        cur = cur[name] if name else cur[int(index)]
-    name, index = tokens[-1]
-    cur[name if name else int(index)] = value
-
-
 # parameters whose change keeps the restated Result true and proved: a valid upper bound stays valid when
 # enlarged; the gap lemma holds for every n, lambda, delta (and every r <= 1)
 RESTATED_TRUE = {"softmax-bound": {"parameters.factor"},
@@ -499,14 +481,13 @@ def test_parameter_changes_restated_by_the_kernel_are_caught_by_the_mathematics(
         kind = r["certificate"]["kind"]
         if r["verdict"] != "proved":
             continue
-        nums = [(p, v) for p, v in _walk(r["parameters"], "parameters")
-                if isinstance(v, (int, str)) and not isinstance(v, bool) and re.fullmatch(r"-?[0-9]+(/[0-9]+)?", str(v))]
+        nums = [(p, v) for p, v in walk(r["parameters"], "parameters") if is_exact_number(v)]
         for path, v in nums[:: max(1, len(nums) // 30)]:
             if path in RESTATED_TRUE.get(kind, ()) or re.search(r"points", path):
                 continue
             m = copy.deepcopy(r)
             q = Fraction(v)
-            _set(m, path, str(q + 1) if q.denominator == 1 else str(2 * q + Fraction(1, 7)))
+            set_path(m, path, str(q + 1) if q.denominator == 1 else str(2 * q + Fraction(1, 7)))
             try:
                 restate(m)
             except kernel.Rejected:

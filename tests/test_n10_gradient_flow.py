@@ -1,9 +1,12 @@
 """N10: PL decay evidence (criterion fields) and the exact negative control."""
 
+import pytest
+
 from verify.checks.n10_gradient_flow import check_kernel_residual, check_pl_decay
 from verify.results import Verdict
 
 
+@pytest.mark.slow
 def test_pl_decay_criteria():   # same arguments as the audits (memoised)
     for eps in ("1e-2", "1e-1"):
         r = check_pl_decay(eps=eps)

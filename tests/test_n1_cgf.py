@@ -85,6 +85,7 @@ def test_exp_free_zero_fresh_symbols_do_not_collide():
     assert exp_free_zero(sympy.exp(a) * sympy.exp(-a) - 1)
 
 
+@pytest.mark.slow
 def test_kernel_derivatives_at_their_bounds_within_10s():
     """6 two-dimensional mixtures (irrational directions) and 6 discrete laws of 4 atoms: each < 10 s CPU."""
     import json
@@ -104,6 +105,7 @@ def test_kernel_derivatives_at_their_bounds_within_10s():
         assert time.process_time() - t < 10
 
 
+@pytest.mark.slow
 def test_audit_results_pass_the_kernel():
     from verify.checks.n1_cgf_closed_forms import check_identities, check_symbolic_derivatives
     for r in (check_symbolic_derivatives(), check_identities(), check_taylor_coefficients(),

@@ -10,6 +10,7 @@ from verify.errors import InputError
 from verify.results import Verdict
 
 
+@pytest.mark.slow
 def test_identity_and_transposed():
     assert check_attention_identity(key_dim=2).verdict is Verdict.PROVED
     r = check_attention_identity(key_dim=2, transpose=True)
@@ -50,6 +51,7 @@ def test_bad_input():
         check_attention_identity(atoms=[(1, 2, 3)])
 
 
+@pytest.mark.slow
 def test_continuous_quadrature_criterion():
     r = check_continuous_attention(dps=50)
     assert r.verdict is Verdict.INCONCLUSIVE and r.certificate["criterion_met"] is True
@@ -64,6 +66,7 @@ _q = st.fractions(min_value=-2, max_value=2, max_denominator=5)
 
 @settings(max_examples=8)
 @given(st.lists(st.tuples(_q, _q), min_size=2, max_size=3, unique=True))
+@pytest.mark.slow
 def test_identity_for_random_rational_atoms(atoms):
     import json
 
@@ -74,6 +77,7 @@ def test_identity_for_random_rational_atoms(atoms):
 
 @settings(max_examples=8)
 @given(st.lists(st.tuples(_q, _q), min_size=2, max_size=3, unique=True))
+@pytest.mark.slow
 def test_transposed_never_proved(atoms):
     import json
 
@@ -100,6 +104,7 @@ def _cpu_seconds(kind, claim, params):
     return time.process_time() - t, out
 
 
+@pytest.mark.slow
 def test_kernel_table_at_its_bounds_within_10s():
     """The largest attention-table the kernel accepts (key dim 1, 3 symbolic atoms, 64-bit weights): < 10 s CPU."""
     seconds, out = _cpu_seconds("attention-table", "N2", {"key_dim": 1, "weights": [f"{2 ** 61}/{2 ** 63}",
@@ -108,6 +113,7 @@ def test_kernel_table_at_its_bounds_within_10s():
     assert seconds < 10 and out.startswith("attention-table: 9 table entries")
 
 
+@pytest.mark.slow
 def test_audit_results_pass_the_kernel():
     import json
 

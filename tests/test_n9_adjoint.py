@@ -6,6 +6,7 @@ from verify.results import Verdict
 import pytest
 
 
+@pytest.mark.slow
 def test_full_adjoint_meets_criterion():   # same arguments as the audits (memoised)
     for kw in ({"configuration": "constant-heads", "max_coordinates": 8},
                {"configuration": "layers-4", "max_coordinates": 2, "directions": 2}):
@@ -14,6 +15,7 @@ def test_full_adjoint_meets_criterion():   # same arguments as the audits (memoi
         assert r.evidence["max_relative_difference"] <= 1e-20 and r.evidence["ode_error_estimate"] <= 1e-30
 
 
+@pytest.mark.slow
 def test_dropped_terms_mismatch():
     for variant in ("drop-context", "drop-query"):
         r = check_adjoint_gradient(configuration="constant-heads", variant=variant, max_coordinates=2)
@@ -29,6 +31,7 @@ def test_bad_input():
         check_adjoint_gradient(dps=5)
 
 
+@pytest.mark.slow
 def test_exact_instance():
     from verify.checks.n9_adjoint_gradient import check_adjoint_exact_instance
     r = check_adjoint_exact_instance("full")

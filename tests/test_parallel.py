@@ -50,6 +50,7 @@ def test_order_independent_and_seeded_globals():
     assert item_seed("T3/noisy") != item_seed("T3/other")
 
 
+@pytest.mark.slow
 def test_workers_byte_identical(sample_and_serial):
     sample, serial = sample_and_serial
     # reversed submission order, two processes: each audit still gives the same outcome, in input order
@@ -58,6 +59,7 @@ def test_workers_byte_identical(sample_and_serial):
     assert _canon(list(reversed(rev))) == serial
 
 
+@pytest.mark.slow
 def test_dask_local_cluster_byte_identical(sample_and_serial):
     pytest.importorskip("distributed", reason="dask.distributed is an optional extra [dask]")
     from verify.audit.parallel import local_cluster
@@ -68,6 +70,7 @@ def test_dask_local_cluster_byte_identical(sample_and_serial):
         assert _canon(run_audits(sample, scheduler=address)) == serial
 
 
+@pytest.mark.slow
 def test_cli_scheduler_json_identical(tmp_path):
     pytest.importorskip("distributed", reason="dask.distributed is an optional extra [dask]")
     from verify.audit.parallel import local_cluster

@@ -18,11 +18,17 @@ def run(*args):
                           timeout=120)
 
 
+def run_on(tmp_path, doc, *args, name="spec.json"):
+    """Write ``doc`` as the SPEC file and run ``verify regions`` on it."""
+    spec = tmp_path / name
+    spec.write_text(json.dumps(doc))
+    return run(str(spec), *args)
+
+
+@pytest.mark.slow
 def test_o2_json_and_plot(tmp_path):
-    spec = tmp_path / "o2.json"
-    spec.write_text(json.dumps(O2))
     out, png = tmp_path / "out.json", tmp_path / "o2.png"
-    p = run(str(spec), "--json", str(out), "--plot", str(png))
+    p = run_on(tmp_path, O2, "--json", str(out), "--plot", str(png))
     assert p.returncode == 0, p.stderr
     assert p.stdout.startswith("4 regions (pieces)")
     data = json.loads(out.read_text())
@@ -34,11 +40,10 @@ def test_o2_json_and_plot(tmp_path):
     assert c.returncode == 0, c.stdout + c.stderr
 
 
+@pytest.mark.slow
 def test_2d_json_is_rechecked(tmp_path):
-    spec = tmp_path / "d2.json"
-    spec.write_text(json.dumps(D2))
     out = tmp_path / "out.json"
-    p = run(str(spec), "--kind", "activation", "--json", str(out))
+    p = run_on(tmp_path, D2, "--kind", "activation", "--json", str(out))
     assert p.returncode == 0, p.stderr
     from verify import kernel
 
@@ -46,10 +51,8 @@ def test_2d_json_is_rechecked(tmp_path):
 
 
 def test_2d_activation_and_plot(tmp_path):
-    spec = tmp_path / "d2.json"
-    spec.write_text(json.dumps(D2))
     png = tmp_path / "d2.png"
-    p = run(str(spec), "--kind", "activation", "--plot", str(png))
+    p = run_on(tmp_path, D2, "--kind", "activation", "--plot", str(png))
     assert p.returncode == 0, p.stderr
     assert p.stdout.split()[0] == "7"           # 3 lines in general position cut the square into 7 cells
     assert png.stat().st_size > 1000
@@ -63,16 +66,12 @@ def test_2d_activation_and_plot(tmp_path):
     ({"layers": [{"W": [[["1"], ["1"]]], "b": [["0", "0"]]}] * 40, "box": [["0", "1"]]}, "layers"),
 ])
 def test_bad_input_exit_2_one_line(tmp_path, doc, field):
-    spec = tmp_path / "bad.json"
-    spec.write_text(json.dumps(doc))
-    p = run(str(spec))
+    p = run_on(tmp_path, doc)
     assert p.returncode == 2
     lines = p.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"error: {field}")
 
 
 def test_missing_output_folder(tmp_path):
-    spec = tmp_path / "o2.json"
-    spec.write_text(json.dumps(O2))
-    p = run(str(spec), "--json", str(tmp_path / "no" / "out.json"))
+    p = run_on(tmp_path, O2, "--json", str(tmp_path / "no" / "out.json"))
     assert p.returncode == 2 and "--json" in p.stderr

@@ -105,6 +105,7 @@ def test_html_report_has_table_and_nonempty_images(t3_report):
     assert "<script" not in text and "http://" not in text and "https://" not in text  # self-contained
 
 
+@pytest.mark.slow
 def test_every_figure_drawn_from_result_data():
     report = _synthetic_report()
     figs = {f.key: f for f in all_figures(report["audits"])}
@@ -126,6 +127,7 @@ def test_markdown_report(t3_report):
     assert "figure unavailable:" in text  # T10/N7/N10 absent from a T3-only run
 
 
+@pytest.mark.slow
 def test_figures_deterministic():
     a = [f.png for f in all_figures(_synthetic_report()["audits"])]
     b = [f.png for f in all_figures(_synthetic_report()["audits"])]
@@ -161,6 +163,7 @@ def test_report_format_and_helpers():
     assert "T3" in frag and "PROVED" in frag
 
 
+@pytest.mark.slow
 def test_cli_report_html(tmp_path):
     out_html = tmp_path / "r.html"
     r = subprocess.run([sys.executable, "-m", "verify", "audit", "T3", "--report", str(out_html)],

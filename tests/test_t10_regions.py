@@ -78,6 +78,7 @@ def test_large_tables_are_narrowed_to_the_certified_rows():
     assert r.evidence["counts_L_1_to_L_max"]["8"] == 4 ** 8
 
 
+@pytest.mark.slow
 def test_too_large_counts_are_inconclusive_not_uncertified():
     from verify.constructions.token_shift import tent_network
 

@@ -34,10 +34,12 @@ def _kernel(r):
     return kernel.check(json.loads(r.to_json()))
 
 
+@pytest.mark.slow
 def test_symbolic_lemmas_hold():
     assert ks.scalar_lemma() and ks.gap_lemma()
 
 
+@pytest.mark.slow
 def test_sharp_bound_proved_and_attained():
     r = t2.check_softmax_bound(3, 10, search_points=200, local_starts=1)
     assert r.verdict.value == "proved" and r.method.value == "certified"

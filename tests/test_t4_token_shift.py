@@ -14,6 +14,7 @@ def test_exact_ranges_of_the_tent():
     assert [r["range"] for r in rng] == [(0, 1), (-1, 0), (-1, 0), (-1, 0)]
 
 
+@pytest.mark.slow
 def test_delta_one_collision_witness():
     r = check_token_shift(L=2, Delta=1, M=4)
     layer2 = r.evidence["layers"][1]

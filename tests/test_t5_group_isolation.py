@@ -10,6 +10,7 @@ from verify.checks.t5_group_isolation import check_group_isolation
 from verify.errors import InputError
 
 
+@pytest.mark.slow
 def test_counterexamples_and_controls():
     a = check_group_isolation(M=2, C=1, groups=[0, 0, 1, 1], values=[[-1, -1, 1, 0]], ties=["average"])
     assert a.refuted and "for each of the 1 given value vectors z" in a.statement

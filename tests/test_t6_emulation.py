@@ -61,6 +61,7 @@ def test_non_piecewise_linear_target_is_inconclusive():
 @settings(max_examples=12)
 @given(seed=st.integers(0, 10**6), d=st.integers(1, 2), which=st.integers(0, 10**6),
        delta=st.fractions(min_value=-2, max_value=2, max_denominator=4).filter(lambda q: q != 0))
+@pytest.mark.slow
 def test_altered_weight_never_proved_when_the_function_changes(seed, d, which, delta):
     net = random_maxout(seed, d, 2, 2, 2)
     box = [[-1, 1]] * d

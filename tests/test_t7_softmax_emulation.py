@@ -51,6 +51,7 @@ def test_o2_lemma_hypotheses_exact():
     assert Fraction(111385817104, 10**12) < hyp["error_bound_upper"] < Fraction(111385817105, 10**12)
 
 
+@pytest.mark.slow
 def test_o2_proved_with_evidence_and_figure_data():
     r = t7.check_softmax_emulation(lams=(10, 100), tie_offsets=4)
     assert r.verdict.value == "proved" and r.method.value == "certified"
@@ -82,6 +83,7 @@ def test_small_S_refuted_mid_S_inconclusive():
 
 @settings(max_examples=8)
 @given(net=small_nets(), lam=st.sampled_from([10, 50]))
+@pytest.mark.slow
 def test_random_networks_proved(net, lam):
     r = t7.check_softmax_emulation(net, [[-1, 1]], lams=(lam,), S="auto", grid=8, tie_offsets=2, search=False)
     assert r.verdict.value == "proved", r.evidence["summary"]
@@ -99,6 +101,7 @@ def _tampered(net, box, S, delta):
 
 @settings(max_examples=8)
 @given(delta=st.fractions(min_value=Fraction(-1), max_value=Fraction(1), max_denominator=1000).filter(lambda d: d != 0))
+@pytest.mark.slow
 def test_altered_weight_never_proved(delta):
     net = o2_network()
     c = _tampered(net, [[0, 1]], 40, delta)
@@ -127,6 +130,7 @@ def test_independent_forward_pass_agrees(x, lam):
         assert all(u.overlaps(v) for ra, rb in zip(a, b) for u, v in zip(ra, rb))
 
 
+@pytest.mark.slow
 def test_deterministic_json():
     kw = dict(lams=(10,), grid=8, tie_offsets=2)
     assert t7.check_softmax_emulation(**kw).to_json() == t7.check_softmax_emulation(**kw).to_json()

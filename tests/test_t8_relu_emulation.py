@@ -14,6 +14,7 @@ def _k(r):
     return kernel.check(json.loads(r.to_json()))
 
 
+@pytest.mark.slow
 def test_abs_network_and_sizes():
     r = check_relu_emulation([[[1], [-1]]], [[0, 0]], readout=([[1, 1]], [0]), box=[[-1, 1]])
     assert r.proved and r.parameters["formula"] == "R4"

@@ -1,10 +1,10 @@
 """T9 check: CPWL compiled exactly; zero padding and small S never PROVED."""
 
+import json
 from fractions import Fraction as F
 
+import pytest
 from hypothesis import given, settings, strategies as st
-
-import json
 
 from verify import kernel
 from verify.checks.t9_cpwl_emulation import check_breakpoint_emulation, check_dc_emulation, check_random_cpwl_emulation
@@ -17,6 +17,7 @@ G = [[[1], 0], [[-1], 0], [[2], -3]]
 H = [[[1], -5]]
 
 
+@pytest.mark.slow
 def test_zero_padding_refuted_at_zero():
     r = check_dc_emulation(G, H, [[-3, 3]], padding="zero", witness=[0])
     assert r.refuted and r.certificate["network"] == ["5"] and r.certificate["transformer"] == ["0"]
@@ -42,6 +43,7 @@ def test_small_gate_constant_refuted():
 @settings(max_examples=15)
 @given(st.lists(st.integers(-15, 15), min_size=1, max_size=5, unique=True),
        st.lists(st.integers(-4, 4), min_size=6, max_size=6))
+@pytest.mark.slow
 def test_breakpoint_form_never_wrong(bps, slopes):
     bps = sorted(F(b, 8) for b in bps if -16 < b < 16)
     r = check_breakpoint_emulation(-2, 2, bps, slopes[:len(bps) + 1], 1)

@@ -36,26 +36,27 @@ __all__ = ["Verdict", "Method", "Result", "CLAIM_ID_PATTERN", "kernel_checked"]
 CLAIM_ID_PATTERN = re.compile(r"^(T(1[01]|[1-9])|N(10|[1-9]))(\.[A-Za-z0-9_]+)?$")
 
 
-class Verdict(str, enum.Enum):
+class _TextEnum(str, enum.Enum):
+    """A string-valued enum that prints as its value."""
+
+    def __str__(self) -> str:  # pragma: no cover - trivial
+        return self.value
+
+
+class Verdict(_TextEnum):
     """Outcome of a check. ``INCONCLUSIVE`` is never to be read as False."""
 
     PROVED = "proved"
     REFUTED = "refuted"
     INCONCLUSIVE = "inconclusive"
 
-    def __str__(self) -> str:  # pragma: no cover - trivial
-        return self.value
 
-
-class Method(str, enum.Enum):
+class Method(_TextEnum):
     """Rigour level of a check (see module docstring)."""
 
     EXACT = "exact"
     CERTIFIED = "certified"
     EVIDENCE = "evidence"
-
-    def __str__(self) -> str:  # pragma: no cover - trivial
-        return self.value
 
 
 def _coerce(enum_cls, value, field):

@@ -194,7 +194,7 @@ def certify_positive_definite(build: Callable[[int], Sequence[Sequence[arb]]],
 
     def attempt(prec):
         M = build(prec)
-        # symmetric scaling by the diagonal keeps pivots O(1)
+        # factored as built, without rescaling (certify_full_column_rank normalises its columns first)
         chol = ball_cholesky(M)
         return (Verdict.PROVED if chol.positive_definite else None), chol
 

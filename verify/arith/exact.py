@@ -26,15 +26,16 @@ from fractions import Fraction
 from typing import Any, Iterable, Sequence
 
 from ..canonical import fraction_str
-from ..errors import InputError, InputTypeError
+from ..errors import InputError, InputTypeError, SizeLimitError
 
 __all__ = [
-    "JsonFloat", "parse_exact", "parse_positive", "parse_vector", "parse_matrix", "fraction_str",
-    "rank_q", "nullspace_q", "solve_q", "MAX_NUMBER_LENGTH", "MAX_EXPONENT",
+    "JsonFloat", "parse_exact", "parse_int", "parse_positive", "parse_vector", "parse_matrix", "parse_box", "is_list",
+    "fraction_str", "rank_q", "nullspace_q", "solve_q", "MAX_NUMBER_LENGTH", "MAX_EXPONENT", "MAX_BOX_DIM",
 ]
 
 MAX_NUMBER_LENGTH = 5000   # characters in one numeric string
 MAX_EXPONENT = 5000        # |e| in "1.5e-30"; larger is refused up front (memory bomb)
+MAX_BOX_DIM = 256          # default bound on the number of intervals in a box
 
 _RATIONAL = re.compile(r"^[+-]?\d+(/\d+)?$")
 _DECIMAL = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
@@ -144,6 +145,24 @@ def parse_exact(value: Any, field: str = "value", *, allow_float: bool = False) 
     raise InputTypeError(field, f"expected an exact number (int, 'p/q' or decimal string), got {type(value).__name__}")
 
 
+def parse_int(value: Any, field: str, lo: int, hi: int) -> int:
+    """An ``int`` (not a bool) in [lo, hi]; a wrong type raises :class:`InputTypeError`, a value out of
+    range :class:`InputError`.
+
+    >>> parse_int(3, "L", 1, 8)
+    3
+    >>> parse_int(9, "L", 1, 8)
+    Traceback (most recent call last):
+    ...
+    verify.errors.InputError: L: must be an integer in [1, 8], got 9
+    """
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputTypeError(field, f"must be an integer in [{lo}, {hi}], got {type(value).__name__} {value!r}")
+    if not lo <= value <= hi:
+        raise InputError(field, f"must be an integer in [{lo}, {hi}], got {value}")
+    return value
+
+
 def parse_positive(value: Any, field: str, *, allow_float: bool = False, strict: bool = True) -> Fraction:
     """Parse a number that must be > 0 (``strict``) or >= 0."""
     q = parse_exact(value, field, allow_float=allow_float)
@@ -152,6 +171,11 @@ def parse_positive(value: Any, field: str, *, allow_float: bool = False, strict:
     if not strict and q < 0:
         raise InputError(field, f"must be >= 0, got {fraction_str(q)}")
     return q
+
+
+def is_list(value) -> bool:
+    """True for a ``list`` or ``tuple`` (the containers JSON and Python literals give us)."""
+    return isinstance(value, (list, tuple))
 
 
 def _is_sequence(value) -> bool:
@@ -191,6 +215,48 @@ def parse_matrix(rows: Any, field: str, *, shape: tuple | None = None, allow_flo
         nr, nc = shape
         if (nr is not None and len(out) != nr) or (nc is not None and width != nc):
             raise InputError(field, f"expected shape {shape}, got ({len(out)}, {width})")
+    return tuple(out)
+
+
+def parse_box(box: Any, dim: int | None = None, *, field: str = "box", max_dim: int = MAX_BOX_DIM,
+              allow_float: bool = False, degenerate: bool = False) -> tuple:
+    """A rational box from ``[[lo, hi], ...]`` or from a spec dict with key ``"box"``.
+
+    Returns a tuple of ``(lo, hi)`` Fraction pairs.  ``dim`` (if given) is the required number of
+    intervals, ``max_dim`` the largest accepted (larger is refused with :class:`SizeLimitError`).
+    Every interval needs lo < hi, or lo <= hi with ``degenerate=True`` (a point is then allowed in
+    a coordinate).  This is the one box parser of the package outside the kernel, whose
+    ``read_box`` is a deliberately independent copy.
+
+    >>> parse_box({"box": [["0", "1/2"]]})
+    ((Fraction(0, 1), Fraction(1, 2)),)
+    >>> parse_box([[1, 0]])
+    Traceback (most recent call last):
+    ...
+    verify.errors.InputError: box[0]: lower end 1 must be < upper end 0
+    >>> parse_box([[1, 1]], degenerate=True)
+    ((Fraction(1, 1), Fraction(1, 1)),)
+    """
+    if isinstance(box, dict):
+        if "box" not in box:
+            raise InputError(field, "missing (expected [[lo, hi], ...], one interval per input coordinate)")
+        box = box["box"]
+    if not _is_sequence(box) or not len(box):
+        raise InputTypeError(field, "expected a non-empty list of [lo, hi] intervals")
+    if len(box) > max_dim:
+        raise SizeLimitError(field, f"dimension {len(box)} exceeds the limit {max_dim}")
+    if dim is not None and len(box) != dim:
+        raise InputError(field, f"expected {dim} intervals (the input dimension), got {len(box)}")
+    out = []
+    for m, iv in enumerate(box):
+        if not _is_sequence(iv) or len(iv) != 2:
+            raise InputError(f"{field}[{m}]", "expected an interval [lo, hi]")
+        lo = parse_exact(iv[0], f"{field}[{m}][0]", allow_float=allow_float)
+        hi = parse_exact(iv[1], f"{field}[{m}][1]", allow_float=allow_float)
+        if lo > hi or (lo == hi and not degenerate):
+            rel = "<=" if degenerate else "<"
+            raise InputError(f"{field}[{m}]", f"lower end {fraction_str(lo)} must be {rel} upper end {fraction_str(hi)}")
+        out.append((lo, hi))
     return tuple(out)
 
 
@@ -253,23 +319,24 @@ def nullspace_q(rows: Sequence[Sequence[Fraction]]) -> list:
     return basis
 
 
+def integer_scale(vec: Iterable) -> tuple:
+    """Scale a rational vector by a positive rational to coprime integers (the zero vector stays zero).
+
+    >>> integer_scale(["1/2", "-1/3", 0])
+    (3, -2, 0)
+    """
+    vec = [Fraction(v) for v in vec]
+    den = math.lcm(*(v.denominator for v in vec))
+    ints = [int(v * den) for v in vec]
+    g = math.gcd(*ints)
+    return tuple(ints) if g == 0 else tuple(v // g for v in ints)
+
+
 def integer_normalise(vec: Iterable) -> tuple:
     """Scale a rational vector to coprime integers, first non-zero entry positive."""
-    vec = [Fraction(v) for v in vec]
-    den = 1
-    for v in vec:
-        den = den * v.denominator // math.gcd(den, v.denominator)
-    ints = [int(v * den) for v in vec]
-    g = 0
-    for v in ints:
-        g = math.gcd(g, v)
-    if g == 0:
-        return tuple(ints)
-    ints = [v // g for v in ints]
-    first = next(v for v in ints if v != 0)
-    if first < 0:
-        ints = [-v for v in ints]
-    return tuple(ints)
+    ints = integer_scale(vec)
+    first = next((v for v in ints if v != 0), 0)
+    return tuple(-v for v in ints) if first < 0 else ints
 
 
 def solve_q(rows: Sequence[Sequence[Fraction]], rhs: Sequence[Fraction]):

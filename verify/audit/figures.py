@@ -280,6 +280,28 @@ def _t2_panel(audits):
     return series
 
 
+def _tables(audits, claim: str, rows_of):
+    """``(audit_id, result, (key, rows))`` for each Result of ``claim`` from which ``rows_of`` reads a table."""
+    for audit_id, r in _results(audits, claim):
+        found = rows_of(r)
+        if found:
+            yield audit_id, r, found
+
+
+def _measured_with_bound(label: str, rows, bound_label: str, fallback) -> list:
+    """Two series from rows ``(x, measured, bound or None)``: the measured curve, and the bound column when
+    every row has one, else ``fallback(xs) -> (label, ys)`` (the bound recomputed from the parameters)."""
+    rows = sorted(rows)
+    xs = [x[0] for x in rows]
+    series = [(label, xs, [x[1] for x in rows], {"marker": "o", "linestyle": "-"})]
+    if all(x[2] is not None for x in rows):
+        series.append((bound_label, xs, [x[2] for x in rows], {"linestyle": "--"}))
+    else:
+        fallback_label, ys = fallback(xs)
+        series.append((fallback_label, xs, ys, {"linestyle": "--"}))
+    return series
+
+
 def softmax_error_figure(audits) -> FigureOut:
     title = "Softmax error vs lambda (log-log) with the bound W0((n-1)/e)/lambda"
     panels, sources = [], []
@@ -287,20 +309,14 @@ def softmax_error_figure(audits) -> FigureOut:
     if t2:
         panels.append(("T2: max s - <softmax(lambda s), s>", t2, "E"))
         sources.append("T2 sharp-bound audits")
-    for audit_id, r in _results(audits, "T7"):
-        found = _lambda_error_rows(r)
-        if not found:
-            continue
-        key, rows = found
-        rows = sorted(rows)
-        lams = [x[0] for x in rows]
-        series = [(f"{audit_id}: {key}", lams, [x[1] for x in rows], {"marker": "o", "linestyle": "-"})]
-        if all(x[2] is not None for x in rows):
-            series.append(("bound (from the Result)", lams, [x[2] for x in rows], {"linestyle": "--"}))
-        else:
+    for audit_id, r, (key, rows) in _tables(audits, "T7", _lambda_error_rows):
+
+        def w0_bound(lams, r=r):
             n = number(r.get("parameters", {}).get("n")) or number(r.get("parameters", {}).get("k")) or 2
             c = _lambert_w0((n - 1) / math.e)
-            series.append((f"W0(({int(n)}-1)/e)/lambda", lams, [c / x for x in lams], {"linestyle": "--"}))
+            return f"W0(({int(n)}-1)/e)/lambda", [c / x for x in lams]
+
+        series = _measured_with_bound(f"{audit_id}: {key}", rows, "bound (from the Result)", w0_bound)
         panels.append((f"T7: sup |T_lambda - Phi| ({audit_id})", series, "sup error"))
         sources.append(audit_id)
         break
@@ -368,20 +384,13 @@ def region_counts_figure(audits) -> FigureOut:
     title = "Exact region counts vs depth D with the bound q^(floor(D/3)-1)"
     series = []
     sources = []
-    for audit_id, r in _results(audits, "T10"):
-        found = _count_rows(r)
-        if not found:
-            continue
-        key, rows = found
-        rows = sorted(rows)
-        ds = [x[0] for x in rows]
-        series.append((f"{audit_id}", ds, [x[1] for x in rows], {"marker": "o", "linestyle": "-"}))
-        if all(x[2] is not None for x in rows):
-            series.append((f"{audit_id}: bound", ds, [x[2] for x in rows], {"linestyle": "--"}))
-        else:
+    for audit_id, r, (key, rows) in _tables(audits, "T10", _count_rows):
+
+        def depth_bound(ds, r=r):
             q = number(r.get("conventions", {}).get("q")) or number(r.get("parameters", {}).get("q")) or 2
-            series.append((f"q^(floor(D/3)-1), q={int(q)}", ds,
-                           [float(q) ** (math.floor(d / 3) - 1) for d in ds], {"linestyle": "--"}))
+            return f"q^(floor(D/3)-1), q={int(q)}", [float(q) ** (math.floor(d / 3) - 1) for d in ds]
+
+        series += _measured_with_bound(f"{audit_id}", rows, f"{audit_id}: bound", depth_bound)
         sources.append(audit_id)
         if len(sources) >= 3:
             break
@@ -455,12 +464,10 @@ def _draw_polygons(title, polys) -> bytes:
 
 
 def _direct_polygons() -> list:
-    """Regions of a small fixed 2-D ReLU/maxout network, if the region counter exists."""
-    try:
-        from ..decide.regions import count_regions
-        from ..objects.maxout import MaxoutNetwork
-    except ImportError:
-        return []
+    """Regions of a small fixed 2-D ReLU/maxout network (exact polygons from the region counter)."""
+    from ..decide.regions import count_regions
+    from ..objects.maxout import MaxoutNetwork
+
     net = MaxoutNetwork.from_relu([[[1, 0], [0, 1], [1, 1], [1, -1]], [[1, -1, 1, 0], [0, 1, -1, 1]]],
                                   [[0, 0, "-1/2", "1/4"], ["1/4", "-1/2"]])
     rc = count_regions(net, [[-1, 1], [-1, 1]], kind="pieces")

@@ -25,7 +25,7 @@ from ..decide.regions import (breakpoint_certificate, count_regions, maxout_cell
                               prefix_counts_1d)
 from ..canonical import jsonable
 from ..constructions.reference_networks import o2_network
-from ..arith.exact import fraction_str
+from ..arith.exact import fraction_str, parse_int
 from ..kernel import regions as KR
 from ..errors import InputError
 from ..objects.maxout import MaxoutNetwork
@@ -37,12 +37,6 @@ __all__ = ["zigzag_network", "check_tent_counts", "check_zigzag_counts", "check_
 
 MAX_TENT_L = 20
 MAX_ZIGZAG_L = 8
-
-
-def _int_in(name, v, lo, hi):
-    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-        raise InputError(name, f"must be an integer in [{lo}, {hi}], got {v!r}")
-    return v
 
 
 def _tent(L):
@@ -58,8 +52,8 @@ def zigzag_network(q: int, L: int) -> MaxoutNetwork:
     >>> [zigzag_network(2, 1).evaluate([x])[0] for x in (0, "1/4", "1/2", 1)]
     [Fraction(0, 1), Fraction(1, 2), Fraction(1, 1), Fraction(0, 1)]
     """
-    _int_in("q", q, 2, 8)
-    _int_in("L", L, 1, 64)
+    parse_int(q, "q", 2, 8)
+    parse_int(L, "L", 1, 64)
     y = [Fraction(q)] + [Fraction(-2 * q * (-1) ** (i + 1)) for i in range(1, q)]
     layers = []
     for l in range(L):
@@ -151,8 +145,8 @@ def check_tent_counts(L_max: int = MAX_TENT_L, compiled_L_max: int = 4, c_values
     largest L whose breakpoint certificate fits the kernel's work bound; the statement names it) and every
     depth-table row (D = c L, c in c_values, e = 0) meets 2^(floor(D/3)-1).  Counts up to L_max, the compiled
     Transformer's traced counts and T6 verdicts (L <= compiled_L_max) are evidence only."""
-    _int_in("L_max", L_max, 1, MAX_TENT_L)
-    _int_in("compiled_L_max", compiled_L_max, 0, min(L_max, 8))
+    parse_int(L_max, "L_max", 1, MAX_TENT_L)
+    parse_int(compiled_L_max, "compiled_L_max", 0, min(L_max, 8))
     return _family_counts("tent", 2, L_max, c_values, 0, compiled_L_max, 4)
 
 
@@ -160,9 +154,9 @@ def check_zigzag_counts(q: int = 2, L_max: int = MAX_ZIGZAG_L, compiled_L_max: i
     """PROVED iff g_q^{oL} has exactly q^L pieces on [0, 1] for L = 1..L_cert (the statement names L_cert <=
     L_max) and the depth tables (D = c L + 1 with the read-out FFN) meet q^(floor(D/3)-1).  The compiled
     Transformer (n = 2, q heads per layer, E = 2q + 3, S = 4q) counts and T6 verdicts are evidence."""
-    _int_in("q", q, 2, 4)
-    _int_in("L_max", L_max, 1, MAX_ZIGZAG_L)
-    _int_in("compiled_L_max", compiled_L_max, 0, min(L_max, 3))
+    parse_int(q, "q", 2, 4)
+    parse_int(L_max, "L_max", 1, MAX_ZIGZAG_L)
+    parse_int(compiled_L_max, "compiled_L_max", 0, min(L_max, 3))
     return _family_counts("zigzag", q, L_max, c_values, 1, compiled_L_max, 4 * q)
 
 
@@ -170,9 +164,9 @@ def check_depth_bound_table(family: str = "tent", q: int = 2, D_max: int = 60, c
     """The brief's form as a table: for D = c + e .. D_max, the family member with L = floor((D - e)/c)
     layers has an exact count >= q^(floor(D/3) - 1).  PROVED iff every row holds, REFUTED iff one fails
     (kernel kinds regions-depth-bound / regions-depth-miss); INCONCLUSIVE beyond the kernel's work bound."""
-    _int_in("c", c, 1, 6)
-    _int_in("e", e, 0, 3)
-    _int_in("D_max", D_max, c + e, 200)
+    parse_int(c, "c", 1, 6)
+    parse_int(e, "e", 0, 3)
+    parse_int(D_max, "D_max", c + e, 200)
     L_need = (D_max - e) // c
     if family == "tent":
         if q != 2:
@@ -180,7 +174,7 @@ def check_depth_bound_table(family: str = "tent", q: int = 2, D_max: int = 60, c
         if L_need > MAX_TENT_L:
             raise InputError("D_max", f"needs L = {L_need} > {MAX_TENT_L} tent layers (2^L pieces); lower D_max or raise c")
     elif family == "zigzag":
-        _int_in("q", q, 2, 4)
+        parse_int(q, "q", 2, 4)
         if L_need > MAX_ZIGZAG_L:
             raise InputError("D_max", f"needs L = {L_need} > {MAX_ZIGZAG_L} zigzag layers")
     elif family == "identical-pieces":
@@ -224,7 +218,7 @@ def check_universal_reading(L: int = 4, q: int = 2) -> Result:
     regions-universal-miss); the compiled hardmax Transformer's count is evidence."""
     from ..constructions.maxout_compiler import compile_maxout
 
-    _int_in("L", L, 1, 8)
+    parse_int(L, "L", 1, 8)
     net = _identical(L)
     comp = compile_maxout(net, [[0, 1]])
     D = comp.transformer.n_sublayers
@@ -251,8 +245,8 @@ def check_one_layer_ceiling(seeds=tuple(range(10)), N: int = 3, k: int = 3) -> R
     and rank k (linear read-out) has <= 1 + N(k-1) pieces on [-2, 2], each counted exactly (kind
     regions-one-layer).  The instances are in ``parameters.networks``; the universal ceiling is a lemma
     (each unit's envelope has <= k - 1 breakpoints), not what this Result proves."""
-    _int_in("N", N, 1, 8)
-    _int_in("k", k, 2, 6)
+    parse_int(N, "N", 1, 8)
+    parse_int(k, "k", 2, 6)
     rows, ok, nets, pts = [], True, [], []
     for s in seeds:
         rng = random.Random(s)
@@ -281,7 +275,7 @@ def check_shallow_family(L: int = 3, q: int = 2) -> Result:
     by the one-layer ceiling 1 + N(k-1) = 1 + N < 2^L (kind regions-one-layer-lemma, which trusts that lemma);
     the best shallow instance (N distinct ReLU breakpoints, alternating read-out) with exactly 1 + N pieces is
     evidence that the ceiling is attained.  INCONCLUSIVE when 1 + N >= 2^L."""
-    _int_in("L", L, 1, 12)
+    parse_int(L, "L", 1, 12)
     N = q * L
     layer = ([[[Fraction(1)], [Fraction(0)]] for _ in range(N)],
              [[Fraction(-i, N + 1), Fraction(0)] for i in range(1, N + 1)])
@@ -312,11 +306,11 @@ def check_grid_method(network: str = "O2", den: int = 720) -> Result:
     9/26 is not a grid point); PROVED for the tent on the dyadic grid {i/2^(L+1)}, which contains every
     breakpoint (``network="tent-L"``).  Kinds regions-grid / regions-grid-miss (the network's SPEC is in
     the parameters, its name in the evidence)."""
-    _int_in("den", den, 1, 100_000)
+    parse_int(den, "den", 1, 100_000)
     if network == "O2":
         net = o2_network()
     elif isinstance(network, str) and network.startswith("tent-"):
-        net = _tent(_int_in("L", int(network[5:]), 1, 12))
+        net = _tent(parse_int(int(network[5:]), "L", 1, 12))
     else:
         raise InputError("network", f"must be 'O2' or 'tent-L', got {network!r}")
     exact = count_regions(net, [(0, 1)])

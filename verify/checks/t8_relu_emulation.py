@@ -100,7 +100,7 @@ def random_relu_network(rng: random.Random, d: int, widths, denominators: int = 
 
 
 def _prove(relu: ReLUNetwork, box, tie, S=None, **kw):
-    from ..decide.emulation import prove_emulation   # H2's exact region decomposition
+    from ..decide.emulation import prove_emulation   # exact region decomposition of the box
 
     compiled = compile_maxout(relu.maxout, box, S=S)
     res = prove_emulation((relu, compiled), compiled.box, tie=tie, claim="T8", network=relu.maxout, formula="R4",

@@ -52,7 +52,7 @@ def _breakpoint_as_maxout(f: CPWL1D) -> MaxoutNetwork:
 
 
 def _run(f, compiled, tie, witness, network, formula, evidence=None):
-    from ..decide.emulation import prove_emulation   # H2's exact region decomposition
+    from ..decide.emulation import prove_emulation   # exact region decomposition of the box
 
     res = prove_emulation((f, compiled), compiled.box, tie=tie, claim="T9", network=network, formula=formula,
                           witness=witness, record_regions=False)

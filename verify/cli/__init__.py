@@ -20,7 +20,7 @@ from .._version import __version__
 
 __all__ = ["main", "COMMANDS", "UsageError"]
 
-# name -> module; a module that is absent is skipped (so the CLI works while parts are built)
+# command name -> the module that implements it (HELP, add_arguments, run); every one must import
 COMMANDS = {
     "claims": "verify.cli.claims_cmd",
     "audit": "verify.cli.audit_cmd",
@@ -47,12 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"verify {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, modname in COMMANDS.items():
-        try:
-            module = importlib.import_module(modname)
-        except ModuleNotFoundError as exc:
-            if exc.name == modname:
-                continue
-            raise
+        module = importlib.import_module(modname)
         p = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(p)
         p.set_defaults(_run=module.run)

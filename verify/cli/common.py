@@ -9,7 +9,8 @@ from ..canonical import atomic_write_json, atomic_write_text
 from ..arith.exact import JsonFloat
 from ..errors import InputError
 
-__all__ = ["load_json_file", "parse_json_text", "check_output_path", "write_json_output", "MAX_SPEC_BYTES", "atomic_write_text"]
+__all__ = ["load_json_file", "parse_json_text", "check_output_path", "write_json_output", "read_network_spec",
+           "add_network_spec_arguments", "MAX_SPEC_BYTES", "atomic_write_text"]
 
 MAX_SPEC_BYTES = 16 * 1024 * 1024
 
@@ -68,3 +69,23 @@ def write_json_output(path: str, obj) -> None:
         atomic_write_json(path, obj)
     except OSError as exc:
         raise InputError("--json", f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def add_network_spec_arguments(p) -> None:
+    """The SPEC.json positional and ``--allow-float`` of ``verify maxout`` and ``verify regions``."""
+    p.add_argument("spec", metavar="SPEC.json", help='network and box: {"layers": [...], "box": [[lo, hi], ...]}')
+    p.add_argument("--allow-float", action="store_true", help="accept JSON floats (their exact binary value)")
+
+
+def read_network_spec(path: str, allow_float: bool, limits) -> tuple:
+    """``(net, box)`` from a ``verify maxout`` / ``verify regions`` SPEC file (docs/paper1-objects.md):
+    the network is parsed and held to the command's ``limits(net)`` before the box is read."""
+    from ..errors import InputTypeError
+    from ..objects.maxout import MaxoutNetwork, parse_box
+
+    doc = load_json_file(path, "SPEC")
+    if not isinstance(doc, dict):
+        raise InputTypeError("SPEC", f"expected a JSON object with \"layers\" and \"box\", got {type(doc).__name__}")
+    net = MaxoutNetwork.from_dict(doc, allow_float=allow_float)
+    limits(net)
+    return net, parse_box(doc, dim=net.input_dim, allow_float=allow_float)

@@ -1,6 +1,6 @@
 """``verify independence SPEC.json [--json OUT]``: decide linear independence of CGFs modulo affine functions.
 
-SPEC (issue 4)::
+SPEC (the laws in the format of ``Distribution.to_dict``; docs/independence.md, Command line)::
 
     {"modulo": "affine",
      "distributions": [{"family": "discrete", "atoms": [[0,0],[1,0],[0,2]], "weights": ["1/3","1/3","1/3"]},
@@ -23,7 +23,7 @@ _KEYS = {"modulo", "distributions", "points", "ladder", "seed", "box", "claim"}
 
 
 def add_arguments(p):
-    p.add_argument("spec", metavar="SPEC.json", help="the laws (issue-4 SPEC format); '-' reads stdin")
+    p.add_argument("spec", metavar="SPEC.json", help="the laws (SPEC format of docs/independence.md); '-' reads stdin")
     p.add_argument("--json", metavar="OUT", help="write the Result as canonical JSON")
     p.add_argument("--modulo", choices=("affine", "constants"), help="override the SPEC's modulo")
     p.add_argument("--allow-float", action="store_true", help="accept JSON floats (their exact binary values)")

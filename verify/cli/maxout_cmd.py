@@ -1,7 +1,7 @@
 """``verify maxout SPEC.json [--json OUT] [--tie average|first|both] [--S S]``: compile a maxout network into a
 hardmax Transformer (spec maxout R4) and prove that it equals the network on the whole box (claim T6).
 
-SPEC (issue 3 format, exact numbers as strings)::
+SPEC (exact numbers as strings; docs/paper1-objects.md, Command line)::
 
     {"layers": [{"W": [[["2"], ["-1"]], [["-3"], ["1"]]], "b": [["-1/2", "1/3"], ["1", "-2"]]},
                 {"W": [[["1", "-2"], ["-1", "1"]]], "b": [["0", "1/2"]]}],
@@ -25,12 +25,13 @@ MAX_CLI_INPUT_DIM = 16
 
 
 def add_arguments(p):
-    p.add_argument("spec", metavar="SPEC.json", help='network and box: {"layers": [...], "box": [[lo, hi], ...]}')
+    from .common import add_network_spec_arguments
+
+    add_network_spec_arguments(p)
     p.add_argument("--tie", choices=["average", "first", "both"], default="both",
                    help="hardmax tie rule(s) to prove (default both)")
     p.add_argument("--S", dest="S", default=None, metavar="S",
                    help="gate constant (exact number); default: the bound certified by exact interval propagation")
-    p.add_argument("--allow-float", action="store_true", help="accept JSON floats (their exact binary value)")
     p.add_argument("--json", metavar="OUT", help="write the Result (verdict, sizes, certificate) as canonical JSON")
 
 
@@ -73,19 +74,12 @@ def run(args) -> int:
     from ..decide.emulation import prove_emulation
     from ..constructions.maxout_compiler import compile_maxout
     from ..arith.exact import parse_positive
-    from ..errors import InputTypeError
-    from ..objects.maxout import MaxoutNetwork, parse_box
-    from .common import check_output_path, load_json_file, write_json_output
+    from .common import check_output_path, read_network_spec, write_json_output
 
     if args.json:
         check_output_path(args.json)
     S = None if args.S is None else parse_positive(args.S, "--S")
-    doc = load_json_file(args.spec, "SPEC")
-    if not isinstance(doc, dict):
-        raise InputTypeError("SPEC", f"expected a JSON object with \"layers\" and \"box\", got {type(doc).__name__}")
-    net = MaxoutNetwork.from_dict(doc, allow_float=args.allow_float)
-    _limits(net)
-    box = parse_box(doc, dim=net.input_dim, allow_float=args.allow_float)
+    net, box = read_network_spec(args.spec, args.allow_float, _limits)
     compiled = compile_maxout(net, box, S=S)
     for line in format_sizes(compiled):
         print(line)

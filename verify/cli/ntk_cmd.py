@@ -32,8 +32,8 @@ def add_arguments(p):
                    help="A = C * K^T Q / k; 'auto' (default) tries 1, 1/4, 1/16, 1/64 until every A q lies in "
                         "the CGF domains")
     p.add_argument("--reading", choices=["shared", "per-token"], default="shared",
-                   help="shared queries (default, lse 9.2) or each discrete law's own atoms (lse 9.3 negative "
-                        "reading)")
+                   help="shared queries (default) or each discrete law's own atoms (the negative reading; "
+                        "docs/ntk.md, The Gram)")
     p.add_argument("--ladder", default=None, metavar="BITS,...",
                    help="precision ladder in bits (default 200,400,800: >= 60 digits)")
     p.add_argument("--allow-float", action="store_true", help="accept JSON floats (their exact binary value)")

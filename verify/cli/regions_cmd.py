@@ -1,7 +1,7 @@
 """``verify regions SPEC.json [--kind pieces|activation] [--plot out.png] [--json OUT]``: count the linear
 regions of a maxout network exactly on its box (claim T10's counter).
 
-SPEC is the format of ``verify maxout`` (issue 3): ``{"layers": [...], "readout": {...}?, "box": [[lo, hi], ...]}``
+SPEC is the format of ``verify maxout`` (docs/paper1-objects.md): ``{"layers": [...], "readout": {...}?, "box": [[lo, hi], ...]}``
 with input dimension 1 (exact breakpoints) or 2 (exact convex polygons).  ``--kind pieces`` (default) counts
 maximal connected open sets on which the network is affine; ``--kind activation`` counts the sets on which
 every argmax set is constant.  ``--json OUT`` writes a T10 Result (exact numbers as strings): PROVED "the
@@ -29,12 +29,13 @@ MAX_JSON_REGIONS = 200_000
 
 
 def add_arguments(p):
-    p.add_argument("spec", metavar="SPEC.json", help='network and box: {"layers": [...], "box": [[lo, hi], ...]}')
+    from .common import add_network_spec_arguments
+
+    add_network_spec_arguments(p)
     p.add_argument("--kind", choices=["pieces", "activation"], default="pieces",
                    help="pieces (maximal affine sets, default) or activation (constant argmax sets)")
     p.add_argument("--plot", metavar="OUT.png", help="draw the regions with matplotlib")
     p.add_argument("--json", metavar="OUT", help="write a T10 Result with a kernel-checkable regions-count certificate")
-    p.add_argument("--allow-float", action="store_true", help="accept JSON floats (their exact binary value)")
 
 
 def _limits(net):
@@ -96,20 +97,14 @@ def run(args) -> int:
     import json
 
     from ..decide.regions import count_regions
-    from ..errors import InputError, InputTypeError
-    from ..objects.maxout import MaxoutNetwork, parse_box
-    from .common import check_output_path, load_json_file, write_json_output
+    from ..errors import InputError
+    from .common import check_output_path, read_network_spec, write_json_output
 
     if args.json:
         check_output_path(args.json)
     if args.plot:
         check_output_path(args.plot, "--plot")
-    doc = load_json_file(args.spec, "SPEC")
-    if not isinstance(doc, dict):
-        raise InputTypeError("SPEC", f"expected a JSON object with \"layers\" and \"box\", got {type(doc).__name__}")
-    net = MaxoutNetwork.from_dict(doc, allow_float=args.allow_float)
-    box = parse_box(doc, dim=net.input_dim, allow_float=args.allow_float)
-    _limits(net)
+    net, box = read_network_spec(args.spec, args.allow_float, _limits)
     need_regions = bool(args.json or args.plot)
     rc = count_regions(net, box, kind=args.kind, include_regions=need_regions,
                        max_regions=MAX_REGIONS_1D if net.input_dim == 1 else MAX_CELLS_2D)

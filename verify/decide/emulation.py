@@ -35,20 +35,21 @@ import random
 from fractions import Fraction
 from typing import Any, Callable
 
-from .geometry import box_faces, parse_box_exact, to_fraction, to_q
+from .geometry import box_faces, to_fraction, to_q
 from ..canonical import jsonable
-from .tracer import NotPiecewiseLinear, UntraceableCode, as_form, trace
-from ..arith.exact import fraction_str, parse_exact as parse_exact_num
+from .tracer import MAX_TRACED_CELLS, NotPiecewiseLinear, UntraceableCode, as_form, trace
+from ..arith.exact import fraction_str, parse_box, parse_exact as parse_exact_num
 from ..errors import InputError, SizeLimitError
 from ..arith.context import EXACT
+from ..objects.maxout import MaxoutNetwork
 from ..objects.transformer import TIE_RULES
 from ..results import Method, Result, Verdict
 
 __all__ = ["prove_emulation", "AlteredCompiled", "alter_weight", "emulation_stages", "MAX_EXACT_DIM",
-           "DEFAULT_MAX_CELLS"]
+           "DEFAULT_COVER_CELLS"]
 
 MAX_EXACT_DIM = 2
-DEFAULT_MAX_CELLS = 50_000     # final cells of the closed cover (INCONCLUSIVE beyond, never a hang)
+DEFAULT_COVER_CELLS = 50_000   # default max_cells: final cells of the closed cover (INCONCLUSIVE beyond, never a hang)
 MAX_SAMPLE_DIM = 64
 STATEMENT = ("the compiled hardmax Transformer equals the network at every point of the box "
              "(exact region decomposition, both sides affine and equal on every cell)")
@@ -61,7 +62,7 @@ def _is_compiled(obj) -> bool:
 
 
 def _is_maxout(obj) -> bool:
-    return type(obj).__name__ == "MaxoutNetwork" and hasattr(obj, "layer_apply")
+    return isinstance(obj, MaxoutNetwork)
 
 
 def _accepts_tie(fn) -> bool:
@@ -246,9 +247,7 @@ def _resolve(target, box, tie, reference):
         if box is None:
             raise InputError("box", "missing")
     d = getattr(reference, "input_dim", None) or len(box)
-    bx = parse_box_exact(box, "box", max_dim=MAX_SAMPLE_DIM)
-    if len(bx) != d:
-        raise InputError("box", f"expected {d} intervals (the input dimension), got {len(bx)}")
+    bx = parse_box(box, d, max_dim=MAX_SAMPLE_DIM, degenerate=True)
     return reference, compiled, bx, rules
 
 
@@ -374,7 +373,7 @@ def _result(claim, verdict, statement, cert, params, conventions, evidence, seed
 
 
 def prove_emulation(net_or_compiled, box=None, tie: str = "both", *, reference=None, claim: str = "T6",
-                    max_cells: int = DEFAULT_MAX_CELLS, samples: int = 200, seed: int = 0,
+                    max_cells: int = DEFAULT_COVER_CELLS, samples: int = 200, seed: int = 0,
                     record_regions: bool = True, network=None, formula=None, witness=None) -> Result:
     """PROVED / REFUTED (exact witness) / INCONCLUSIVE that the Transformer equals the network on the box.
 
@@ -388,8 +387,8 @@ def prove_emulation(net_or_compiled, box=None, tie: str = "both", *, reference=N
     ``record_regions``: put every cell's exact maps in the evidence.  ``witness``: a point of the box tried
     first (REFUTED there if the two sides differ; otherwise the full decomposition runs).
     """
-    if not isinstance(max_cells, int) or not 1 <= max_cells <= 2_000_000:
-        raise InputError("max_cells", f"must be an integer in [1, 2000000], got {max_cells!r}")
+    if not isinstance(max_cells, int) or not 1 <= max_cells <= MAX_TRACED_CELLS:
+        raise InputError("max_cells", f"must be an integer in [1, {MAX_TRACED_CELLS}], got {max_cells!r}")
     if not isinstance(samples, int) or not 1 <= samples <= 100_000:
         raise InputError("samples", f"must be an integer in [1, 100000], got {samples!r}")
     if formula not in (None, "R4", "R8"):

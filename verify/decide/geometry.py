@@ -33,7 +33,7 @@ from gmpy2 import mpq
 
 from ..errors import InputError
 
-__all__ = ["Q", "to_q", "to_fraction", "Cell", "box_cell", "box_faces", "parse_box_exact",
+__all__ = ["Q", "to_q", "to_fraction", "Cell", "box_cell", "box_faces",
            "affine_value", "segment_overlap"]
 
 Q = mpq
@@ -67,26 +67,6 @@ def affine_value(lin: Sequence, const, point: Sequence):
         if c:
             s = s + c * p
     return s
-
-
-def parse_box_exact(box, field: str = "box", max_dim: int = 2) -> tuple:
-    """A box as a tuple of ``(lo, hi)`` Fraction pairs with lo <= hi; at most ``max_dim`` coordinates."""
-    from ..arith.exact import parse_exact
-
-    if isinstance(box, (str, bytes)) or not hasattr(box, "__len__"):
-        raise InputError(field, f"expected a list of [lo, hi] pairs, got {type(box).__name__}")
-    if not 1 <= len(box) <= max_dim:
-        raise InputError(field, f"dimension {len(box)} outside [1, {max_dim}]")
-    out = []
-    for i, pair in enumerate(box):
-        if isinstance(pair, (str, bytes)) or not hasattr(pair, "__len__") or len(pair) != 2:
-            raise InputError(f"{field}[{i}]", "expected a pair [lo, hi]")
-        lo = parse_exact(pair[0], f"{field}[{i}][0]")
-        hi = parse_exact(pair[1], f"{field}[{i}][1]")
-        if lo > hi:
-            raise InputError(f"{field}[{i}]", f"lo {lo} > hi {hi}")
-        out.append((lo, hi))
-    return tuple(out)
 
 
 def split_polygon(vs: Sequence, vals: Sequence) -> tuple:

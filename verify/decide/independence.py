@@ -1,6 +1,13 @@
 """The sound three-way decision procedure for linear independence of CGFs modulo affine functions
 (spec lse.md section 5.3; claims N3-N6).
 
+Polarity -- the two entry points ask opposite questions, so PROVED means different things:
+
+* :func:`independent_mod_affine` asks "are the CGFs independent?": PROVED = independent,
+  REFUTED = dependent (an exact relation exists).
+* :func:`check_relation` asks "does this given relation hold?": PROVED = the relation holds (so the
+  laws are *dependent*), REFUTED = it is certified false (which says nothing about independence).
+
     independent_mod_affine(dists, modulo="affine" | "constants") -> Result
 
 * **REFUTED (dependent)** only with an exact relation sum c_i Lambda_i = <a, theta> + b, c != 0 (a = 0 modulo
@@ -152,6 +159,10 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
     """Decide whether the CGFs of ``dists`` are linearly independent modulo affine functions
     (``modulo='constants'``: modulo constants).  See the module docstring.
 
+    Polarity: PROVED = **independent**, REFUTED = **dependent** (with the exact relation in the
+    certificate), INCONCLUSIVE = undecided.  (Opposite to :func:`check_relation`, where PROVED means a
+    relation holds.)
+
     ``points``: exact rational points for the ball design certificate (forces ``method='design'``);
     ``ladder``: precisions in bits for the ball certificate (e.g. ``(53,)`` for double precision);
     ``method``: ``auto`` (screen, then the cheapest exact certificate, then the ball design) or ``design``;
@@ -193,17 +204,20 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
     evidence: dict = {"search": {"method": method, "ladder": list(ladder), **({"box": box} if box is not None else {}),
                                  **({"points": [list(t) for t in pts]} if pts is not None else {})}}
 
+    def refuted_by(rel, unverified_key):
+        """The REFUTED Result if ``rel`` is verified exactly; else None, with the attempt in ``evidence``."""
+        ok, details = verify_relation(laws, rel)
+        if ok:
+            return _relation_result(claim, laws, modulo, rel, details, params, conventions, seeds,
+                                    evidence).with_timing(seconds=round(time.perf_counter() - t0, 4))
+        evidence[unverified_key] = {"relation": rel.to_dict(), **details}
+        return None
+
     # 1. structural screen (exact).  The cheap part (Diracs, translates, Gaussian rank) runs first; the
     # lattice criterion (polynomial factoring) runs only if no certificate proves independence.
     def screen(lattice):
         rel = find_relation(laws, modulo, lattice=lattice)
-        if rel is not None:
-            ok, details = verify_relation(laws, rel)
-            if ok:
-                return _relation_result(claim, laws, modulo, rel, details, params, conventions, seeds,
-                                        evidence).with_timing(seconds=round(time.perf_counter() - t0, 4))
-            evidence["screen_relation_unverified"] = {"relation": rel.to_dict(), **details}
-        return None
+        return None if rel is None else refuted_by(rel, "screen_relation_unverified")
 
     found = screen(lattice=False)
     if found is not None:
@@ -274,11 +288,9 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
         sets = [design_points(laws, N + d + 11, seed + 1000 + k, box) for k in range(2)]
         cand = numeric_relation_search(laws, modulo, sets)
         if cand is not None:
-            ok, details = verify_relation(laws, cand)
-            if ok:
-                return _relation_result(claim, laws, modulo, cand, details, params, conventions, seeds,
-                                        evidence).with_timing(seconds=round(time.perf_counter() - t0, 4))
-            evidence["numeric_candidate_unverified"] = {"relation": cand.to_dict(), **details}
+            found = refuted_by(cand, "numeric_candidate_unverified")
+            if found is not None:
+                return found
 
     # 4. inconclusive
     evidence["sigma_min_over_sigma_max"] = cert_info.get("sigma_ratio_evidence")
@@ -293,6 +305,10 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
 
 def check_relation(dists, c, a=None, C=1, claim: str = "N3", ladder: Sequence[int] = LADDER, point=None) -> Result:
     """Is sum c_i Lambda_i = <a, theta> + log C on U (``a=None``: is sum c_i Lambda_i affine)?
+
+    Polarity: PROVED = **the relation holds** (the laws are dependent), REFUTED = **the relation is false**
+    (this c is not a relation; the laws may still be dependent), INCONCLUSIVE = undecided.  (Opposite to
+    :func:`independent_mod_affine`, where PROVED means independent.)
 
     PROVED (kernel kind ``relation-identity``) when the identity is re-proved exactly (expanded polynomial
     identity / SymPy).  REFUTED (``relation-witness``) when it is certified false: the second difference

@@ -31,7 +31,7 @@ from typing import Optional, Sequence
 
 import sympy
 
-from ..arith.exact import nullspace_q, rank_q
+from ..arith.exact import integer_scale, nullspace_q, rank_q
 from ..errors import InputError, SizeLimitError
 
 __all__ = [
@@ -201,17 +201,9 @@ def verify_polynomial_relation(laws, c: Sequence) -> PolynomialRelation:
         raise InputError("laws", "the polynomial identity applies to discrete laws with rational atoms only")
     if len(c) != len(laws):
         raise InputError("c", f"expected {len(laws)} coefficients, got {len(c)}")
-    c = [Fraction(x) for x in c]
-    den = 1
-    for x in c:
-        den = den * x.denominator // math.gcd(den, x.denominator)
-    ci = [int(x * den) for x in c]
-    g = 0
-    for x in ci:
-        g = math.gcd(g, x)
-    if g == 0:
+    ci = list(integer_scale(c))
+    if not any(ci):
         return PolynomialRelation(False, tuple(ci), 1, reason="c = 0 is not a relation")
-    ci = [x // g for x in ci]
     d = laws[0].dim
     data = mgf_polynomials(laws)
     deg = [max(sum(k) for k in P) for P in data.polys]
@@ -276,10 +268,7 @@ def _directions(d: int, bound: int = 3):
     out = []
     for v in itertools.product(range(-bound, bound + 1), repeat=d):
         if any(v):
-            g = 0
-            for x in v:
-                g = math.gcd(g, x)
-            if g == 1:
+            if math.gcd(*v) == 1:
                 out.append(v)
     out.sort(key=lambda v: (sum(abs(x) for x in v), tuple(-x for x in v)))
     return out

@@ -32,7 +32,7 @@ from typing import Any, Optional, Sequence
 from flint import arb_mat
 
 from ..arith.ball import to_ball, workprec
-from ..arith.exact import fraction_str, parse_exact
+from ..arith.exact import fraction_str, parse_exact, parse_int
 from ..errors import DomainError, InputError, InputTypeError, SizeLimitError
 from ..laws.cgf import discrete_grad_ball_many, discrete_grad_float
 
@@ -87,10 +87,10 @@ def gaussian_heads(count: int, dim: int, seed: int, key_dim: Optional[int] = Non
     """
     import numpy as np
 
-    count = _int_in(count, "heads", 1, MAX_HEADS)
-    dim = _int_in(dim, "dim", 1, MAX_DIM)
-    seed = _int_in(seed, "seed", 0, 2**63 - 1)
-    k = dim if key_dim is None else _int_in(key_dim, "key_dim", 1, 64)
+    count = parse_int(count, "heads", 1, MAX_HEADS)
+    dim = parse_int(dim, "dim", 1, MAX_DIM)
+    seed = parse_int(seed, "seed", 0, 2**63 - 1)
+    k = dim if key_dim is None else parse_int(key_dim, "key_dim", 1, 64)
     scale = parse_exact(scale, "scale")
     if scale <= 0:
         raise InputError("scale", f"must be > 0, got {fraction_str(scale)}")
@@ -114,14 +114,6 @@ def default_head_count(n_laws: int, n_queries: int, dim: int) -> int:
     """Enough heads for the Gram to be able to be PD: rank k <= H*d, so H >= N*m/d; we take
     2*ceil(N*m/d) + 8 (capped at MAX_HEADS)."""
     return min(MAX_HEADS, 2 * -(-(n_laws * n_queries) // dim) + 8)
-
-
-def _int_in(value, field, lo, hi) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InputTypeError(field, f"must be an integer, got {type(value).__name__}")
-    if not lo <= value <= hi:
-        raise InputError(field, f"must be in [{lo}, {hi}], got {value}")
-    return value
 
 
 def _parse_heads(head_set, dim: int) -> tuple:
@@ -270,7 +262,7 @@ def ntk_gram(dists, queries=None, heads: Optional[int] = None, seed: int = 0, la
         H, info = gaussian_heads(count, dim, seed, key_dim=key_dim, scale=scale)
     if n * len(H) > MAX_GRADIENTS:
         raise SizeLimitError("heads", f"N*m*H = {n * len(H)} gradient evaluations exceed the limit {MAX_GRADIENTS}")
-    precision = _int_in(precision, "precision", 16, 100_000)
+    precision = parse_int(precision, "precision", 16, 100_000)
     index = tuple((i, a) for i, q in enumerate(qlists) for a in range(len(q)))
     theta_cache = {}
 

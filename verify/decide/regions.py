@@ -35,11 +35,12 @@ from typing import Any
 
 from gmpy2 import mpq
 
-from ..arith.exact import fraction_str
+from ..arith.exact import fraction_str, parse_box
 from ..arith.context import FMPQ, MPQ, Context
 from ..errors import InputError, SizeLimitError
-from .geometry import Cell, box_cell, parse_box_exact, split_polygon, to_fraction, to_q
-from .tracer import DEFAULT_MAX_CELLS, AffineForm, as_form, identity_forms, trace
+from ..objects.maxout import MaxoutNetwork
+from .geometry import Cell, box_cell, split_polygon, to_fraction, to_q
+from .tracer import AffineForm, as_form, identity_forms, trace
 
 __all__ = ["RegionCount", "count_regions", "maxout_breakpoints_1d", "breakpoint_certificate", "maxout_stages", "target_stages",
            "merge_pieces_1d", "maxout_cells_2d", "maxout_values_1d", "pieces_from_values", "prefix_counts_1d", "merge_pieces_2d", "KINDS", "MAX_REGIONS"]
@@ -308,8 +309,13 @@ def _apply_readout(Wo, bo, V) -> list:
     return Y
 
 
-def merge_pieces_1d(xs, maps) -> list:
-    """Indices of the first interval of every maximal run with the same affine map."""
+def merge_pieces_1d(maps) -> list:
+    """Indices of the first interval of every maximal run with the same affine map
+    (``maps[i]`` is the map on the i-th interval, left to right).
+
+    >>> merge_pieces_1d(["a", "a", "b", "a"])
+    [0, 2, 3]
+    """
     starts = [0]
     for i in range(1, len(maps)):
         if maps[i] != maps[i - 1]:
@@ -459,7 +465,7 @@ def _wrap_initial_maxout(d):
 
 def target_stages(f, tie: str = "average") -> tuple:
     """(stages, initial state) for any supported f."""
-    if type(f).__name__ == "MaxoutNetwork" and hasattr(f, "layer_pieces"):
+    if isinstance(f, MaxoutNetwork):
         return maxout_stages(f), None
     if all(hasattr(f, a) for a in ("transformer", "embed", "read")) and hasattr(f.transformer, "sublayers"):
         stages = [lambda x, ops: f.embed(list(x))]
@@ -549,14 +555,10 @@ def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_reg
         raise InputError("method", f"must be auto, sweep or trace, got {method!r}")
     if not isinstance(max_regions, int) or not 1 <= max_regions <= MAX_REGIONS:
         raise InputError("max_regions", f"must be an integer in [1, {MAX_REGIONS}], got {max_regions!r}")
-    bx = parse_box_exact(box, "box", max_dim=2)
+    # regions are counted on a full-dimensional box: lo < hi on every side
+    bx = parse_box(box, getattr(f, "input_dim", None), max_dim=2)
     d = len(bx)
-    if any(lo >= hi for lo, hi in bx):
-        raise InputError("box", "every side must have lo < hi (regions are counted on a full-dimensional box)")
-    in_dim = getattr(f, "input_dim", None)
-    if in_dim is not None and in_dim != d:
-        raise InputError("box", f"expected {in_dim} intervals (the input dimension), got {d}")
-    is_maxout = type(f).__name__ == "MaxoutNetwork"
+    is_maxout = isinstance(f, MaxoutNetwork)
     if method == "sweep" and not (is_maxout and d == 1):
         raise InputError("method", "the sweep needs a 1-D MaxoutNetwork")
     if d == 1 and is_maxout and method in ("auto", "sweep"):
@@ -607,7 +609,7 @@ def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_reg
         outs = [outs[i] for i in order]
         keys = [keys[i] for i in order]
         iv = [sorted((c.cell.vertices[0][0], c.cell.vertices[1][0])) for c in cells]
-        starts = merge_pieces_1d(None, keys)
+        starts = merge_pieces_1d(keys)
         n_pieces = len(starts)
         regions = []
         if include_regions:

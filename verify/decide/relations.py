@@ -166,9 +166,7 @@ def find_relation(laws, modulo: str = "affine", lattice: bool = True) -> Optiona
 
 
 def _normalise(rel: Relation) -> Relation:
-    g = 0
-    for x in rel.c:
-        g = math.gcd(g, x)
+    g = math.gcd(*rel.c)
     first = next(x for x in rel.c if x)
     s = (1 if first > 0 else -1) * g
     if s == 1:

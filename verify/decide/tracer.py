@@ -33,9 +33,9 @@ from .geometry import Cell, to_fraction, to_q
 
 __all__ = ["AffineForm", "TracingContext", "Split", "NotPiecewiseLinear", "UntraceableCode", "UndecidedComparison",
            "TracedCell",
-           "trace", "identity_forms", "as_form", "DEFAULT_MAX_CELLS"]
+           "trace", "identity_forms", "as_form", "MAX_TRACED_CELLS"]
 
-DEFAULT_MAX_CELLS = 2_000_000
+MAX_TRACED_CELLS = 2_000_000   # final cells one trace() may produce by default (SizeLimitError beyond)
 _ZERO = mpq(0)
 _NUM = (int, Fraction, type(_ZERO))
 
@@ -348,7 +348,7 @@ class TracedCell:
 
 
 def trace(stages: Sequence[Callable], cells: Iterable[Cell], *, initial=None, closed: bool = True,
-          max_cells: int = DEFAULT_MAX_CELLS, keep_patterns: bool = True) -> list:
+          max_cells: int = MAX_TRACED_CELLS, keep_patterns: bool = True) -> list:
     """Run ``stages`` (each ``(state, ops) -> state``) over ``cells``, splitting cells on demand.
 
     ``initial``: the starting state (default: the identity forms of the input).  ``closed``: keep

@@ -21,6 +21,7 @@ from fractions import Fraction
 
 from ..arith.context import EXACT, Context
 from ..arith.exact import fraction_str, parse_exact
+from ..arith.exact import is_list as _is_list
 from ..errors import InputError, InputTypeError, SizeLimitError
 from .maxout import MAX_INPUT_DIM, MaxoutNetwork, coerce_input
 
@@ -28,10 +29,6 @@ __all__ = ["CPWL1D", "DCFunction", "PiecewiseAffine1D", "network_pieces_1d", "MA
 
 MAX_BREAKPOINTS = 10_000
 MAX_PIECES = 4096
-
-
-def _is_list(v):
-    return isinstance(v, (list, tuple))
 
 
 def _scalar_input(x, field="x"):

@@ -28,7 +28,8 @@ from fractions import Fraction
 from typing import Any, Sequence
 
 from ..arith.context import EXACT, Context
-from ..arith.exact import fraction_str, parse_exact
+from ..arith.exact import MAX_BOX_DIM, fraction_str, parse_box, parse_exact
+from ..arith.exact import is_list as _is_list
 from ..errors import InputError, InputTypeError, SizeLimitError
 
 __all__ = ["MaxoutNetwork", "parse_box", "coerce_input", "MAX_DEPTH", "MAX_WIDTH", "MAX_RANK", "MAX_INPUT_DIM",
@@ -38,12 +39,8 @@ __all__ = ["MaxoutNetwork", "parse_box", "coerce_input", "MAX_DEPTH", "MAX_WIDTH
 MAX_DEPTH = 64
 MAX_WIDTH = 256
 MAX_RANK = 64
-MAX_INPUT_DIM = 256
+MAX_INPUT_DIM = MAX_BOX_DIM     # 256, the box parser's default bound
 MAX_OUTPUT_DIM = 256
-
-
-def _is_list(v) -> bool:
-    return isinstance(v, (list, tuple))
 
 
 def coerce_input(v, field: str, *, allow_float: bool = False):
@@ -295,7 +292,7 @@ class MaxoutNetwork:
 
     # -- serialisation --------------------------------------------------------------------------
     def to_dict(self) -> dict:
-        """The SPEC format of issue 3 (exact numbers as strings)."""
+        """The JSON SPEC of ``verify maxout`` (docs/paper1-objects.md, Command line): exact numbers as strings."""
         d = {"layers": [{"W": [[[fraction_str(v) for v in w] for w in Wi] for Wi in W],
                          "b": [[fraction_str(v) for v in bi] for bi in b]} for W, b in self.layers]}
         if self.readout:
@@ -396,37 +393,3 @@ class MaxoutNetwork:
 def _is_box(box) -> bool:
     return (isinstance(box, tuple) and box and all(isinstance(iv, tuple) and len(iv) == 2 and
             isinstance(iv[0], Fraction) and isinstance(iv[1], Fraction) for iv in box))
-
-
-def parse_box(d, dim: int | None = None, *, allow_float: bool = False, field: str = "box") -> tuple:
-    """A rational box from ``[["lo", "hi"], ...]`` or from a spec dict with key ``"box"``.
-
-    Returns a tuple of (lo, hi) Fraction pairs; requires lo < hi in every coordinate.
-
-    >>> parse_box({"box": [["0", "1/2"]]})
-    ((Fraction(0, 1), Fraction(1, 2)),)
-    >>> parse_box([[1, 0]])
-    Traceback (most recent call last):
-    ...
-    verify.errors.InputError: box[0]: lower end 1 must be < upper end 0
-    """
-    if isinstance(d, dict):
-        if "box" not in d:
-            raise InputError(field, "missing (expected [[lo, hi], ...], one interval per input coordinate)")
-        d = d["box"]
-    if not _is_list(d) or not d:
-        raise InputTypeError(field, "expected a non-empty list of [lo, hi] intervals")
-    if len(d) > MAX_INPUT_DIM:
-        raise SizeLimitError(field, f"dimension {len(d)} exceeds the limit {MAX_INPUT_DIM}")
-    if dim is not None and len(d) != dim:
-        raise InputError(field, f"expected {dim} intervals (the input dimension), got {len(d)}")
-    out = []
-    for m, iv in enumerate(d):
-        if not _is_list(iv) or len(iv) != 2:
-            raise InputError(f"{field}[{m}]", "expected an interval [lo, hi]")
-        lo = parse_exact(iv[0], f"{field}[{m}][0]", allow_float=allow_float)
-        hi = parse_exact(iv[1], f"{field}[{m}][1]", allow_float=allow_float)
-        if not lo < hi:
-            raise InputError(f"{field}[{m}]", f"lower end {fraction_str(lo)} must be < upper end {fraction_str(hi)}")
-        out.append((lo, hi))
-    return tuple(out)

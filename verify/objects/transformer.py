@@ -32,6 +32,7 @@ from typing import Sequence
 
 from ..arith.context import EXACT, SYMPY, BallContext, Context, MpmathContext
 from ..arith.exact import fraction_str, parse_exact, parse_positive
+from ..arith.exact import is_list as _is_list
 from ..errors import InputError, InputTypeError, SizeLimitError
 from .layout import Layout, check_transformer, parse_blocks, parse_head_reads
 from .maxout import coerce_input
@@ -65,10 +66,6 @@ CONVENTIONS = {
 
 # ----------------------------------------------------------------------------------------------
 # helpers
-
-def _is_list(v) -> bool:
-    return isinstance(v, (list, tuple))
-
 
 def _matrix(rows, field: str, *, n_rows=None, n_cols=None, allow_float=False, max_rows=None, max_cols=None) -> tuple:
     if not _is_list(rows) or not rows:
