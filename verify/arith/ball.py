@@ -18,6 +18,28 @@ A computation that may be undecided at one precision is retried up the ladder
 >>> outcome = decide_with_ladder(lambda prec: (None, {"why": "never decides"}))
 >>> outcome.verdict.value, outcome.precision
 ('inconclusive', 512)
+
+Algorithm
+---------
+Exact rationals enter as balls (:func:`to_ball`); every operation is python-flint's.  A certified decision
+is an ``attempt(prec)`` run at each rung of the ladder in turn (:func:`decide_with_ladder`), its balls
+rebuilt from the exact inputs at that precision; it stops at the first rung that decides.
+:func:`ball_cholesky` is the textbook Cholesky on balls (about n^3/6 ball multiply-adds), stopping at
+the first pivot not certainly > 0.
+
+Soundness
+---------
+Rests on Arb's inclusion guarantee (every ball contains the exact value; docs/conventions.md section 2)
+and on certain-only comparisons (section 3): :func:`sign` answers only when the ball lies on one side of
+0.  A Cholesky whose pivots are all certainly > 0 proves that *every* symmetric matrix inside the entry
+balls is positive definite.  Rungs cannot contradict each other (section 5).
+
+Limits
+------
+Undecided at the top rung (512 bits by default) is INCONCLUSIVE, never REFUTED.  The certifiers
+(:func:`certify_positive_definite`, :func:`certify_full_column_rank`) return only PROVED or INCONCLUSIVE:
+a failed Cholesky is not a proof of singularity.  Precisions must lie in [16, 1000000] bits; a
+non-finite ball has no bounds (``ValueError`` in :func:`ball_bounds`).
 """
 
 from __future__ import annotations
@@ -129,6 +151,20 @@ def decide_with_ladder(attempt: Callable[[int], tuple], ladder: Sequence[int] = 
 
     ``attempt`` is called inside ``workprec(prec)``.  ``None`` (undecided) at the top rung gives
     INCONCLUSIVE; a verdict is returned as soon as one rung decides.
+
+    Algorithm
+    ---------
+    One call of ``attempt`` per rung, in the order given, until one returns a verdict; every attempt is
+    recorded (precision, decided, verdict).  Cost: the sum of the attempts' costs.
+
+    Soundness
+    ---------
+    The verdict is exactly what ``attempt`` returned; this driver adds nothing and decides nothing itself.
+
+    Limits
+    ------
+    INCONCLUSIVE at the top rung (``ladder[-1]``, 512 bits by default) when no rung decides; ``info`` is
+    then the last attempt's.  An empty ladder is a ``ValueError``.
     """
     if not ladder:
         raise ValueError("ladder: must contain at least one precision")
@@ -159,7 +195,24 @@ class CholeskyOutcome:
 
 
 def ball_cholesky(matrix: Sequence[Sequence[arb]]) -> CholeskyOutcome:
-    """Interval Cholesky factorisation (rigorous: balls propagate through every operation)."""
+    """Interval Cholesky factorisation (rigorous: balls propagate through every operation).
+
+    Algorithm
+    ---------
+    Column by column: pivot s_j = m_jj - sum_k L_jk^2, stop unless certainly > 0, then L_jj = sqrt(s_j)
+    and L_ij = (m_ij - sum_k L_ik L_jk) / L_jj for i > j.  About n^3/6 ball multiply-adds.  Only the
+    diagonal and the lower triangle of ``matrix`` are read (the matrix is taken to be symmetric).
+
+    Soundness
+    ---------
+    ``positive_definite`` True: every pivot's ball is certainly > 0, so every symmetric matrix whose
+    entries lie in the balls is positive definite (docs/conventions.md section 2).
+
+    Limits
+    ------
+    ``None`` (undecided, never "not PD") at the first pivot whose ball touches 0 or lies below it
+    (``failed_at``); a non-square matrix is a ``ValueError``.
+    """
     n = len(matrix)
     for i, row in enumerate(matrix):
         if len(row) != n:
@@ -190,6 +243,20 @@ def certify_positive_definite(build: Callable[[int], Sequence[Sequence[arb]]],
     The matrix is rebuilt at each rung.  PROVED if the interval Cholesky succeeds; otherwise
     INCONCLUSIVE at the top rung (this routine never REFUTES: singularity needs an exact null vector).
     The ``info`` of the outcome holds the pivots of the last attempt.
+
+    Algorithm
+    ---------
+    :func:`ball_cholesky` of ``build(prec)`` at each rung of ``ladder``, without rescaling.
+
+    Soundness
+    ---------
+    PROVED rests on :func:`ball_cholesky` (every symmetric matrix in the balls is PD) and on ``build``
+    returning enclosures of the intended matrix.
+
+    Limits
+    ------
+    Only PROVED or INCONCLUSIVE; an ill-conditioned matrix needs about 2 log2(cond) bits before the
+    pivots separate from 0.
     """
 
     def attempt(prec):
@@ -207,6 +274,20 @@ def certify_full_column_rank(build: Callable[[int], Sequence[Sequence[arb]]],
 
     Method: the column-scaled Gram matrix G = D Φᵀ Φ D (D = 1/‖column‖ as a ball) is certified
     PD by interval Cholesky.  Only PROVED or INCONCLUSIVE can come out.
+
+    Algorithm
+    ---------
+    Per rung: column norms as balls, columns divided by them, G = (normalised Φ)ᵀ (normalised Φ) in
+    O(rows cols^2) ball operations, then :func:`ball_cholesky` of G.
+
+    Soundness
+    ---------
+    G PD implies that the columns of every matrix in the balls are independent (full column rank).
+
+    Limits
+    ------
+    Undecided (INCONCLUSIVE at the top rung) when rows < cols, when a column's squared norm is not
+    certainly > 0, or when a pivot of G is not certainly > 0; never REFUTED.
     """
 
     def attempt(prec):

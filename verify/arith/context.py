@@ -24,6 +24,28 @@ only), :data:`SYMPY` (symbolic; signs are SymPy's fuzzy answers).  The region tr
 :class:`~verify.decide.casesplit.DecisionTree` implement the same protocol; the float64 baselines
 of the benchmarks live in ``bench/``.
 
+Algorithm
+---------
+Every compound decision is built from :meth:`~Context.sign`: ``relu`` asks one sign; ``argmax_set``
+compares each value with the current best (n - 1 signs of differences) and keeps all ties; ``max`` is the
+first member of the argmax set; ``softmax`` is p_l = 1 / sum_m exp(scale (s_m - s_l)) (n^2 exponentials,
+no decision).
+
+Soundness
+---------
+The exact contexts (:data:`EXACT`, :data:`MPQ`, :data:`FMPQ`; ``exact = True``) decide every sign exactly.
+:class:`BallContext` answers a sign only when the ball lies on one side of 0 (docs/conventions.md section
+3), and a compound decision that meets an undecided sign raises :class:`UndecidedSign` instead of
+guessing; its ReLU is the enclosure ``max(a, 0)``.  :class:`MpmathContext` and :class:`MpfrContext`
+decide signs in floating point: evidence only, never a basis for PROVED or REFUTED.  :data:`SYMPY` answers
+only what SymPy's assumptions decide (``None`` otherwise).
+
+Limits
+------
+``exp`` is not available in the exact contexts (``NotImplementedError``).  A ball sign is undecided when
+the ball contains 0 without being exactly 0; a caller then climbs its precision ladder or answers
+INCONCLUSIVE.  The floating-point contexts never answer "undecided", so they may decide wrongly near 0.
+
 >>> EXACT.relu(Fraction(-2)), EXACT.max([Fraction(1), Fraction(3)]), EXACT.argmax_set([1, 3, 3])
 (Fraction(0, 1), Fraction(3, 1), [1, 2])
 >>> EXACT.linear_combination([Fraction(1, 2), Fraction(3)], [2, 0], 1)

@@ -4,6 +4,23 @@ Numbers computed here are never used to decide PROVED or REFUTED.  They fill the
 ``evidence`` part of a Result, and :class:`Evidence` values carry that label with them.
 gmpy2, when installed, is picked up by mpmath automatically as its integer backend.
 
+Algorithm
+---------
+mpmath at a working precision of ``dps`` decimal digits (:func:`precision`); an exact rational enters
+with one rounding (:func:`mpf_from_fraction`); :class:`Evidence` keeps the decimal text (30 digits by
+default), the digits in use and a description.
+
+Soundness
+---------
+None, by design: mpmath numbers carry no error bound, so they are evidence only.  A Result whose method
+is ``evidence`` cannot be PROVED or REFUTED (``verify/results.py`` refuses it) and the kernel never reads
+``evidence``; see docs/conventions.md section 7.
+
+Limits
+------
+``dps`` must be an integer in [5, 100000] (``ValueError`` otherwise).  Agreement of many digits is not a
+proof of anything.
+
 >>> with precision(50):
 ...     e = Evidence.of(mpmath.sqrt(2), "sqrt(2)")
 >>> e.label

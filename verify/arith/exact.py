@@ -5,6 +5,25 @@ strings (``"0.125"`` is 1/8 exactly, ``"1e-30"`` is 10^-30).  Python/JSON floats
 are refused unless the caller opts in with ``allow_float=True``; then a float is
 taken as its exact binary value.
 
+Algorithm
+---------
+Strings are matched against two regular expressions (``p/q`` and decimal with an optional exponent) and
+built as ``Fraction(digits) * 10**exponent``; nothing passes through a float.  Linear algebra over Q
+(:func:`rank_q`, :func:`nullspace_q`, :func:`solve_q`) converts to python-flint ``fmpq_mat`` and uses its
+exact ``rank`` / ``rref`` / ``solve``: polynomial in the size and the bit length of the entries.
+
+Soundness
+---------
+Every number returned is the exact rational the input denotes (a float, when allowed, is its exact
+binary value); rank, null space and solution are exact over Q.  Nothing here is evidence only.
+
+Limits
+------
+Strings longer than ``MAX_NUMBER_LENGTH`` = 5000 characters and exponents beyond ``MAX_EXPONENT`` = 5000
+are refused (:class:`~verify.errors.InputError`); a box has at most ``max_dim`` intervals (default
+``MAX_BOX_DIM`` = 256, :class:`~verify.errors.SizeLimitError` beyond).  ``nan`` / ``inf`` are refused.
+:func:`solve_q` needs a square non-singular system (``ZeroDivisionError`` otherwise).
+
 >>> parse_exact("0.125", "w")
 Fraction(1, 8)
 >>> parse_exact("-2/6", "w")
