@@ -17,6 +17,37 @@ A decided verdict needs what the kernel can re-check: a maxout network in the SP
 weights (``.transformer``, ``.embed``, ``.read``).  A Python callable on either side can still be traced, but
 the answer is then INCONCLUSIVE (with the equality or the witness as evidence): the kernel cannot evaluate it.
 
+Algorithm
+---------
+1. Resolve the two sides (compile a bare ``MaxoutNetwork`` with ``compile_maxout``), parse the box
+   (degenerate sides allowed), record the Transformer's weights (:func:`transformer_json`, by probing
+   ``embed`` / ``read``); with ``formula``, compare the sizes with the R4 / R8 formulas first.
+2. A given ``witness`` point is evaluated exactly on both sides first.
+3. d <= 2: :func:`~verify.decide.tracer.trace` of the joint stages (network layers, then embedding,
+   sublayers and read-out of the Transformer for every tie rule) over :func:`~verify.decide.geometry.box_faces`
+   (``closed=True``); on every final cell the affine maps are compared at every vertex.  Cost: one stage
+   run per (cell, stage), the number of cells being that of the joint decomposition.
+4. d >= 3: exact evaluation at the 2^d box corners (d <= 8) and ``samples`` seeded points of the grid
+   k/1024 of the box.
+
+Soundness
+---------
+Exact rational arithmetic and the tracer's partition of the closed box (:mod:`verify.decide.tracer`).
+PROVED (kind ``emulation-regions``) and REFUTED (``emulation-witness``, or ``emulation-sizes`` for a size
+formula) are re-checked by the kernel from the recorded weights (docs/regions.md, "Re-checking by the
+kernel"); a REFUTED witness is re-evaluated exactly on both sides before it is reported.  The lemma entry
+(S against the interval-propagation bound, the R4 hypothesis) is evidence only.  Sampling (d >= 3) can
+only refute: equality at the sampled points is INCONCLUSIVE.
+
+Limits
+------
+INCONCLUSIVE when: the cover needs more than ``max_cells`` final cells (default ``DEFAULT_COVER_CELLS`` =
+50,000, accepted up to 2,000,000); the code is not piecewise affine or not traceable (an exact point
+witness from up to ``samples`` points is still tried for recorded weights); the output counts differ;
+a side is a Python callable (no kernel certificate); the ``network`` given for the kernel differs from the
+traced reference on a cell; or d >= 3 and every sampled point agrees.  Box dimension at most 64, samples in
+[1, 100000].
+
 >>> from verify.objects.maxout import MaxoutNetwork
 >>> from verify.constructions.maxout_compiler import compile_maxout
 >>> net = MaxoutNetwork([([[[1], [-1]]], [[0, 0]])])            # |x|
@@ -386,6 +417,22 @@ def prove_emulation(net_or_compiled, box=None, tie: str = "both", *, reference=N
     construction's size formulas too.  ``tie``: ``"both"`` (default), ``"average"`` or ``"first"``.
     ``record_regions``: put every cell's exact maps in the evidence.  ``witness``: a point of the box tried
     first (REFUTED there if the two sides differ; otherwise the full decomposition runs).
+
+    Algorithm
+    ---------
+    Steps 1-4 of the module docstring: sizes (with ``formula``), the ``witness``, then the exact
+    decomposition of the closed box (d <= 2) or exact sampling (d >= 3).
+
+    Soundness
+    ---------
+    PROVED: both sides are affine and equal at every vertex of every cell of a partition of the closed
+    box, for every tie rule in ``tie``; REFUTED: an exact rational point where the two sides differ.  Both
+    carry a certificate the kernel re-checks from the recorded weights.
+
+    Limits
+    ------
+    See the module docstring (``max_cells`` default 50,000, at most 2,000,000; input dimension <= 2 for a
+    PROVED; callables give at most INCONCLUSIVE).
     """
     if not isinstance(max_cells, int) or not 1 <= max_cells <= MAX_TRACED_CELLS:
         raise InputError("max_cells", f"must be an integer in [1, {MAX_TRACED_CELLS}], got {max_cells!r}")

@@ -11,6 +11,24 @@ If vertex values of both strict signs occur, :meth:`Cell.split` cuts the cell in
 parts ``f > 0``, ``f < 0`` and the cut ``f = 0`` (one dimension lower); the relative
 interiors of the three parts partition the relative interior of the cell.  No epsilons.
 
+Algorithm
+---------
+:meth:`Cell.sign`: the affine function at every vertex (d + 1 exact products each).  :meth:`Cell.split`:
+one pass over the edges, inserting the exact crossing point p + t (q - p), t = f(p) / (f(p) - f(q)), on
+every edge whose end values have strict opposite signs.  Linear in the number of vertices.
+
+Soundness
+---------
+Exact rational arithmetic (``mpq``) and the vertex lemma above: the sign read from the vertices is the sign
+at every point of the relatively open cell.  The kernel has its own copy of this machinery
+(docs/regions.md, "Re-checking by the kernel").
+
+Limits
+------
+Ambient dimension 1 or 2 only (:func:`box_cell` and :func:`box_faces` refuse others); polygons are taken to
+be convex and counter-clockwise, as :func:`box_cell` and :meth:`Cell.split` produce them (not checked on
+construction).  :meth:`Cell.measure` refuses a segment in R^2 (its length is not rational).
+
 >>> sq = box_cell([(0, 1), (0, 1)])
 >>> sq.dim, sq.measure()
 (2, Fraction(1, 1))
@@ -133,7 +151,21 @@ class Cell:
         return [affine_value(lin, const, v) for v in self.vertices]
 
     def sign(self, lin: Sequence, const):
-        """+1 / -1 / 0 if the sign is constant on the cell, ``None`` if it changes."""
+        """+1 / -1 / 0 if the sign is constant on the cell, ``None`` if it changes.
+
+        Algorithm
+        ---------
+        Evaluate ``lin . v + const`` exactly at every vertex v.
+
+        Soundness
+        ---------
+        Every relative-interior point is a convex combination of all vertices with positive weights, so
+        the answer holds at every point of the cell (the module's vertex lemma).
+
+        Limits
+        ------
+        ``None`` means the sign really changes on the cell (both strict signs occur at vertices): split it.
+        """
         pos = neg = False
         for v in self.vertices:
             s = affine_value(lin, const, v)

@@ -18,6 +18,37 @@ f may be a :class:`~verify.objects.maxout.MaxoutNetwork` (1-D: a dedicated exact
 2-D: staged tracing unit by unit), a compiled hardmax Transformer (``.transformer``, ``.embed``,
 ``.read``), a CPWL function (``evaluate(x, ops=...)``) or a callable ``f(x, ops)``.
 
+Algorithm
+---------
+* 1-D maxout (:func:`maxout_values_1d`): the network is carried as its exact values at the breakpoints;
+  layer by layer, a breakpoint is inserted wherever a unit's argmax set changes inside an interval (rank
+  2: a strict sign change of the piece difference; rank k: the upper envelope resolved between all
+  pairwise crossings).  Cost per layer: O(intervals x units x k^2).  Pieces are maximal runs of equal
+  slopes (:func:`pieces_from_values`).
+* 2-D maxout (:func:`maxout_cells_2d`): polygons split unit by unit on exact vertex signs, all pieces of a
+  layer from one ``fmpq_mat`` product per cell, an exact bounding-box test skipping most vertex
+  evaluations; pieces by union-find across shared edges of positive length with equal maps
+  (:func:`merge_pieces_2d`).
+* Anything else: the tracer (:func:`verify.decide.tracer.trace`, ``closed=False``), then the same merging.
+
+Soundness
+---------
+Exact rational arithmetic throughout (``mpq``, ``fmpq``) and the vertex lemma of
+:mod:`verify.decide.geometry`: the count is exact, not a lower bound or an estimate; docs/regions.md
+describes both notions and their conventions.  The count is re-checked by the kernel
+(:mod:`verify.kernel.regions`) when a claim module wraps it into a Result.  The 1-D activation count is the
+number of intervals between breakpoints; the tracer's is the number of distinct patterns (equal, since
+every activation region is convex).
+
+Limits
+------
+Input dimension 1 or 2 and a full-dimensional box (lo < hi on every side).  At most ``max_regions`` cells
+(default and maximum ``MAX_REGIONS`` = 2,100,000, a 1-D tent up to L = 21); more raises
+:class:`~verify.errors.SizeLimitError`.  There is no undecided answer: a function that is not piecewise
+affine or not traceable raises the tracer's errors (:class:`~verify.decide.tracer.NotPiecewiseLinear`,
+:class:`~verify.decide.tracer.UntraceableCode`).  ``maxout_cells_2d`` with an inexact context (the
+float64 benchmark) returns counts that are not proofs.
+
 >>> from verify.objects.maxout import MaxoutNetwork
 >>> tent2 = MaxoutNetwork([([[[-2], [2]]], [[0, -2]]), ([[[2], [-2]]], [[0, -2]])])
 >>> count_regions(tent2, [(0, 1)]).count
@@ -547,8 +578,26 @@ def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_reg
                   include_regions: bool = True, method: str = "auto") -> RegionCount:
     """Exact number of ``kind`` regions of f on the box (dimension 1 or 2, full-dimensional box).
 
-    ``method``: ``"auto"`` (1-D maxout networks use the breakpoint sweep, everything else the tracer),
-    ``"sweep"`` or ``"trace"`` (to cross-check the two).  ``tie`` is used for hardmax Transformers."""
+    ``method``: ``"auto"`` (1-D maxout networks use the breakpoint sweep, 2-D maxout networks the polygon
+    sweep, everything else the tracer), ``"sweep"`` or ``"trace"`` (to cross-check the two).  ``tie`` is
+    used for hardmax Transformers.
+
+    Algorithm
+    ---------
+    Parse the box (at most 2 sides, lo < hi), then the 1-D breakpoint sweep, the 2-D polygon sweep or the
+    tracer (see the module docstring), then merging of adjacent cells with equal maps for ``"pieces"``.
+    ``include_regions`` adds every region's cells and exact map (1-D sweep: a second sweep).
+
+    Soundness
+    ---------
+    Exact: ``count`` is the number of regions of ``kind`` (docs/regions.md), computed in exact rationals.
+
+    Limits
+    ------
+    ``max_regions`` in [1, 2,100,000] (:class:`~verify.errors.InputError` outside); more cells raise
+    :class:`~verify.errors.SizeLimitError`; boxes of dimension > 2 are refused; ``method="sweep"`` needs a
+    1-D ``MaxoutNetwork``; the tracer's errors propagate for untraceable ``f``.
+    """
     if kind not in KINDS:
         raise InputError("kind", f"must be one of {', '.join(KINDS)}, got {kind!r}")
     if method not in ("auto", "sweep", "trace"):

@@ -1,16 +1,30 @@
 """Symbolic zero tests for expressions in exponentials: is an expression identically 0 once every
 exponential is written in fresh symbols?
 
-**Algorithm.**  :func:`exp_free_zero` replaces every exp(.) by a fresh positive :class:`sympy.Dummy` and asks
+Algorithm
+---------
+:func:`exp_free_zero` replaces every exp(.) by a fresh positive :class:`sympy.Dummy` and asks
 ``sympy.cancel`` whether the resulting rational function is 0.  First pass: one symbol E per distinct
 expanded exponent, integer multiples sharing it (exp(-a) = 1/E).  Second pass (``fine=True``): every exponent
 c0 + sum_t c_t t (rational c, monomials t) becomes e^{c0} prod_t Z_t^{c_t D_t}, Z_t = exp(t / D_t) fresh, D_t
-the common denominator of the coefficients of t.
+the common denominator of the coefficients of t.  Cost: that of ``sympy.cancel`` on the substituted
+expression (the second pass can be slow for large expressions).
 
-**Soundness.**  An identity of rational functions in free symbols holds after any substitution with non-zero
+Soundness
+---------
+An identity of rational functions in free symbols holds after any substitution with non-zero
 denominators, in particular after putting the exponentials back; so True proves the identity.  False means
 "not shown", never "non-zero".  The fresh symbols are ``Dummy`` objects, so they never coincide with a symbol
-of the input, whatever its name.
+of the input, whatever its name.  The proof rests on SymPy's ``cancel`` (exact polynomial arithmetic
+over Q).
+
+Limits
+------
+Returns False (not shown) for identities that need more than rational-function algebra in the new
+symbols: exp(a) exp(b) = exp(a + b) is not seen by the first pass (three unrelated symbols; the second
+pass, ``fine=True``, sees it), and exp(sin a + sin b) = exp(sin a) exp(sin b) by neither (exponents that
+are not polynomials with rational coefficients each get a symbol of their own).  No time budget: a large
+expression can make ``cancel`` slow.
 """
 
 from __future__ import annotations
@@ -76,6 +90,21 @@ def exp_free_zero(expr, fine: bool = False) -> bool:
     their own).  Sound for proving an identity: a rational function of free symbols that cancels to 0
     vanishes under every substitution with non-zero denominators.  False means "not shown", never
     "non-zero".
+
+    Algorithm
+    ---------
+    The two passes of the module docstring; the second runs only when the first fails and ``fine=True``.
+    A matrix is tested entry by entry.
+
+    Soundness
+    ---------
+    True proves that ``expr`` is identically 0 wherever it is defined (docs/mean-field.md, N2).  False is
+    never a proof of non-zero.
+
+    Limits
+    ------
+    See the module docstring: False whenever the identity is not visible to ``sympy.cancel`` after the
+    substitution.
 
     >>> a, b = sympy.symbols("a b")
     >>> exp_free_zero(sympy.exp(a * (a + b)) - sympy.exp(a**2 + a * b))

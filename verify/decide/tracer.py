@@ -12,6 +12,31 @@ before it are not repeated (their outputs are affine forms valid on the whole pa
 Every final cell carries the exact output forms and its activation pattern (the results of the
 decisions: argmax sets, ReLU states, signs).
 
+Algorithm
+---------
+A work stack of (cell, state, next stage, pattern).  A stage runs once per cell it reaches; a
+:class:`Split` cuts the cell by the offending form into ``f > 0``, ``f < 0`` and the cut ``f = 0``
+(:meth:`~verify.decide.geometry.Cell.split`) and only that stage is re-run on the parts.  Cost: one
+stage evaluation per (cell, stage) pair reached plus the re-runs after splits; every sign costs one
+exact affine evaluation per vertex.
+
+Soundness
+---------
+Exact rational arithmetic (``mpq``) and the vertex lemma of :mod:`verify.decide.geometry` (an affine
+function has a constant sign on a relatively open convex cell iff its vertex values say so).  The
+relative interiors of the three parts of a split partition the cell, so the final cells partition the
+input cells (with ``closed=True``; with ``closed=False`` the lower-dimensional cuts are dropped), every
+decision is constant on each final cell and the output forms are exact on it.  The evaluation code may
+only use the context (docs/regions.md); anything else is refused rather than answered for the whole cell.
+
+Limits
+------
+At most ``max_cells`` final cells (default ``MAX_TRACED_CELLS`` = 2,000,000), then
+:class:`~verify.errors.SizeLimitError`; intermediate cells are not counted.  Input dimension 1 or 2 (the
+cells of :mod:`verify.decide.geometry`).  A product of two varying values (:class:`NotPiecewiseLinear`),
+a comparison or conversion outside the context (:class:`UndecidedComparison`) and any exception of the
+traced code (:class:`UntraceableCode`) propagate to the caller: there is no undecided answer.
+
 >>> from verify.decide.geometry import box_cell
 >>> def f(x, ops):                      # |x| - 1 on [-2, 3] through the context interface
 ...     return (ops.max([x[0], -x[0]]) - 1,)
@@ -356,6 +381,22 @@ def trace(stages: Sequence[Callable], cells: Iterable[Cell], *, initial=None, cl
     with ``closed=False`` only full-dimensional cells are kept (region counting).  More than
     ``max_cells`` final cells raises :class:`~verify.errors.SizeLimitError`.
     Errors :class:`NotPiecewiseLinear` / :class:`UntraceableCode` propagate to the caller.
+
+    Algorithm
+    ---------
+    Depth-first over (cell, state, stage); a :class:`Split` pushes the parts ``f > 0``, ``f < 0`` and (if
+    ``closed`` or full-dimensional) the cut, with the state before the failing stage.
+
+    Soundness
+    ---------
+    Each returned cell's ``value`` is the exact output of the stages at every point of the cell and its
+    ``pattern`` the decisions taken there; the cells partition the input cells (``closed=True``) or their
+    full-dimensional part up to lower-dimensional sets (``closed=False``).
+
+    Limits
+    ------
+    ``SizeLimitError`` beyond ``max_cells`` final cells (default 2,000,000); the errors above propagate;
+    cells must be those of :mod:`verify.decide.geometry` (dimension 1 or 2).
     """
     cells = list(cells)
     if not cells:
