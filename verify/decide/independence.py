@@ -8,7 +8,27 @@ Polarity -- the two entry points ask opposite questions, so PROVED means differe
 * :func:`check_relation` asks "does this given relation hold?": PROVED = the relation holds (so the
   laws are *dependent*), REFUTED = it is certified false (which says nothing about independence).
 
-    independent_mod_affine(dists, modulo="affine" | "constants") -> Result
+Algorithm
+---------
+:func:`independent_mod_affine` (docs/independence.md, "The decision procedure"), cheapest first:
+
+1. the exact structural screen without the lattice criterion (:func:`~verify.decide.relations.find_relation`):
+   Diracs, translates / duplicates, Gaussian covariance rank; a relation found is verified exactly;
+2. a certificate: all laws discrete -> the modular Hessian / gradient certificate (about N / (rows per
+   point) + 2 points, three primes at most); Gaussian / Laplace laws (and mixtures with separation 0) ->
+   the exact rational one;
+3. if that fails and some law is discrete: the lattice criterion (polynomial factoring over Q);
+4. the ball design certificate at N + d + 11 (modulo constants N + 11) exact points, interval Cholesky of the
+   preconditioned Gram up the precision ladder (O(points x N^2) ball operations per rung; skipped for
+   N > 64 in ``auto``);
+5. N <= 16: an mpmath kernel search at 80 digits on two point sets, its candidate verified exactly;
+6. otherwise INCONCLUSIVE.
+
+:func:`check_relation` tests one given relation: exact identity first, then a certified witness.
+
+Soundness
+---------
+``independent_mod_affine(dists, modulo="affine" | "constants") -> Result``:
 
 * **REFUTED (dependent)** only with an exact relation sum c_i Lambda_i = <a, theta> + b, c != 0 (a = 0 modulo
   constants), re-proved exactly: the expanded polynomial identity prod P_i^{c_i} = C z^beta for discrete laws,
@@ -18,6 +38,21 @@ Polarity -- the two entry points ask opposite questions, so PROVED means differe
   certificate (rational discrete laws), the exact rational Hessian / gradient certificate (Gaussian / Laplace),
   or the ball design matrix certified by interval Cholesky up the precision ladder.
 * **INCONCLUSIVE** otherwise, with sigma_min/sigma_max and the precision in ``evidence``.  Float64 never decides.
+
+The certificate in a PROVED Result is a non-zero N x N minor (modular / rational determinant, or a square
+design determinant certified in the kernel's own balls; :mod:`verify.decide.independence_certificates`),
+and every decided Result is re-checked by the kernel (:mod:`verify.kernel.lse`) before it is returned:
+a verdict the kernel rejects is returned INCONCLUSIVE (:func:`self_checked`).  The lattice criterion's rank
+and the S1 / S2 conditions are evidence; only relations re-proved exactly count.
+
+Limits
+------
+At most ``MAX_LAWS`` = 512 laws, ``MAX_TOTAL_ATOMS`` = 200,000 atoms, ``MAX_POINTS`` = 2048 given points
+(:class:`~verify.errors.SizeLimitError`); ladder rungs in [16, 4096] bits.  The ball design is not
+attempted for N > ``MAX_BALL_LAWS`` = 64 (``method="auto"``), and the numerical relation search runs only
+for N <= 16: a dependent family of more than 16 laws is REFUTED only through the exact screen.  A relation
+supported on discrete laws in a family that also holds non-discrete laws makes :func:`~verify.decide.relations.verify_relation` raise :class:`~verify.errors.InputError` (the
+polynomial identity is applied to every law), so such a family is refused rather than decided.
 
 >>> from verify.laws import Discrete
 >>> mu, nu = Discrete([[0], [1]]), Discrete([[0], [2]])
@@ -172,6 +207,23 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
 
     The parameters are the laws, the modulus and the label only (what is claimed); the search settings
     go to ``evidence["search"]``.  Every decided Result is re-checked by the kernel before it is returned.
+
+    Algorithm
+    ---------
+    Steps 1-6 of the module docstring; ``method="design"`` (or ``points``) skips the exact certificates and
+    goes to the ball design.
+
+    Soundness
+    ---------
+    PROVED: a full-column-rank certificate (a non-zero minor) the kernel accepted; REFUTED: an exact
+    relation re-proved by polynomial expansion or SymPy and accepted by the kernel.  A search or float
+    result never decides.
+
+    Limits
+    ------
+    INCONCLUSIVE when no relation is verified and no certificate succeeds (the ball design up to the top
+    of ``ladder``, 512 bits by default), or when the kernel rejects a found certificate.  Sizes: see the
+    module docstring.
     """
     t0 = time.perf_counter()
     if not isinstance(claim, str) or not CLAIM_ID_PATTERN.match(claim):
@@ -316,6 +368,28 @@ def check_relation(dists, c, a=None, C=1, claim: str = "N3", ladder: Sequence[in
     arb ball excluding 0 at exact points of U.  ``c`` may be rational, e.g. ``(1, 0, -2,
     "1.00000000000000000001")``; ``ladder`` is kept for compatibility (the kernel's ladder is used).
 
+    Algorithm
+    ---------
+    1. Scale c to coprime integers (c' = s c, s > 0).
+    2. Exact test: all laws discrete -> the expanded polynomial identity (degree <= 3000); otherwise, only
+       when ``a`` is given and s is an integer -> :func:`~verify.decide.relations.verify_relation` (SymPy).
+    3. Else a witness, in the kernel's own CGF balls (:mod:`verify.kernel._laws`) at its ladder
+       (128, 512, 2048 bits): at 4 seeded design points (or ``point``), the second differences of
+       F = sum c_i Lambda_i with steps e_i / 4 and (e_i + e_k) / 4, and with ``a`` the value
+       F(t) - <a, t> - log C; the first ball that excludes 0 with radius < 2^-18 |midpoint| refutes.
+
+    Soundness
+    ---------
+    PROVED: the identity re-proved exactly (kind ``relation-identity``).  REFUTED: F is not affine (a
+    second difference is certainly non-zero) or not equal to <a, t> + log C at a point (kind
+    ``relation-witness``), resting on the kernel's ball enclosures.  Both are re-checked by the kernel.
+
+    Limits
+    ------
+    INCONCLUSIVE when neither succeeds.  Without ``a`` a PROVED also needs C^(1/s) to be rational; for
+    non-discrete laws, a PROVED needs ``a`` and an integer scaling s, otherwise only REFUTED or
+    INCONCLUSIVE can come out.  A relation with a tiny non-zero defect may need more than 2048 bits.
+
     >>> from verify.laws.oracle_families import oracle_case
     >>> check_relation(oracle_case("F5").laws, (1, 0, -2, 1)).verdict.value
     'proved'
@@ -454,7 +528,22 @@ def batch_result(claim: str, results: Sequence[Result], summary: str, label: Opt
     ``expected=None``: PROVED (kind ``independence-batch``) when every family is PROVED independent;
     REFUTED (``dependence-batch``: "at least one family is independent" is false) when every family is
     REFUTED.  With ``expected`` (``"independent"`` / ``"dependent"`` per family): PROVED when every family
-    is decided as expected.  Otherwise INCONCLUSIVE (the counts are in the evidence)."""
+    is decided as expected.  Otherwise INCONCLUSIVE (the counts are in the evidence).
+
+    Algorithm
+    ---------
+    Counts the verdicts of ``results`` and, when decided, concatenates their certificate bodies.
+
+    Soundness
+    ---------
+    Rests on the member Results (each kernel-checked) and on the kernel's re-check of the batch
+    certificate (:func:`self_checked`).
+
+    Limits
+    ------
+    INCONCLUSIVE as soon as one family is undecided or decided against ``expected``; every Result must
+    share the same ``modulo``.
+    """
     modulo = results[0].parameters["modulo"]
     families = [r.parameters["laws"] for r in results]
     verdicts = [r.verdict.value for r in results]

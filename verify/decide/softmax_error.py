@@ -11,6 +11,27 @@ Three kinds of numbers, kept apart:
 The sharp bound: 0 <= E_lambda(s) <= W0((n-1)/e)/lambda, with equality at s* = (u*/lambda, 0, ..., 0),
 u* = 1 + W0((n-1)/e).  For n = 2 the constant is 0.278464542761...
 
+Algorithm
+---------
+E_lambda(s) = sum_l a_l g_l / sum_l a_l with gaps g_l = max s - s_l >= 0 and a_l = exp(-lambda g_l), so no
+exponential overflows; O(n) ball operations.  The argmax is decided exactly for rational s, or given as
+``top`` for balls.  W0 is Arb's ``lambertw``.  The evidence search (:func:`search_softmax_error`) scores
+float points in numpy, runs L-BFGS-B from the best, and re-scores the top candidates in mpmath.
+
+Soundness
+---------
+The ball functions return enclosures (Arb's inclusion guarantee, docs/conventions.md section 2): a
+comparison with a bound decides only when the balls separate.  Nothing in this module decides a verdict;
+the T2 / T7 checks do (docs/softmax.md, "What a PROVED verdict rests on").  The mpmath and numpy
+functions are evidence only.
+
+Limits
+------
+:func:`softmax_weights_ball` / :func:`softmax_error_ball` raise ``ValueError`` when ``top`` is not
+certainly a maximum of ball entries.  The search is evidence: a finite set of float points
+(``points`` = 3000 by default, at most ``max_rescored`` = 5000 re-scored) can miss the maximum.
+:func:`decision_points_1d` works in input dimension 1, within the tracer's cell limit.
+
 >>> from verify.arith.ball import workprec
 >>> with workprec(128):
 ...     print(sharp_constant(2).str(12, radius=False))
@@ -108,7 +129,22 @@ def softmax_weights_ball(s: Sequence, lam, top: Optional[int] = None) -> list:
 
 
 def softmax_error_ball(s: Sequence, lam, top: Optional[int] = None) -> arb:
-    """E_lambda(s) = sum_l p_l (max s - s_l), rigorous (see :func:`softmax_weights_ball` for ``s``)."""
+    """E_lambda(s) = sum_l p_l (max s - s_l), rigorous (see :func:`softmax_weights_ball` for ``s``).
+
+    Algorithm
+    ---------
+    Gaps to the top entry, a_l = exp(-lambda g_l) (a_top = 1), E = sum a_l g_l / sum a_l: O(n) balls.
+
+    Soundness
+    ---------
+    The returned ball contains the exact E_lambda(s) (Arb enclosures from exact inputs); with rational
+    ``s`` the argmax is exact.
+
+    Limits
+    ------
+    ``ValueError`` when ``top`` is given and some other entry is not certainly below it.  The width of
+    the ball is the only statement about accuracy: no comparison is made here.
+    """
     top, gaps = _top_and_gaps(s, top)
     lam = to_ball(lam)
     a = [(-lam * g).exp() if i != top else arb(1) for i, g in enumerate(gaps)]
@@ -250,6 +286,21 @@ def search_softmax_error(n: int, lam, points: int = 3000, seed: int = 0, local_s
     re-evaluated at ``dps`` digits from their exact binary values (at most ``max_rescored``).
     Returns the float values, the re-scored (value, exact point) pairs and the largest float value
     among the points that were not re-scored.
+
+    Algorithm
+    ---------
+    Candidates, float64 values, ``local_starts`` L-BFGS-B runs (at most 200 iterations each), then
+    mpmath re-scoring at ``dps`` digits of the chosen points taken at their exact binary values.
+
+    Soundness
+    ---------
+    None: evidence only.  A large value found is a candidate for an exact witness that the caller
+    re-evaluates with balls; no value found is a proof of nothing.
+
+    Limits
+    ------
+    Needs numpy and scipy; λ is used as a float.  A finite sample: the maximiser can be missed, and
+    only the re-scored points have more than float64 accuracy.
     """
     import numpy as np
     from scipy.optimize import minimize
