@@ -19,6 +19,33 @@ Three certificate builders:
   full column rank certified by interval Cholesky of the preconditioned Gram matrix (Phi X)^T (Phi X),
   X ~ R^{-1} from a QR of the midpoints, up a precision ladder.
 
+Algorithm
+---------
+* modular: ceil(N / rows per point) + 2 random integer points z (coordinates in [2, 2^20)), the matrix
+  mod p in int64 numpy (chunks of at most 2^21 elements), ``nmod_mat.rank``; up to three primes, fresh
+  points for each.  Cost: O(points x atoms x d) modular products plus the rank.
+* exact: the rational Hessian / gradient rows at the given points, ``fmpq_mat.rank``.
+* ball: the design rows as balls, Y = Phi X, interval Cholesky of Y^T Y, at each rung
+  (O(rows x N^2) ball operations).
+* kernel certificates (:func:`kernel_modular`, :func:`kernel_exact`, :func:`kernel_ball`): N (or
+  N + 1 + d) pivot rows and the determinant of that square minor.
+
+Soundness
+---------
+Modular: rank mod p <= rank over Q when no denominator vanishes mod p (weights, z and every normaliser
+are checked).  Exact: rank over Q.  Ball: rank(Phi X) <= rank(Phi) for any X, so the preconditioner may be
+computed in floating point (docs/conventions.md section 7) and Cholesky of the balls proves full rank.
+The Result carries only the minor, whose determinant the kernel recomputes (:mod:`verify.kernel.lse`).
+
+Limits
+------
+A rank below N at all three primes, a singular preconditioner or an undecided Cholesky at the top rung is
+"not certified", never a proof of dependence.  The modular certificate needs discrete laws with rational
+atoms; the exact one Gaussian / Laplace laws or mixtures with separation 0.  :func:`kernel_ball` gives up
+(None) when no square determinant is certified with radius < 2^-18 |midpoint| at the kernel's ladder
+(128, 512, 2048 bits).  :func:`design_points` raises :class:`~verify.errors.InputError` when it cannot
+place the points in the common domain (box halved down to 2^-20).
+
 >>> from verify.laws import Discrete
 >>> cert = modular_certificate([Discrete([[0], [1]]), Discrete([[0], [2]])], "affine", seed=0)
 >>> cert["certified"], cert["variant"], cert["rank"]
@@ -172,6 +199,19 @@ def modular_certificate(laws, modulo: str = "affine", seed: int = 0, n_points: O
 
     ``modulo='affine'`` uses the Hessian variant, ``'constants'`` the gradient variant.  Returns a dict
     with ``certified`` (True only when rank N modulo p was reached), the variant, prime, q, z points and rank.
+
+    Algorithm
+    ---------
+    For each prime of ``primes`` (three by default): fresh z points, the matrix mod p, its rank; stop at
+    rank N.
+
+    Soundness
+    ---------
+    ``certified`` True: rank N modulo p, hence rank N over Q, hence independence (module docstring).
+
+    Limits
+    ------
+    ``certified`` False when every prime gave rank < N or a vanishing denominator: not a proof of anything.
     """
     N = len(laws)
     d = laws[0].dim
@@ -214,7 +254,21 @@ def rational_hessian_family(laws) -> bool:
 
 
 def exact_rational_certificate(laws, modulo: str, points: Sequence) -> dict:
-    """Rank over Q of the Hessian (affine) or gradient (constants) matrix at exact rational ``points``."""
+    """Rank over Q of the Hessian (affine) or gradient (constants) matrix at exact rational ``points``.
+
+    Algorithm
+    ---------
+    Exact rows from ``hess_exact`` / ``grad_exact`` of each law, then ``fmpq_mat.rank``.
+
+    Soundness
+    ---------
+    Exact: rank N proves independence (module docstring).
+
+    Limits
+    ------
+    Only for laws whose gradient and Hessian are rational at rational points
+    (:func:`rational_hessian_family`); rank < N at these points proves nothing.
+    """
     N = len(laws)
     d = laws[0].dim
     rows = []
@@ -337,6 +391,20 @@ def certify_rank_preconditioned(build, ladder: Sequence[int] = LADDER):
     Y = Phi X in ball arithmetic and certify Y^T Y (close to the identity) positive definite by interval
     Cholesky.  Unlike Cholesky of Phi^T Phi this needs about log2(cond Phi) bits, not 2 log2(cond Phi).
     Only PROVED or INCONCLUSIVE can come out.
+
+    Algorithm
+    ---------
+    Per rung: midpoints, X from an mpmath QR at prec + 32 bits, Y = Phi X and Y^T Y in balls,
+    :func:`~verify.arith.ball.ball_cholesky`.
+
+    Soundness
+    ---------
+    PROVED: Y^T Y is PD for every matrix in the balls, so Y and hence Phi have full column rank.
+
+    Limits
+    ------
+    Undecided when rows < columns, when the preconditioner fails (singular midpoints) or when a pivot is
+    not certainly > 0; INCONCLUSIVE at the top rung.
     """
 
     def attempt(prec):
@@ -367,7 +435,22 @@ def certify_rank_preconditioned(build, ladder: Sequence[int] = LADDER):
 
 def ball_design_certificate(laws, modulo: str, points: Sequence, ladder: Sequence[int] = LADDER,
                             record_entries: bool = True) -> dict:
-    """Certified full column rank of the design matrix at ``points`` up the precision ``ladder``."""
+    """Certified full column rank of the design matrix at ``points`` up the precision ``ladder``.
+
+    Algorithm
+    ---------
+    :func:`certify_rank_preconditioned` of :func:`design_rows_ball`; the float64 rank and the mpmath
+    sigma_min/sigma_max of the midpoints are added as evidence.
+
+    Soundness
+    ---------
+    ``certified`` True rests on the ball enclosures of the CGFs and the preconditioned Cholesky; the
+    float64 rank and the sigma ratio are evidence only.
+
+    Limits
+    ------
+    ``certified`` False when undecided at the top of ``ladder`` (512 bits by default).
+    """
     holder = {}
 
     def build(prec):

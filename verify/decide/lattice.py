@@ -12,6 +12,28 @@ which :func:`verify_polynomial_relation` re-proves by expanding both sides exact
 
 **Sufficient conditions S1 and S2** are decided exactly on the atoms (:func:`s2_holds`, :func:`s1_direction`).
 
+Algorithm
+---------
+:func:`lattice_criterion`: scale the atoms by q, factor each Ptilde_i with ``sympy.factor_list`` over Q,
+index the monic non-monomial factors, then exact rank and null space of the multiplicity matrix
+(:mod:`verify.arith.exact`).  :func:`verify_polynomial_relation`: expand both sides by repeated squaring
+(dictionaries of exact coefficients) and compare them up to C z^beta.  Cost: dominated by the factoring
+and by the expansion, whose size grows with the total degree.
+
+Soundness
+---------
+A relation counts only after :func:`verify_polynomial_relation` has expanded both sides exactly; the rank
+of the multiplicity matrix is reported by the decision procedure as evidence (docs/independence.md).
+``holds`` False proves that *this* c is not a relation, not that the laws are independent.
+
+Limits
+------
+The criterion runs for discrete laws in dimension <= 3 with an exponent span <= ``MAX_LATTICE_DEGREE`` = 48
+per variable after scaling (:func:`lattice_applicable` gives the reason otherwise;
+:func:`lattice_criterion` raises :class:`~verify.errors.SizeLimitError`).  Expanding a relation of total
+degree > ``MAX_RELATION_DEGREE`` = 3000 raises ``SizeLimitError``.  :func:`s1_direction` searches integer
+directions with entries in [-3, 3] (d <= 3) or [-1, 1]: None does not mean S1 fails.
+
 >>> from verify.laws import Discrete
 >>> laws = [Discrete([[0], [1]]), Discrete([[0], [2]]), Discrete([[0], [1], [2], [3]])]
 >>> crit = lattice_criterion(laws)
@@ -121,7 +143,23 @@ class LatticeCriterion:
 
 
 def lattice_criterion(laws) -> LatticeCriterion:
-    """Factor the MGF polynomials and compute the multiplicity matrix, its rank and kernel (exact)."""
+    """Factor the MGF polynomials and compute the multiplicity matrix, its rank and kernel (exact).
+
+    Algorithm
+    ---------
+    ``sympy.factor_list`` of each Ptilde_i over Q; monomial factors dropped, the others made monic and
+    indexed by their text; ``rank_q`` / ``nullspace_q`` of the transposed multiplicity matrix.
+
+    Soundness
+    ---------
+    Exact (SymPy's factorisation over Q, python-flint's rank).  The kernel vectors are candidates:
+    callers re-prove each with :func:`verify_polynomial_relation` before it counts.
+
+    Limits
+    ------
+    ``SizeLimitError`` when :func:`lattice_applicable` refuses the laws (non-discrete, d > 3, exponent
+    span > 48).
+    """
     why = lattice_applicable(laws)
     if why is not None:
         raise SizeLimitError("laws", f"lattice criterion not applicable: {why}")
@@ -196,6 +234,21 @@ def verify_polynomial_relation(laws, c: Sequence) -> PolynomialRelation:
 
     ``c`` may be rational: it is scaled to integers first.  ``holds`` False means the identity is false
     (a proof that *this* c is not a relation), never that the laws are independent.
+
+    Algorithm
+    ---------
+    L = prod_{c_i>0} Ptilde_i^{c_i}, R = prod_{c_i<0} Ptilde_i^{-c_i} expanded exactly; beta and C from the
+    lexicographically largest exponents; holds iff L = C z^beta R term by term and C > 0.
+
+    Soundness
+    ---------
+    Exact rational arithmetic: ``holds`` True proves sum c_i Lambda_i = <a, theta> + log C with the
+    returned ``affine`` a and ``constant`` C.
+
+    Limits
+    ------
+    :class:`~verify.errors.InputError` unless every law is discrete; ``SizeLimitError`` when a side has
+    total degree > 3000.
     """
     if not laws or not all(_is_rational_discrete(l) for l in laws):
         raise InputError("laws", "the polynomial identity applies to discrete laws with rational atoms only")

@@ -1,13 +1,23 @@
 """The oracle families of the spec (lse.md 6.7) through the three-way decision procedure.
 
-**Algorithm.**  :func:`decide_oracle_case` runs :func:`verify.decide.independence.independent_mod_affine` on
+Algorithm
+---------
+:func:`decide_oracle_case` runs :func:`verify.decide.independence.independent_mod_affine` on
 the laws of an oracle case (:func:`verify.laws.oracle_families.oracle_case`) with the case's reading (modulo
 affine functions or constants).  For a dependent case whose spec table states a relation, that relation is
 re-verified exactly as well (:func:`verify.decide.relations.verify_relation`).
 
-**Soundness.**  The verdict is the decision procedure's own (kernel-checked) verdict; the table relation is
+Soundness
+---------
+The verdict is the decision procedure's own (kernel-checked) verdict; the table relation is
 evidence about the spec table, except that a table relation which fails exact verification makes the Result
 INCONCLUSIVE (the table and the procedure disagree, so nothing is claimed).
+
+Limits
+------
+Those of :func:`~verify.decide.independence.independent_mod_affine`.  An unknown case or a table relation
+with a non-zero constant b raises :class:`~verify.errors.InputError`; with ``modulo`` overriding the case's
+reading the table relation is not checked.
 """
 
 from __future__ import annotations

@@ -8,6 +8,29 @@ laws) or by a numerical kernel search, and only count once :func:`verify_relatio
 * laws with c_i != 0 all discrete: the polynomial identity prod P_i^{c_i} = C z^beta, expanded exactly;
 * otherwise: SymPy reduces sum c_i Lambda_i - <a, theta> - log C to 0 (``expand``, then ``simplify``).
 
+Algorithm
+---------
+:func:`structural_relations`: Diracs (Lambda affine); translates and duplicates by an exact translation
+class, compared only within a cheap signature; the exact null space of the Gaussian covariances; and
+(``lattice=True``) the lattice-criterion kernel of the discrete sub-family, each vector expanded.
+:func:`find_relation` takes the first (modulo constants: a null-space combination with a = 0).
+:func:`numeric_relation_search`: mpmath SVD of the design matrix at 80 digits on each point set, the
+smallest singular vector of the first set, rational recognition (denominators <= 1000).
+
+Soundness
+---------
+Found relations and numerical candidates are only candidates.  :func:`verify_relation` True is a proof:
+the exact polynomial identity for discrete support, or SymPy reducing the expression to 0 (SymPy's
+``expand`` / ``simplify`` are trusted for that step).  False means "not verified", never "false".
+
+Limits
+------
+The numerical search gives up (None) unless both point sets have sigma_min/sigma_max <= 10^-40, the
+recognised rationals agree with the singular vector to 10^-26, and b = 0.  ``simplify`` is tried only for
+at most 6 non-zero c_i; an expansion of degree > 3000 is reported as not verified.  With discrete support
+in a family that also holds non-discrete laws, :func:`verify_relation` raises
+:class:`~verify.errors.InputError` (the polynomial identity is applied to every law).
+
 >>> from verify.laws import Gaussian
 >>> laws = [Gaussian([[1]], [0]), Gaussian([[4]], [1])]
 >>> rel = find_relation(laws, "affine")
@@ -208,7 +231,23 @@ def relation_expression(laws, c, a, C=Fraction(1)):
 
 
 def verify_relation(laws, rel: Relation) -> tuple:
-    """(verified, details): True only when the identity is re-proved exactly (see module docstring)."""
+    """(verified, details): True only when the identity is re-proved exactly (see module docstring).
+
+    Algorithm
+    ---------
+    Support all discrete: :func:`~verify.decide.lattice.verify_polynomial_relation` and a comparison of its
+    a and C with the relation's.  Otherwise ``sympy.expand`` of the difference, then ``sympy.simplify``
+    (at most 6 terms).
+
+    Soundness
+    ---------
+    True: the identity holds on the common domain (exact expansion, or SymPy's reduction to 0).
+
+    Limits
+    ------
+    False (not verified) when SymPy does not reduce the difference or the expansion exceeds degree 3000;
+    :class:`~verify.errors.InputError` for discrete support among non-discrete laws (module docstring).
+    """
     support = [i for i, x in enumerate(rel.c) if x]
     if not support:
         return False, {"method": "none", "reason": "c = 0"}
@@ -233,7 +272,23 @@ def numeric_relation_search(laws, modulo: str, point_sets: Sequence, dps: int = 
                             max_den: int = 1000) -> Optional[Relation]:
     """Search for a relation from the kernel of the design matrix at two unrelated point sets
     (mpmath at ``dps`` digits) and rational recognition.  Returns a *candidate* only; the caller
-    must :func:`verify_relation` it."""
+    must :func:`verify_relation` it.
+
+    Algorithm
+    ---------
+    Per point set, the design matrix [Lambda_i(theta_k) | 1 | theta_k] in mpmath at ``dps`` digits and its
+    SVD; the kernel vector of the first set, normalised by its largest law coefficient, rationalised
+    with denominators <= ``max_den``.
+
+    Soundness
+    ---------
+    None: a candidate only (floating point proposes, docs/conventions.md section 7).
+
+    Limits
+    ------
+    None unless every set has sigma_min/sigma_max <= 10^-(dps/2), the rationals match to 10^-(dps/3),
+    and the constant b is 0.
+    """
     import mpmath
 
     cands = []
