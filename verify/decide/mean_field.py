@@ -1,7 +1,8 @@
 """The mean-field Transformer of lse.md §7-§8: particle model, mean-field flow, adjoint, gradient flow.
 
 Everything here is floating point (numpy float64, or multiprecision mpmath / gmpy2): **evidence only**.
-Checks built on it return INCONCLUSIVE with the numbers attached.
+The checks report these numbers as evidence (INCONCLUSIVE, method ``evidence``); where N8.n, N9, N9.n and
+N10.n decide, they do so from exact or ball computations of their own, not from this module.
 
 Model (d-dimensional tokens, discrete context μ = Σ_k w_k δ_{x_k}, head θ = (A, V), A = KᵀQ)::
 
@@ -13,6 +14,28 @@ Conventions: heads are given per layer as arrays ``A[l, h]``, ``V[l, h]`` (shape
 of the particle model is the depth interval [l/L, (l+1)/L); the mean-field flow of a finite head law with
 ``R`` heads averages them with weight 1/R.  ``freeze_context=True`` keeps the context at μ(0) (the N8.n
 variant): tokens still move, but attention always reads the initial context.
+
+Algorithm
+---------
+* particle model (:func:`particle_forward`): L explicit layers z <- z + (1/(L H)) sum_h V_h grad Lambda(A_h z),
+  O(L H (n + m)^2 d^2) float operations;
+* mean-field flow (:func:`mean_field_flow`): scipy's DOP853 (rtol 1e-13, atol 1e-15 by default);
+* multiprecision flow and adjoint (:class:`HPModel`): Gragg-Bulirsch-Stoer with fixed steps and order
+  (:func:`gbs_integrate`) in MPFR or mpmath (:func:`backend`), the adjoint integrated backward with the state;
+* gradient flow (:func:`gradient_flow`): scipy's BDF with a low-rank Gauss-Newton Jacobian (Woodbury), the
+  NTK L H J J^T and its smallest eigenvalue in float64 at the requested times.
+
+Soundness
+---------
+None: no error bound is computed.  The ``err`` of :func:`gbs_integrate` is the last extrapolation
+correction, an estimate, not a bound; agreement of several digits is evidence (docs/mean-field.md,
+"Evidence-only results").  Nothing here returns a verdict.
+
+Limits
+------
+:func:`particle_forward` refuses more than ``MAX_TOKENS`` = 64 tokens, ``MAX_LAYERS`` = 4096 layers and
+``MAX_HEADS`` = 8192 heads per layer; :func:`backend` takes 15 to 2000 digits; an integrator failure raises
+``RuntimeError``.  :class:`HPModel` layers given as callables support the forward flow only.
 
 >>> import numpy as np
 >>> ctx = np.array([[0.0, 0.0], [1.0, 0.3], [-0.4, 1.1]]); w = np.full(3, 1 / 3)

@@ -20,6 +20,33 @@ certificate that the kernel (:mod:`verify.kernel.ntk`) re-checks:
 
 Float64 verdicts (naive λ_min > 0, ``numpy.linalg.matrix_rank``, Cholesky) are recorded in ``evidence``
 beside the certified one, flagged ``undecided`` when λ_min/λ_max <= 1e-12.
+
+Algorithm
+---------
+1. For each rung of ``ladder`` (``NTK_LADDER`` = 200, 400, 800 bits): the ball Gram
+   (:func:`~verify.decide.ntk_gram.ntk_gram`) and its interval Cholesky (O(n^3) ball operations), until
+   it succeeds.
+2. PD: the kernel's own Gram and pivots give the certificate (:func:`pd_certificate`); the certified
+   spectrum (n <= 40) is added as evidence.
+3. Not PD: candidate null bases, from the numerical null space of the midpoints (n <= 40: eigenvalues
+   <= 2^(-prec/3) λ_max, rationalised with denominators <= 10^6) and, in the shared reading, from a relation
+   found by :func:`~verify.decide.independence.independent_mod_affine`; the kernel checks each vector
+   exactly and certifies the complement PD (:func:`null_certificate`).
+
+Soundness
+---------
+PROVED rests on Arb's enclosures and the interval Cholesky lemma (every symmetric matrix in the balls is
+PD; docs/conventions.md section 2), recomputed by the kernel.  REFUTED rests on an exact identity in A,
+checked by the kernel, so the vectors are null for every head set.  What PD implies beyond this Gram (the
+mean-field kernel, independence of the CGFs) is the argument of :data:`MEAN_FIELD_ARGUMENT`, within the
+scope of :data:`SCOPE_NOTE` (docs/ntk.md).  Float64 numbers and the spectrum estimates are evidence.
+
+Limits
+------
+INCONCLUSIVE when the Cholesky is undecided at the top rung and no exactly verified null basis with a PD
+complement is found.  Numerical null candidates and the spectrum need n <= 40 rows; the kernel re-checks at
+most 128 rows and 4096 heads (:class:`~verify.errors.InputError` beyond, raised after the Gram was
+built); the Gram's own limits are those of :mod:`verify.decide.ntk_gram`; rungs in [16, 4096] bits.
 """
 
 from __future__ import annotations
@@ -154,6 +181,22 @@ def certified_spectrum(gram: NtkGram) -> Optional[dict]:
     Estimates (mpmath eigsy on midpoints) only choose the shifts and test vectors; the bounds come from
     interval Cholesky of K - lo I and hi I - K (λ_min >= lo, λ_max <= hi) and exact-vector Rayleigh
     quotients (λ_min <= R(v_min), λ_max >= R(v_max)).
+
+    Algorithm
+    ---------
+    mpmath ``eigsy`` on the midpoints picks lo = λ_min (1 - 2^-30), hi = λ_max (1 + 2^-30) and the test
+    vectors; two interval Choleskys and two ball Rayleigh quotients give the bounds, rounded outward to 30
+    digits.  O(n^3).
+
+    Soundness
+    ---------
+    The returned intervals contain λ_min, λ_max and their ratio (ball arithmetic on exact shifts and
+    exact vectors); the eigen-solver only chooses them.
+
+    Limits
+    ------
+    None when n > 40, when the estimated λ_min <= 0, when either shifted Cholesky is undecided, or when
+    the lower bound on λ_max is not positive.
     """
     import mpmath
 
@@ -384,7 +427,22 @@ def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed
                           key_dim: Optional[int] = None, head_set=None, scale=1, reading: str = "shared",
                           ladder: Sequence[int] = NTK_LADDER, claim: str = "N7", spectrum: bool = True,
                           search_relation: bool = True, label: str = "") -> Result:
-    """Decide whether the V-block NTK Gram is PD (see the module docstring)."""
+    """Decide whether the V-block NTK Gram is PD (see the module docstring).
+
+    Algorithm
+    ---------
+    Steps 1-3 of the module docstring.
+
+    Soundness
+    ---------
+    PROVED (method ``certified``): the interval Cholesky of the kernel's own ball Gram succeeds.  REFUTED
+    (method ``exact``): an exact null basis, valid for every head set, with a certified PD complement.
+
+    Limits
+    ------
+    INCONCLUSIVE otherwise (e.g. a head set too small for the Gram to be PD: N7.n2); sizes as in the
+    module docstring.
+    """
     if not ladder or any(not isinstance(p, int) or not 16 <= p <= 4096 for p in ladder):
         raise InputError("ladder", "must be a non-empty list of precisions in bits, each in [16, 4096]")
     ladder = tuple(ladder)

@@ -13,6 +13,28 @@ same heads is available for comparison (:func:`ntk_gram_float64`).
 Reading: ``"shared"`` (default, lse.md §9.2) uses the same queries for every law; ``"per-token"``
 (lse.md §9.3, negative reading, N7.n1) uses each discrete law's own atoms as its queries.
 
+Algorithm
+---------
+For every law i, query a and head h the exact argument theta = A_h q_a, the gradient nabla Lambda_i(theta)
+as balls (discrete laws in one batch, :func:`verify.laws.cgf.discrete_grad_ball_many`); the rows form F
+(n x H d) and k = F F^T / H as an ``arb_mat`` product, mirrored to exact symmetry.  Cost: n H gradient
+evaluations and about n^2 H d ball multiply-adds, n = N m.
+
+Soundness
+---------
+Every entry of k is an enclosure of the exact Gram entry of these exact heads (Arb's inclusion guarantee,
+docs/conventions.md section 2).  The random generator only chooses the heads: the statement is about the
+exact matrices returned.  :func:`ntk_gram_float64` is evidence only.  The decision is in
+:mod:`verify.decide.ntk` (docs/ntk.md).
+
+Limits
+------
+``MAX_GRAM_SIZE`` = 400 rows (N m), ``MAX_HEADS`` = 4096 heads, ``MAX_GRADIENTS`` = 200,000 gradient
+evaluations (N m H), token dimension d <= 8, precision in [16, 100000] bits
+(:class:`~verify.errors.SizeLimitError` / :class:`~verify.errors.InputError`).  A head that maps a query
+outside a law's CGF domain raises :class:`~verify.errors.DomainError`; the per-token reading needs discrete
+laws; :func:`oracle_head_set` exists for d = 1, 2.
+
 >>> from fractions import Fraction as F
 >>> heads = oracle_head_set(F(1, 2))
 >>> len(heads), heads[0]
@@ -244,6 +266,19 @@ def ntk_gram(dists, queries=None, heads: Optional[int] = None, seed: int = 0, la
     Heads: ``head_set`` (explicit exact d x d matrices, e.g. :func:`oracle_head_set`) or ``heads``
     Gaussian samples (``law="gaussian"``, ``seed``, ``key_dim``, ``scale``; see :func:`gaussian_heads`).
     Limits: N*m <= 400, H <= 4096, N*m*H <= 200000 gradient evaluations, d <= 8.
+
+    Algorithm
+    ---------
+    Parse laws, queries and heads, then the gradient rows and k = F F^T / H at ``precision`` bits (module
+    docstring); the default head count is 2 ceil(N m / d) + 8.
+
+    Soundness
+    ---------
+    Returns enclosures, decides nothing: each ``matrix`` entry contains the exact Gram entry.
+
+    Limits
+    ------
+    The sizes above (``SizeLimitError``); ``DomainError`` when some A q lies outside a CGF domain.
     """
     dim = _check_dists(dists)
     qlists = query_lists(dists, queries, reading)
