@@ -18,7 +18,7 @@ variant): tokens still move, but attention always reads the initial context.
 Algorithm
 ---------
 * particle model (:func:`particle_forward`): L explicit layers z <- z + (1/(L H)) sum_h V_h grad Lambda(A_h z),
-  O(L H (n + m)^2 d^2) float operations;
+  O(L H (n + m) (n + d) d) float operations;
 * mean-field flow (:func:`mean_field_flow`): scipy's DOP853 (rtol 1e-13, atol 1e-15 by default);
 * multiprecision flow and adjoint (:class:`HPModel`): Gragg-Bulirsch-Stoer with fixed steps and order
   (:func:`gbs_integrate`) in MPFR or mpmath (:func:`backend`), the adjoint integrated backward with the state;
