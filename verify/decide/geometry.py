@@ -13,7 +13,7 @@ interiors of the three parts partition the relative interior of the cell.  No ep
 
 Algorithm
 ---------
-:meth:`Cell.sign`: the affine function at every vertex (d + 1 exact products each).  :meth:`Cell.split`:
+:meth:`Cell.sign`: the affine function at every vertex (d exact products each).  :meth:`Cell.split`:
 one pass over the edges, inserting the exact crossing point p + t (q - p), t = f(p) / (f(p) - f(q)), on
 every edge whose end values have strict opposite signs.  Linear in the number of vertices.
 

@@ -22,7 +22,7 @@ Soundness
 ---------
 The ball functions return enclosures (Arb's inclusion guarantee, docs/conventions.md section 2): a
 comparison with a bound decides only when the balls separate.  Nothing in this module decides a verdict;
-the T2 / T7 checks do (docs/softmax.md, "What a PROVED verdict rests on").  The mpmath and numpy
+the T2 / T7 checks do (docs/softmax.md, sections T2 and T7).  The mpmath and numpy
 functions are evidence only.
 
 Limits
