@@ -212,3 +212,17 @@ def test_every_import_of_verify_resolves():
                 if f"{mod}.{a}" not in mods and not hasattr(module, a):
                     bad.append(f"{name} imports {a} from {mod}, which does not define it")
     assert not bad, "\n".join(bad)
+
+
+def test_one_box_parser():
+    """Boxes are parsed by verify.arith.exact.parse_box only (the kernel keeps its own reader on purpose)."""
+    bad = []
+    for name, path in sorted(_modules().items()):
+        if name.startswith("verify.kernel"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and "box" in node.name.lower() \
+                    and any(w in node.name.lower() for w in ("parse", "read")) \
+                    and (name, node.name) != ("verify.arith.exact", "parse_box"):
+                bad.append(f"{name}.{node.name}")
+    assert not bad, "box parsers besides verify.arith.exact.parse_box: " + ", ".join(bad)

@@ -31,7 +31,7 @@ from ..arith.exact import fraction_str, parse_exact
 from ..decide.symbolic import exp_free_zero
 from ..kernel import symbolic as _kernel
 from ..errors import InputError, InputTypeError
-from ..laws.cgf import discrete_tilt_sympy
+from ..laws.cgf import discrete_cgf_sympy, discrete_tilt_sympy
 from ..laws.oracle_families import BETA_ATOMS
 from ..results import Method, Result, Verdict
 
@@ -74,8 +74,7 @@ def attention_sympy(Q, K, V, x, atoms, weights) -> sympy.Matrix:
 def cgf_gradient_sympy(theta: sympy.Matrix, atoms, weights) -> sympy.Matrix:
     """∇Λ_μ(θ) obtained by differentiating Λ_μ(θ) = log Σ_j w_j e^{⟨θ, x_j⟩} (SymPy)."""
     t = [sympy.Dummy(f"t{i}", real=True) for i in range(theta.shape[0])]
-    tv = sympy.Matrix(t)
-    lam = sympy.log(sum(wj * sympy.exp((tv.T * xj)[0, 0]) for xj, wj in zip(atoms, weights)))
+    lam = discrete_cgf_sympy(t, [list(xj) for xj in atoms], weights)
     grad = sympy.Matrix([sympy.diff(lam, ti) for ti in t])
     return grad.subs(dict(zip(t, list(theta))), simultaneous=True)
 
@@ -245,7 +244,7 @@ def check_derivative_table(key_dim: int = 1, weights=None) -> Result:
 
     # Hessian of Lambda = tilted covariance
     t = _vector_symbols("t", d)
-    lam = sympy.log(sum(w * sympy.exp((t.T * xj)[0, 0]) for xj, w in zip(X, sws)))
+    lam = discrete_cgf_sympy(list(t), [list(xj) for xj in X], sws)
     hess = sympy.hessian(lam, list(t))
     _, _, Ht = _tilted(t, X, sws)
     results["hessian_equals_tilted_covariance"] = exp_free_zero(hess - Ht)

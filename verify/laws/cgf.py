@@ -40,7 +40,7 @@ from flint import arb, arb_mat, ctx, fmpq
 from ..arith.ball import to_ball, workprec
 from ..arith.evidence import mpf_from_fraction
 
-__all__ = ["Formulas", "TABLE", "discrete_tilt_sympy", "discrete_grad_ball_many", "discrete_grad_float",
+__all__ = ["Formulas", "TABLE", "discrete_cgf_sympy", "discrete_tilt_sympy", "discrete_grad_ball_many", "discrete_grad_float",
            "laplace_quad", "rational"]
 
 
@@ -152,13 +152,25 @@ def discrete_tilt_sympy(theta, atoms, weights) -> tuple:
     return [ek / Z for ek in e], m, H
 
 
+def discrete_cgf_sympy(theta, atoms, weights):
+    """Lambda(theta) = log sum_k w_k e^{<x_k, theta>} in SymPy; ``theta``, ``atoms`` and ``weights`` may be
+    symbolic (sequences of SymPy expressions).
+
+    >>> t = sympy.symbols("t", real=True)
+    >>> discrete_cgf_sympy([t], [[0], [1]], [sympy.Rational(1, 2)] * 2)
+    log(exp(t)/2 + 1/2)
+    """
+    theta = list(theta)
+    return sympy.log(sympy.Add(*[w * sympy.exp(sympy.Add(*[x * t for x, t in zip(a, theta)]))
+                                 for a, w in zip(atoms, weights)]))
+
+
 def _discrete_sym(law):
     return [[_q(x) for x in a] for a in law.atoms], [_q(w) for w in law.weights]
 
 
 def _discrete_cgf_sympy(law, th):
-    return sympy.log(sympy.Add(*[_q(w) * sympy.exp(sympy.Add(*[_q(x) * t for x, t in zip(p, th)]))
-                                 for p, w in zip(law.atoms, law.weights)]))
+    return discrete_cgf_sympy(th, *_discrete_sym(law))
 
 
 def _discrete_grad_sympy(law, th):
