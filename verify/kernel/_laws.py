@@ -1,6 +1,6 @@
 """Laws of N3-N7 for the kernel: a strict reader of their SPEC entries and their CGFs (SymPy and arb).
 
-A law is given as its SPEC entry (issue 4 format, as ``Distribution.to_dict()`` writes it); every
+A law is given as its SPEC entry (the SPEC format of docs/independence.md, as ``Distribution.to_dict()`` writes it); every
 number is an exact number read by :func:`verify.kernel._read.num`.  :func:`read_laws` returns plain
 dicts of Fractions and guarantees:
 
