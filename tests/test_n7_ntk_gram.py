@@ -1,4 +1,4 @@
-"""N7 checks against the spec's reference values (certified numbers only; float64 is never asserted)."""
+"""N7 checks against the reference values of docs/paper2.md §9.4 (certified numbers only; float64 is never asserted)."""
 
 from fractions import Fraction as F
 

@@ -1,4 +1,4 @@
-"""Audits of N10 (PL decay along the gradient flow, spec lse.md 10). The trajectory audits are evidence
+"""Audits of N10 (PL decay along the gradient flow, docs/paper2.md §10). The trajectory audits are evidence
 (INCONCLUSIVE; tests/test_n10_gradient_flow.py asserts certificate["criterion_met"]); N10.n is exact."""
 
 from verify.audit.spec import Audit

@@ -1,4 +1,4 @@
-"""Audits of N1 (CGF closed forms, derivatives, identities; spec lse.md 2, 6)."""
+"""Audits of N1 (CGF closed forms, derivatives, identities; docs/paper2.md §2, §6)."""
 
 from verify.audit.spec import Audit
 from verify.checks.n1_cgf_closed_forms import (check_cgf_quadrature, check_domain_enforced, check_identities,

@@ -1,4 +1,4 @@
-"""Audits of N2 (attention = V grad Lambda_mu(K^T Q x), spec lse.md 3)."""
+"""Audits of N2 (attention = V grad Lambda_mu(K^T Q x), docs/paper2.md §3)."""
 
 from verify.audit.spec import Audit
 from verify.checks.n2_attention_gradient import (check_attention_identity, check_continuous_attention,

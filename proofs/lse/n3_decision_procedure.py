@@ -1,4 +1,4 @@
-"""Audits of N3 (three-way decision procedure, spec lse.md 5.3 and the oracle table 6.7)."""
+"""Audits of N3 (three-way decision procedure, docs/paper2.md §5.3 and the oracle table §6.7)."""
 
 from verify.audit.spec import Audit
 from verify.checks.n3_decision_procedure import check_no_overclaiming, check_oracle_family, check_perturbed_relation

@@ -1,4 +1,4 @@
-"""Audits of N4 (cubes, Laplace, mixtures, Gaussians, dilations; spec lse.md 6.2-6.6)."""
+"""Audits of N4 (cubes, Laplace, mixtures, Gaussians, dilations; docs/paper2.md §6.2-§6.6)."""
 
 from verify.audit.spec import Audit
 from verify.checks.n4_continuous_families import (check_continuous_family, check_dilation_lemma, check_random_families,
@@ -10,12 +10,12 @@ P, R = Verdict.PROVED, Verdict.REFUTED
 
 
 def _case(name, expected, **kw):
-    """The oracle case named at the end of ``name`` (lse.md 6.7) through the decision procedure."""
+    """The oracle case named at the end of ``name`` (docs/paper2.md §6.7) through the decision procedure."""
     return Audit("N4", name, expected, check_continuous_family, {"case": name.rsplit("-", 1)[1]}, **kw)
 
 
 def _section(letter, kind, cases):
-    """Section ``letter`` of lse.md 6: its oracle cases, then the seeded random families of ``kind`` with
+    """Section ``letter`` of docs/paper2.md §6: its oracle cases, then the seeded random families of ``kind`` with
     distinct parameters (PROVED independent) and with two equal ones (REFUTED with a relation)."""
     return [_case(f"{letter}-{name}", expected) for name, expected in cases] + [
         Audit("N4", f"{letter}-random-{kind}-{which}", expected, check_random_families,

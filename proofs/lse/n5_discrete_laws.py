@@ -1,4 +1,4 @@
-"""Audits of N5 (discrete laws: S1/S2, forced dependence, lattice criterion; spec lse.md 6.1)."""
+"""Audits of N5 (discrete laws: S1/S2, forced dependence, lattice criterion; docs/paper2.md §6.1)."""
 
 from verify.audit.spec import Audit
 from verify.checks.n3_decision_procedure import check_oracle_family

@@ -1,4 +1,4 @@
-"""Audits of N6 (empirical laws of i.i.d. samples; spec lse.md 6.1, oracle F25)."""
+"""Audits of N6 (empirical laws of i.i.d. samples; docs/paper2.md §6.1, oracle F25)."""
 
 from verify.audit.spec import Audit
 from verify.checks.n3_decision_procedure import check_oracle_family

@@ -1,4 +1,4 @@
-"""Audits of N7 (attention-NTK V-block Gram PD <=> CGF independence; spec lse.md §9, claims.md N7)."""
+"""Audits of N7 (attention-NTK V-block Gram PD <=> CGF independence; docs/paper2.md §9, claims.md N7)."""
 
 from verify.audit.spec import Audit
 from verify.checks.n7_ntk_gram import (check_equivalence, check_family_gram, check_float64_table,
@@ -8,7 +8,7 @@ from verify.results import Verdict
 P, R, I = Verdict.PROVED, Verdict.REFUTED, Verdict.INCONCLUSIVE
 
 AUDITS = [
-    # lse.md §9.4 table: 81-matrix head sets {-s,0,s}^{2x2}, queries (1,1/2), (-3/10,1), >= 200 bits
+    # docs/paper2.md §9.4 table: 81-matrix head sets {-s,0,s}^{2x2}, queries (1,1/2), (-3/10,1), >= 200 bits
     Audit("N7", "oracle-translates-m1", P, check_oracle_gram, {"row": "translates-m1"},
           description="beta and its translate, m = 1: PD, ratio 0.13791"),
     Audit("N7", "oracle-translates-m2", R, check_oracle_gram, {"row": "translates-m2"},
@@ -20,7 +20,8 @@ AUDITS = [
     Audit("N7", "oracle-dilations5-s=0.125", P, check_oracle_gram, {"row": "dilations5-s=0.125"},
           description="5 dilations, s = 1/8: PD, ratio 1.3852e-18 (float64 eigvalsh may go negative)"),
     Audit("N7", "float64-table", P, check_float64_table, {},
-          description="the 9.4 rows, each certified PD or singular as the spec states (one ntk-instances Result); "
+          description="the docs/paper2.md §9.4 rows, each certified PD or singular as that table states "
+                      "(one ntk-instances Result); "
                       "the float64 side-by-side table is platform-dependent evidence, no longer part of the statement"),
     # oracle families
     Audit("N7", "F11-m1-d1", P, check_family_gram, {"case": "F11", "m": 1, "heads": 8, "seed": 0},

@@ -1,4 +1,4 @@
-"""Audits of N8 (particle model -> mean-field flow, spec lse.md 7). The convergence audits are evidence
+"""Audits of N8 (particle model -> mean-field flow, docs/paper2.md §7). The convergence audits are evidence
 (INCONCLUSIVE; tests/test_n8_mean_field.py asserts certificate["criterion_met"]); N8.n is refuted with an
 exact/certified argument in a configuration where both limits are explicit."""
 

@@ -1,4 +1,4 @@
-"""Audits of N9 (adjoint gradient = central finite differences, spec lse.md 8). The 50-digit comparisons are
+"""Audits of N9 (adjoint gradient = central finite differences, docs/paper2.md §8). The 50-digit comparisons are
 evidence (INCONCLUSIVE; tests/test_n9_adjoint.py asserts certificate["criterion_met"]); an explicit A = 0
 instance gives an exact proof of the full adjoint and certified refutations of the dropped-term variants."""
 

@@ -1,7 +1,7 @@
-"""N10: local Polyak-Łojasiewicz decay of the loss along the gradient flow (spec lse.md §10).
+"""N10: local Polyak-Łojasiewicz decay of the loss along the gradient flow (docs/paper2.md §10).
 
 * ``check_pl_decay`` (evidence): inputs β and its dilation by 3/2, shared queries q₁ = (1, ½),
-  q₂ = (−3/10, 1) (lse.md §9.4), the L = 4, H = 16 particle model with V ≡ 0 and A entries i.i.d. N(0, ¼)
+  q₂ = (−3/10, 1) (docs/paper2.md §9.4), the L = 4, H = 16 particle model with V ≡ 0 and A entries i.i.d. N(0, ¼)
   (numpy ``default_rng(seed)``), targets q_a + ε u_{i,a} (u seeded unit vectors).  The gradient flow
   θ̇ = −LH∇ℒ (squared loss ℒ = ½|r|²) is integrated by an adaptive BDF method (rtol 10⁻¹²) to t = 5/λ₀,
   with λ₀ = λ_min(k), k[(i,a),(j,b)] = mean over heads of ⟨∇Λ_i(A q_a), ∇Λ_j(A q_b)⟩ (the V-block NTK at

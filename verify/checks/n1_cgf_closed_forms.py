@@ -1,4 +1,4 @@
-"""N1: closed-form CGFs, their derivatives and identities (spec lse.md §2, §6).
+"""N1: closed-form CGFs, their derivatives and identities (docs/paper2.md §2, §6).
 
 * ``check_cgf_quadrature`` (certified): the closed form Λ(θ) of ``verify.laws`` is
   compared with log ∫ e^{θy} dμ(y), the integral enclosed by python-flint's rigorous integrator
@@ -7,8 +7,8 @@
   mixing representation E e^{⟨θ,Y⟩} = e^{⟨θ,m⟩}∫₀^∞ e^{−w}e^{wq}dw, 1-D mixtures and Gaussians.
   PROVED when every difference is certified to lie in [−10⁻⁴⁰, 10⁻⁴⁰]; REFUTED when some difference is
   certified non-zero (N1.n1: ``formula="laplace-variance-mistake"``, the form 1/(1 − s²θ²)).
-* ``check_symbolic_derivatives`` (exact): the library's gradient and Hessian formulas (lse.md §6) equal
-  the SymPy derivatives of its CGF, and its CGF equals the spec formula written out here.
+* ``check_symbolic_derivatives`` (exact): the library's gradient and Hessian formulas (docs/paper2.md §6) equal
+  the SymPy derivatives of its CGF, and its CGF equals the docs/paper2.md §6 formula written out here.
 * ``check_taylor_coefficients`` (exact): log(sinh u/u) and log cosh u to order 12 against the Bernoulli
   formulas and the listed coefficients.
 * ``check_identities`` (exact): translation Λ_{μ(·−a)} = Λ_μ + ⟨a,θ⟩ for every family, convolution
@@ -218,13 +218,13 @@ def _is_zero(expr) -> bool:
 
 
 def _spec_cgf(dist, th):
-    """The lse.md §6 formula for the law: the kernel's own copy (:func:`verify.kernel._laws.cgf_sympy`, written
+    """The docs/paper2.md §6 formula for the law: the kernel's own copy (:func:`verify.kernel._laws.cgf_sympy`, written
     independently of the law table on purpose), so the library is compared with the one independent copy."""
     return _kernel_laws.cgf_sympy(_kernel_laws.read_law(dist.to_dict(), "law"), list(th))
 
 
 def _spec_agrees(L, dist, th) -> bool:
-    """L equals the spec formula (False, never an exception, when the kernel's reader refuses the law)."""
+    """L equals the docs/paper2.md §6 formula (False, never an exception, when the kernel's reader refuses the law)."""
     try:
         return _is_zero(L - _spec_cgf(dist, th))
     except _kernel_laws.Rejected:
@@ -264,8 +264,8 @@ def check_symbolic_derivatives(laws=None) -> Result:
         if ok else {"summary": f"not shown: {', '.join(failed)}"}
     return Result("N1", _kernel.statement("cgf-derivatives", jsonable(parameters), {}),
                   Verdict.PROVED if ok else Verdict.INCONCLUSIVE, Method.EXACT, certificate=cert,
-                  parameters=parameters, evidence={"library": rows, "note": "the library's cgf/grad/hess_sympy agree "
-                                                   "with the lse.md 6 formulas and their derivatives (checked here)"})
+                  parameters=parameters, evidence={"library": rows, "note": "the library's cgf/grad/hess_sympy agree with "
+                                                   "the docs/paper2.md §6 formulas and their derivatives (checked here)"})
 
 
 def check_taylor_coefficients(order: int = 12) -> Result:

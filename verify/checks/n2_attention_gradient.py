@@ -1,4 +1,4 @@
-"""N2: attention is a CGF gradient, Γ_{(Q,K,V)}[μ](x) = V ∇Λ_μ(KᵀQx) (spec lse.md §3).
+"""N2: attention is a CGF gradient, Γ_{(Q,K,V)}[μ](x) = V ∇Λ_μ(KᵀQx) (docs/paper2.md §3).
 
 For a discrete law μ = Σ_j w_j δ_{x_j} both sides are explicit in the exponentials
 E_j = exp(⟨Qx, Kx_j⟩).  The proof is exact: every exponent is expanded to a polynomial, so
@@ -6,7 +6,7 @@ that ⟨Qx, Kx_j⟩ and ⟨KᵀQx, x_j⟩ become the *same* polynomial, every di
 by a fresh symbol, and the difference of the two sides is a rational function of the symbols
 that ``sympy.cancel`` reduces to 0.  An identity of rational functions in free symbols stays an
 identity after substituting the (positive) exponentials, so this is a proof for all real Q, K,
-V, x.  The same method checks the derivative table of lse.md §3 against ``sympy.jacobian``.
+V, x.  The same method checks the derivative table of docs/paper2.md §3 against ``sympy.jacobian``.
 
 The negative control N2.n puts QᵀK in place of KᵀQ: at an exact rational witness the two sides
 are enclosed in arb balls and a component of the difference is certified non-zero (REFUTED).
@@ -41,7 +41,7 @@ __all__ = [
 ]
 
 STATEMENT = "Gamma_(Q,K,V)[mu](x) = V grad Lambda_mu(K^T Q x) for all real Q, K in R^{k x 2}, V, x"
-TABLE_STATEMENT = ("derivative table of lse.md 3: d_V, d_A, d_Q, d_K of <p, Gamma>, query and context Jacobians, "
+TABLE_STATEMENT = ("derivative table of docs/paper2.md §3: d_V, d_A, d_Q, d_K of <p, Gamma>, query and context Jacobians, "
                    "Hessian of Lambda = tilted covariance")
 MAX_KEY_DIM = 3
 
@@ -215,7 +215,7 @@ def check_attention_identity(key_dim: int = 2, atoms=BETA_ATOMS, weights=None, t
 
 
 def check_derivative_table(key_dim: int = 1, weights=None) -> Result:
-    """PROVED if every entry of the derivative table of lse.md §3 equals ``sympy.jacobian`` / ``diff``.
+    """PROVED if every entry of the derivative table of docs/paper2.md §3 equals ``sympy.jacobian`` / ``diff``.
 
     Context: 3 atoms with *symbolic* positions (for the context Jacobian) and fixed rational weights;
     symbolic Q, K (key_dim x 2), V, query z and dual vector p.  Entries checked:
@@ -288,7 +288,7 @@ def check_continuous_attention(dps: int = 40) -> Result:
 
     Quadratures (mpmath): the cube and the mixture (direction e_1, diagonal Σ) factor over coordinates, so
     the tilted mean is a ratio of 1-D integrals; the Laplace law uses Y = m + √W Z with the 1-D integral over
-    W ~ Exp(1) of E[Y e^{⟨ϑ,Y⟩} | W].  The closed forms are those of lse.md §6.  Always INCONCLUSIVE
+    W ~ Exp(1) of E[Y e^{⟨ϑ,Y⟩} | W].  The closed forms are those of docs/paper2.md §6.  Always INCONCLUSIVE
     (evidence), with ``criterion_met`` = max relative discrepancy <= 10^-(dps-10).
     """
     import mpmath

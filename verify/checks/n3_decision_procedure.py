@@ -1,8 +1,9 @@
-"""N3: the three-way decision procedure is sound and decides the oracle families F1-F24 (spec lse.md 5.3, 6.7).
+"""N3: the three-way decision procedure is sound and decides the oracle families F1-F24 (docs/paper2.md §5.3, §6.7).
 
 * :func:`check_oracle_family` -- run :func:`verify.decide.independence.independent_mod_affine` on an oracle
   case (:func:`verify.decide.oracle_cases.decide_oracle_case`); for a dependent case the relation stated by
-  the spec table is re-verified exactly as well (if it does not verify, the Result is INCONCLUSIVE and says so).
+  the table of docs/paper2.md §6.7 is re-verified exactly as well (if it does not verify, the Result is
+  INCONCLUSIVE and says so).
 * :func:`check_no_overclaiming` -- N3.n1: 5 dilations of beta on the 25-point grid of half-width h; at double
   precision (ladder ``(53,)``) the verdict must be INCONCLUSIVE, at >= 60 digits PROVED.
 * :func:`check_perturbed_relation` -- N3.n2: the relation (1, 0, -2, 1 + eps) on F5 must fail.

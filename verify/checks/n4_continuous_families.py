@@ -1,4 +1,4 @@
-"""N4: cubes, symmetric Laplace laws, two-component Gaussian mixtures, Gaussians, dilations (lse.md 6.2-6.6).
+"""N4: cubes, symmetric Laplace laws, two-component Gaussian mixtures, Gaussians, dilations (docs/paper2.md §6.2-§6.6).
 
 * :func:`check_continuous_family` -- one family (oracle case or explicit laws) through the decision procedure.
 * :func:`check_random_families` -- seeded random families of one kind: ``cubes`` (N <= 6, radii in (1/4, 3),

@@ -1,4 +1,4 @@
-"""N5: discrete laws (spec lse.md 6.1): S1 / S2 imply independence; Diracs, translates and convolutions give
+"""N5: discrete laws (docs/paper2.md §6.1): S1 / S2 imply independence; Diracs, translates and convolutions give
 dependence; the lattice criterion decides rational discrete laws and agrees with the certificate.
 
 * :func:`check_sufficient_condition` -- an oracle case where S1 (or S2) holds exactly: PROVED when the

@@ -1,5 +1,5 @@
 """N6: empirical laws of i.i.d. absolutely continuous samples are independent modulo affine functions almost
-surely (spec lse.md 6.1).
+surely (docs/paper2.md §6.1).
 
 Each trial draws N laws of n i.i.d. points (numpy, seeded), converts every float to its exact binary rational,
 checks S2 exactly on the difference sets and runs the decision procedure (for such rational atoms the exact

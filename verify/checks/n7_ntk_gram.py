@@ -1,10 +1,10 @@
-"""N7: the V-block NTK Gram is PD  <=>  the CGFs are independent (lse.md §9, claims.md N7).
+"""N7: the V-block NTK Gram is PD  <=>  the CGFs are independent (docs/paper2.md §9, claims.md N7).
 
 Checks used by the N7 audits (``proofs/lse/n7_ntk_gram.py``):
 
 * :func:`check_oracle_gram` -- the §9.4 table: β with its translate (m = 1 PD, m = 2 singular with the exact
   kernel (1, -1, -1, 1)) and its dilations (PD at ratios 5.2·10⁻⁷, 1.8·10⁻¹⁵, 1.4·10⁻¹⁸), 81-matrix head sets,
-  certified at >= 200 bits (60 digits); the certified ratio enclosure is compared with the spec's reference.
+  certified at >= 200 bits (60 digits); the certified ratio enclosure is compared with the reference of docs/paper2.md §9.4.
 * :func:`check_family_gram` -- an oracle family (F1, F8, F11, ...) with sampled Gaussian heads or a given head set.
 * :func:`check_translates_singular` -- β and its translate: the Gram is singular in the shared-query reading
   (m = 2: REFUTED that it is PD) and PD in the per-token reading (N7.n1: PROVED, so "translates give a singular
@@ -94,7 +94,7 @@ def check_oracle_gram(row: str, ladder: Sequence[int] = NTK_LADDER) -> Result:
         raise InputError("row", f"must be one of {', '.join(ORACLE_94)}, got {row!r}")
     family, m, s, reference, _ = ORACLE_94[row]
     res = ntk_positive_definite(oracle_94_laws(family), [list(q) for q in QUERIES_94[:m]],
-                                head_set=oracle_head_set(s), ladder=ladder, label=f"lse 9.4 {row}")
+                                head_set=oracle_head_set(s), ladder=ladder, label=f"docs/paper2.md §9.4 {row}")
     ev = dict(res.evidence)
     ev["reference"] = {"row": row, "family": family, "m": m, "s": s,
                        "reference_ratio": reference if reference is not None else "singular (10^-81 at 80 digits)"}
@@ -117,7 +117,7 @@ def _default_queries(dim: int, m: int) -> list:
 
 def check_family_gram(case: str, m: int = 1, heads: Optional[int] = None, seed: int = 0, scale="1/4",
                       head_set=None, queries=None, ladder: Sequence[int] = NTK_LADDER, claim: str = "N7") -> Result:
-    """The NTK check on oracle family ``case`` (lse.md §6.7) with ``m`` shared queries.
+    """The NTK check on oracle family ``case`` (docs/paper2.md §6.7) with ``m`` shared queries.
 
     ``head_set="zero"`` uses the single head A = 0 (N7.n2); otherwise Gaussian heads (seed, scale).
     """
@@ -153,7 +153,7 @@ def check_translates_singular(reading: str = "per-token", m: int = 2, s="1/2",
 
 
 def check_outside_setting(ladder: Sequence[int] = NTK_LADDER) -> Result:
-    """d = 1, queries q_1 = 1, q_2 = 2 (A q_1, A q_2 collinear: outside lse.md §9.3), laws β₁ = ½(δ₀ + δ₁)
+    """d = 1, queries q_1 = 1, q_2 = 2 (A q_1, A q_2 collinear: outside docs/paper2.md §9.3), laws β₁ = ½(δ₀ + δ₁)
     and its dilation by 2.  Λ₂(t) = Λ₁(2t), so 2∇Λ₁(2t) - ∇Λ₂(t) = 0 for every head: the Gram is singular
     (REFUTED, exact null vector (0, 1, -1/2, 0)) although the two laws are independent modulo affine functions
     -- outside §9.3 a singular Gram says nothing about independence."""
@@ -212,11 +212,11 @@ def _ntk_verdict(laws, m, seed, ladder):
 
 def check_equivalence(families: Sequence[str] = EQUIVALENCE_FAMILIES, random_trials: int = 4, seed: int = 7,
                       ladder: Sequence[int] = (128, 256), swap_pairing: bool = False) -> Result:
-    """For each family and each m in {1, 2} (m = 2 only when d >= 2: lse.md §9.3 needs m <= d): "the Gram is PD
+    """For each family and each m in {1, 2} (m = 2 only when d >= 2: docs/paper2.md §9.3 needs m <= d): "the Gram is PD
     iff the CGFs are independent modulo constants (m = 1) / affine functions (m = 2)", instance by instance.
 
     PROVED (kind ``ntk-equivalence``) when every row's Gram is decided by a kernel certificate: PD (then
-    independent, lse.md §9.3) or an exact null space (then dependent); the independence procedure's verdicts
+    independent, docs/paper2.md §9.3) or an exact null space (then dependent); the independence procedure's verdicts
     are recorded beside as evidence and must agree.  REFUTED (kind ``ntk-equivalence-counterexample``) when a
     row's Gram is certified PD while the independence procedure found an exact relation modulo the row's
     ``modulo``.  INCONCLUSIVE otherwise.  ``swap_pairing`` (negative control) pairs m = 1 with "affine" and
@@ -308,7 +308,7 @@ def check_equivalence(families: Sequence[str] = EQUIVALENCE_FAMILIES, random_tri
 
 # ------------------------------------------------------------------------------- float64 table
 def check_float64_table(ladder: Sequence[int] = NTK_LADDER) -> Result:
-    """The §9.4 rows as one Result: PROVED when every row is certified as the spec says (PD rows by ball
+    """The §9.4 rows as one Result: PROVED when every row is certified as docs/paper2.md §9.4 says (PD rows by ball
     Cholesky, the singular row by its exact null space), kind ``ntk-instances``.  The side-by-side float64
     table (eigvalsh λ_min/λ_max, naive λ_min > 0, matrix_rank, Cholesky; flagged undecided when the ratio is
     <= 1e-12) is platform-dependent evidence, not part of the statement."""
@@ -346,10 +346,11 @@ def check_float64_table(ladder: Sequence[int] = NTK_LADDER) -> Result:
                 "float64_unflagged_misjudgements": unflagged,
                 "note": "float64 columns are platform-dependent evidence; the statement is the certified verdicts"}
     if not ok:
-        return Result("N7", "The lse 9.4 rows are certified as the spec states", Verdict.INCONCLUSIVE,
-                      Method.CERTIFIED, certificate={"summary": "some row is undecided or differs from the spec"},
+        return Result("N7", "The docs/paper2.md §9.4 rows are certified as that table states", Verdict.INCONCLUSIVE,
+                      Method.CERTIFIED,
+                      certificate={"summary": "some row is undecided or differs from docs/paper2.md §9.4"},
                       parameters={"rows": list(ORACLE_94), "ladder": list(ladder)}, evidence=evidence)
-    params = jsonable({"instances": instances, "label": "lse 9.4 table"})
+    params = jsonable({"instances": instances, "label": "docs/paper2.md §9.4 table"})
     conventions = dict(kernel_ntk.CONVENTIONS)
     cert = {"kind": "ntk-instances", "instances": subs,
             "summary": f"{len(rows)} rows certified (PD by ball Cholesky, singular by an exact null space); float64 "

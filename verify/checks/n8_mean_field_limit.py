@@ -1,4 +1,4 @@
-"""N8: the particle model converges to the mean-field flow (spec lse.md §7) — evidence, plus an exact
+"""N8: the particle model converges to the mean-field flow (docs/paper2.md §7) — evidence, plus an exact
 negative control.
 
 * ``check_depth_convergence``: d = 2, 4 context tokens, 8 heads θ_r(s) = θ_r⁰ + sθ_r¹ (seeded rational

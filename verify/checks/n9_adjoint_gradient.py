@@ -1,4 +1,4 @@
-"""N9: the adjoint gradient of lse.md §8 equals central finite differences of the loss (evidence).
+"""N9: the adjoint gradient of docs/paper2.md §8 equals central finite differences of the loss (evidence).
 
 Setting (catalogue N9): d = 2, context β = ⅓(δ_(0,0) + δ_(1,3/10) + δ_(−2/5,11/10)), one query (1, ½),
 squared losses Σ_k w_k ½|X_k(1) − T_k|² + ½|Y(1) − y*|²; the mean-field ODE with a finite head law that
@@ -50,7 +50,7 @@ Q0 = [[F(1, 2), F(-1, 4)], [F(1, 3), F(1, 2)]]
 K0 = [[F(1), F(1, 5)], [F(-1, 2), F(2, 3)]]
 CONFIGURATIONS = ("constant-heads", "layers-4")
 VARIANTS = ("full", "drop-context", "drop-query")
-STATEMENT = "adjoint-ODE gradient of the loss (lse.md 8) equals central finite differences"
+STATEMENT = "adjoint-ODE gradient of the loss (docs/paper2.md §8) equals central finite differences"
 
 
 def _matmul(A, B):
@@ -195,7 +195,7 @@ def check_adjoint_gradient(configuration: str = "constant-heads", variant: str =
                               "directions": directions, "integrator": {"method": "Gragg-Bulirsch-Stoer",
                                                                        **settings}},
                   conventions={"loss": "sum_k w_k |X_k(1)-T_k|^2/2 + |Y(1)-y*|^2/2",
-                               "head weight": "1/H on its depth interval", "adjoint": "lse.md 8, p per unit mass"},
+                               "head weight": "1/H on its depth interval", "adjoint": "docs/paper2.md §8, p per unit mass"},
                   seeds={"seed": seed}, evidence=ev)
 
 
@@ -204,7 +204,7 @@ def check_adjoint_exact_instance(variant: str = "full", v="1/2", ladder=(64, 128
     V = v, context x = (0, 1, −2/5) with weights ⅓, one query y = ½, targets T = (½, 1, 0), y* = ⅓.
 
     At A = 0: m̄(s) = m̄₀e^{vs}, X_k(s) = x_k + (e^{vs} − 1)m̄₀, Y(s) = y + (e^{vs} − 1)m̄₀; B̄ = V H A = 0 and
-    J̄(z, y) = v, so with P = Σ_k w_k p_k the adjoint of lse.md §8 reads −Ṗ = v(P + r) (context term vP,
+    J̄(z, y) = v, so with P = Σ_k w_k p_k the adjoint of docs/paper2.md §8 reads −Ṗ = v(P + r) (context term vP,
     query term vr), ṙ = 0, and ∂ℒ/∂v = ∫₀¹ (P + r) m̄ ds.  The closed forms of P are verified by
     substitution (SymPy), the s-integral is exact, and the result is compared with d/dv of the closed-form
     loss.  ``"full"``: PROVED when the difference is exactly 0.  ``"drop-context"`` / ``"drop-query"``

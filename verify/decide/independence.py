@@ -1,5 +1,5 @@
 """The sound three-way decision procedure for linear independence of CGFs modulo affine functions
-(spec lse.md section 5.3; claims N3-N6).
+(docs/paper2.md §5.3; claims N3-N6).
 
 Polarity -- the two entry points ask opposite questions, so PROVED means different things:
 

@@ -1,4 +1,4 @@
-"""Certificates of linear independence modulo affine functions (spec lse.md section 5.1).
+"""Certificates of linear independence modulo affine functions (docs/paper2.md §5.1).
 
 A relation sum_i c_i Lambda_i = <a, theta> + b forces, at every theta in U,
 * the **design** rows [Lambda_1 .. Lambda_N | 1 | theta] to annihilate (c, -b, -a)        (modulo constants: no theta);

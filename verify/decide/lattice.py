@@ -1,4 +1,4 @@
-"""Exact criteria for discrete laws with rational atoms and weights (spec lse.md section 6.1).
+"""Exact criteria for discrete laws with rational atoms and weights (docs/paper2.md §6.1).
 
 **MGF polynomials.**  With q the common denominator of all atom coordinates and z_j = e^{theta_j / q},
 e^{Lambda_i} = P_i(z) = sum_k w_ik z^{q x_ik}, a Laurent polynomial over Q.  We write

@@ -1,4 +1,4 @@
-"""The mean-field Transformer of lse.md §7-§8: particle model, mean-field flow, adjoint, gradient flow.
+"""The mean-field Transformer of docs/paper2.md §7-§8: particle model, mean-field flow, adjoint, gradient flow.
 
 Everything here is floating point (numpy float64, or multiprecision mpmath / gmpy2): **evidence only**.
 The checks report these numbers as evidence (INCONCLUSIVE, method ``evidence``); where N8.n, N9, N9.n and
@@ -229,7 +229,7 @@ def gbs_integrate(f, y0: list, s0, s1, macro_steps: int, levels: int, ctx: Conte
 
 
 class HPModel:
-    """Multiprecision mean-field flow with a piecewise-constant finite head law, and its adjoint (lse.md §8).
+    """Multiprecision mean-field flow with a piecewise-constant finite head law, and its adjoint (docs/paper2.md §8).
 
     ``layers``: list over depth intervals [l/L, (l+1)/L) of lists of heads (A, V) (d x d nested lists of
     exact numbers or floats); each head has weight 1/H_l on its interval.  A layer may instead be a callable

@@ -1,4 +1,4 @@
-"""N7: is the attention-NTK V-block Gram positive definite? (lse.md §9.2-9.4)
+"""N7: is the attention-NTK V-block Gram positive definite? (docs/paper2.md §9.2-§9.4)
 
 The statement is always :func:`verify.kernel.ntk.statement` of the parameters (laws, reading, queries and
 the exact head matrices): "this Gram is positive definite".  Three-valued, each decided verdict carrying a
@@ -87,7 +87,7 @@ MEAN_FIELD_ARGUMENT = (
     "/ constants (m = 1).")
 
 SCOPE_NOTE = (
-    "The equivalence 'PD <=> independent' (lse.md 9.3) needs the joint law of (A q_1..A q_m) to have support with "
+    "The equivalence 'PD <=> independent' (docs/paper2.md §9.3) needs the joint law of (A q_1..A q_m) to have support with "
     "non-empty interior in (R^d)^m: key_dim >= d, linearly independent queries, m <= d. Outside that setting "
     "(e.g. d = 1 with two queries, where A q_1 and A q_2 are collinear, or m > d) PROVED (PD) still proves "
     "independence and REFUTED (exact null vector) still holds for every head law, but independence no longer "

@@ -1,4 +1,4 @@
-"""The V-block of the attention NTK at V = 0 (lse.md §9.2): the Gram matrix k.
+"""The V-block of the attention NTK at V = 0 (docs/paper2.md §9.2): the Gram matrix k.
 
 With V = 0 at initialisation, query tokens q_1..q_m shared by all inputs and head matrices
 A = KᵀQ, the V-block Gram is (law-index-major order, index (i, a) -> i*m + a)
@@ -6,12 +6,12 @@ A = KᵀQ, the V-block Gram is (law-index-major order, index (i, a) -> i*m + a)
     k[(i,a),(j,b)] = (1/H) Σ_h ⟨∇Λ_i(A_h q_a), ∇Λ_j(A_h q_b)⟩.
 
 Head matrices are **exact rationals** (sampled Gaussian Q, K rounded to dyadics, or an explicit
-head set such as the 81 matrices {-s, 0, s}^{2x2} of lse.md §9.4), so every gradient is evaluated
+head set such as the 81 matrices {-s, 0, s}^{2x2} of docs/paper2.md §9.4), so every gradient is evaluated
 at an exact argument and every entry of k is a rigorous ``arb`` enclosure.  The float64 Gram of the
 same heads is available for comparison (:func:`ntk_gram_float64`).
 
-Reading: ``"shared"`` (default, lse.md §9.2) uses the same queries for every law; ``"per-token"``
-(lse.md §9.3, negative reading, N7.n1) uses each discrete law's own atoms as its queries.
+Reading: ``"shared"`` (default, docs/paper2.md §9.2) uses the same queries for every law; ``"per-token"``
+(docs/paper2.md §9.3, negative reading, N7.n1) uses each discrete law's own atoms as its queries.
 
 Algorithm
 ---------
@@ -80,7 +80,7 @@ def apply_head(A, q) -> tuple:
 
 
 def oracle_head_set(s, dim: int = 2) -> tuple:
-    """The 3^(dim^2) matrices with entries in {-s, 0, s} (lse.md §9.4), in lexicographic order."""
+    """The 3^(dim^2) matrices with entries in {-s, 0, s} (docs/paper2.md §9.4), in lexicographic order."""
     s = parse_exact(s, "s")
     if s <= 0:
         raise InputError("s", f"must be > 0, got {fraction_str(s)}")
@@ -261,7 +261,7 @@ def _gradient_ball(dist, theta, law_index: int) -> list:
 def ntk_gram(dists, queries=None, heads: Optional[int] = None, seed: int = 0, law: str = "gaussian",
              key_dim: Optional[int] = None, head_set=None, precision: int = 128, scale=1,
              reading: str = "shared") -> NtkGram:
-    """The V-block Gram k of lse.md §9.2 with rigorous ``arb`` entries at ``precision`` bits.
+    """The V-block Gram k of docs/paper2.md §9.2 with rigorous ``arb`` entries at ``precision`` bits.
 
     Heads: ``head_set`` (explicit exact d x d matrices, e.g. :func:`oracle_head_set`) or ``heads``
     Gaussian samples (``law="gaussian"``, ``seed``, ``key_dim``, ``scale``; see :func:`gaussian_heads`).

@@ -1,4 +1,4 @@
-"""The oracle families of the spec (lse.md 6.7) through the three-way decision procedure.
+"""The oracle families of docs/paper2.md §6.7 through the three-way decision procedure.
 
 Algorithm
 ---------
@@ -10,8 +10,8 @@ re-verified exactly as well (:func:`verify.decide.relations.verify_relation`).
 Soundness
 ---------
 The verdict is the decision procedure's own (kernel-checked) verdict; the table relation is
-evidence about the spec table, except that a table relation which fails exact verification makes the Result
-INCONCLUSIVE (the table and the procedure disagree, so nothing is claimed).
+evidence about the table of docs/paper2.md §6.7, except that a table relation which fails exact verification
+makes the Result INCONCLUSIVE (the table and the procedure disagree, so nothing is claimed).
 
 Limits
 ------

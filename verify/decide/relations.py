@@ -1,4 +1,4 @@
-"""Exact relations sum_i c_i Lambda_i = <a, theta> + b between CGFs (spec lse.md section 5.2, 5.3 step 1).
+"""Exact relations sum_i c_i Lambda_i = <a, theta> + b between CGFs (docs/paper2.md §5.2, §5.3 step 1).
 
 A :class:`Relation` holds integer coefficients ``c``, the exact affine part ``a`` and ``b = log C``
 (C a positive rational; C = 1 for b = 0).  Relations are *found* by an exact structural screen

@@ -1,4 +1,4 @@
-"""N7 kinds: the V-block NTK Gram of exact laws, queries and head matrices (lse.md §9.2).
+"""N7 kinds: the V-block NTK Gram of exact laws, queries and head matrices (docs/paper2.md §9.2).
 
 The instance (``parameters``): ``laws`` (SPEC entries, :func:`verify.kernel._laws.read_laws`), ``reading``
 (``"shared"``: the ``queries`` q_1..q_m serve every law; ``"per-token"``: law i's queries are its own atoms,
@@ -32,7 +32,7 @@ fixes the verdict:
 * ``ntk-equivalence`` (proved, certified): ``parameters.rows`` lists shared-query instances, each with a
   ``modulo`` (``"constants"`` / ``"affine"``); the statement is "for each, the Gram is PD iff the CGFs are
   independent modulo ``modulo``".  Each row's sub-certificate is a PD or a null-space certificate as above,
-  and the row is decided by lse.md §9.3: PD => no relation modulo constants (any m) nor modulo affine
+  and the row is decided by docs/paper2.md §9.3: PD => no relation modulo constants (any m) nor modulo affine
   functions (m >= 2), since a relation gives the null vector c (x) e_1, resp. c (x) (e_1 - e_2); a null
   space valid for every A => dependence modulo affine functions when the m <= d queries are independent
   (A -> (A q_1..A q_m) is onto, separate the variables), modulo constants when m = 1.  Rows outside these
@@ -42,7 +42,7 @@ fixes the verdict:
   alpha = 0 when modulo constants: that instance's equivalence fails.
 
 Trusted: this module, :mod:`verify.kernel._laws` (law reader), python-flint (arb, fmpq_mpoly) and the facts
-quoted above (ball Cholesky; polynomial identities; the two directions of lse.md §9.3).  Bounds: the
+quoted above (ball Cholesky; polynomial identities; the two directions of docs/paper2.md §9.3).  Bounds: the
 ``MAX_*`` constants, and a work budget per Result (reads, ball work, exact polynomial terms).
 """
 
@@ -596,7 +596,7 @@ def _check_instances(result) -> str:
     return f"{len(insts)} instances, each certified as stated"
 
 
-# -- Gram PD <=> independence (lse.md §9.3), instance by instance ---------------------------------------------
+# -- Gram PD <=> independence (docs/paper2.md §9.3), instance by instance -----------------------------------
 def _rank(vs) -> int:
     rows, rank = [list(v) for v in vs], 0
     for c in range(len(rows[0]) if rows else 0):
@@ -624,7 +624,7 @@ def _equivalence_rows(result) -> list:
 
 def _check_equivalence(result) -> str:
     """Each row: a PD certificate (then no relation modulo constants, nor modulo affine functions when m >= 2:
-    a relation gives the null vector c (x) e_1, resp. c (x) (e_1 - e_2), lse.md §9.3), or an exact null space
+    a relation gives the null vector c (x) e_1, resp. c (x) (e_1 - e_2), docs/paper2.md §9.3), or an exact null space
     (null for every A; with m <= d independent queries, (A q_1..A q_m) covers an open set, so separating the
     variables gives sum_i v_(i,a) Lambda_i affine for some a with v_(.,a) != 0, and constant when m = 1)."""
     rows = _equivalence_rows(result)

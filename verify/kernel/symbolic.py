@@ -176,7 +176,7 @@ def _require_zero(expr, what):
         raise Rejected(f"{what}: the difference is not shown to be 0")
 
 
-# -- laws (lse.md 6) ----------------------------------------------------------------------------------------
+# -- laws (docs/paper2.md §6) --------------------------------------------------------------------------
 LAW_KEYS = {"uniform_cube": ("radius", "center"), "laplace": ("cov", "mean"), "gaussian": ("cov", "mean"),
             "gaussian_mixture": ("separation", "direction", "cov", "center"), "discrete": ("atoms", "weights")}
 
@@ -225,7 +225,7 @@ def _quad(S, th):
 
 
 def mgf(law, th):
-    """E e^<theta, Y> in closed form (lse.md 6), as a SymPy expression in the symbols ``th``."""
+    """E e^<theta, Y> in closed form (docs/paper2.md §6), as a SymPy expression in the symbols ``th``."""
     fam, p = law
     if fam == "uniform_cube":
         r = _S(p["radius"])
@@ -241,7 +241,7 @@ def mgf(law, th):
 
 
 def _grad_hess(law, th):
-    """The lse.md 6 closed-form gradient and Hessian of the CGF (written out, not differentiated)."""
+    """The docs/paper2.md §6 closed-form gradient and Hessian of the CGF (written out, not differentiated)."""
     fam, p = law
     d = len(th)
     if fam == "uniform_cube":
@@ -861,7 +861,7 @@ def _adjoint_text(p, c, variants):
 def _adjoint_difference(params):
     """adjoint gradient - d loss/dv as a polynomial in Z = e^v (exact rational coefficients), at the given v.
     At A = 0: X_k(s) = x_k + (e^(vs) - 1) m0, Y(s) = y + (e^(vs) - 1) m0, mbar(s) = m0 e^(vs); the adjoint of
-    lse.md 8 reduces to -P' = v (P + r) (context term v P, query term v r, r = Y(1) - y* constant), P(1) = P1 =
+    docs/paper2.md §8 reduces to -P' = v (P + r) (context term v P, query term v r, r = Y(1) - y* constant), P(1) = P1 =
     sum_k w_k (X_k(1) - T_k), and the gradient is int_0^1 (P + r) mbar ds."""
     var, v, xs, ws, T, y, ys = params
     s, vs = sympy.Dummy(real=True), sympy.Dummy(real=True)

@@ -6,7 +6,7 @@
   specification) and its exact, ball, mpmath and float64 evaluators (:data:`verify.laws.cgf.TABLE`);
 * :mod:`verify.laws.spec`            -- SPEC entries <-> objects (:func:`distribution_from_dict`);
 * :mod:`verify.laws.display`         -- LaTeX for notebooks;
-* :mod:`verify.laws.oracle_families` -- the named test families with known truth (docs/lse.md).
+* :mod:`verify.laws.oracle_families` -- the named test families with known truth (docs/paper2.md §6.7).
 
 May import :mod:`verify.arith`, :mod:`verify.objects` and the base modules; never anything above.
 """

@@ -1,8 +1,8 @@
 """The CGF Lambda, its gradient and its Hessian for each of the five families, each formula once.
 
-    Lambda_mu(theta) = log E_mu exp(<theta, Y>)          (spec lse.md sections 2, 6)
+    Lambda_mu(theta) = log E_mu exp(<theta, Y>)          (docs/paper2.md §2, §6)
 
-For every family this module holds the **symbolic formula** (SymPy closed forms of lse.md section 6: the
+For every family this module holds the **symbolic formula** (SymPy closed forms of docs/paper2.md §6: the
 specification) and, next to it, the evaluators of that same formula in the other arithmetics:
 
 * ``*_sympy(law, th)``: the SymPy closed forms at symbols ``th``;

@@ -11,7 +11,7 @@ field), is immutable afterwards, knows its CGF domain (a theta outside raises
 :class:`verify.errors.DomainError`), its translates and dilates, and offers the CGF, gradient and Hessian of
 :mod:`verify.laws.cgf` three ways:
 
-* ``cgf_sympy`` / ``grad_sympy`` / ``hess_sympy``: SymPy closed forms (the formulas of lse.md section 6);
+* ``cgf_sympy`` / ``grad_sympy`` / ``hess_sympy``: SymPy closed forms (the formulas of docs/paper2.md §6);
 * ``cgf_ball`` / ``grad_ball`` / ``hess_ball``: rigorous python-flint ``arb`` enclosures at exact rational theta;
 * ``cgf_mp`` / ``grad_mp`` / ``hess_mp``: mpmath values at the current mpmath precision (**evidence** only).
 

@@ -1,9 +1,9 @@
-"""The oracle families F1..F25 of spec lse.md section 6.7, the base law beta of section 9.4, and
+"""The oracle families F1..F25 of docs/paper2.md §6.7, the base law beta of §9.4, and
 its dilation grid used by N3.n1.
 
 Each case is an :class:`OracleCase`: the laws, the reading (``modulo``), the expected verdict
 (``"I"`` independent / ``"D"`` dependent modulo affine functions) and, for D, the exact relation
-``sum c_i Lambda_i = <a, theta> + b`` as given by the spec (``b`` a rational, or ``None`` when the
+``sum c_i Lambda_i = <a, theta> + b`` as given in docs/paper2.md §6.7 (``b`` a rational, or ``None`` when the
 spec states none).  Variants of one table row get suffixed ids (``F11c`` = F11 modulo constants;
 ``F18g`` / ``F18g6`` = the 8 / first 6 covariances as Gaussians; ``F24g`` = dilations of a Gaussian).
 
@@ -46,7 +46,7 @@ class OracleCase:
     relation: Optional[tuple] = None    # c (integers), for D
     affine: Optional[tuple] = None      # a (rationals), for D
     constant: Optional[F] = None        # b, when rational and stated
-    box: Optional[F] = None             # suggested theta box [-box, box]^d (spec), None = default
+    box: Optional[F] = None             # suggested theta box [-box, box]^d (docs/paper2.md §6.7), None = default
 
 
 def beta():
