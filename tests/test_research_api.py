@@ -97,6 +97,32 @@ def test_other_objects_accept_numpy_arrays():
     assert c.embed(np.array([F(1, 2)], dtype=object)) == c.embed([F(1, 2)])
 
 
+def test_checks_and_decisions_accept_numpy_arrays():
+    from verify.checks.n1_cgf_closed_forms import check_cgf_quadrature
+    from verify.checks.t5_group_isolation import check_group_isolation
+    from verify.decide.ntk_gram import ntk_gram, oracle_head_set
+    from verify.laws.oracle_families import beta
+
+    def same(a, b):
+        assert a.to_json() == b.to_json()
+
+    same(check_group_isolation(M=2, C=1, groups=[0, 0, 1, 1], values=np.array([[-1, -1, 1, 0]]), ties=["average"]),
+         check_group_isolation(M=2, C=1, groups=[0, 0, 1, 1], values=[[-1, -1, 1, 0]], ties=["average"]))
+    thetas = np.array([[F(1, 3)], [F(-1, 2)]], dtype=object)
+    same(check_cgf_quadrature("gaussian", {"variance": 1}, thetas=thetas),
+         check_cgf_quadrature("gaussian", {"variance": 1}, thetas=[[F(1, 3)], [F(-1, 2)]]))
+    Q = [[1, F(1, 2)], [F(-3, 10), 1]]
+    heads = oracle_head_set(F(1, 2))
+    g = ntk_gram([beta()], np.array(Q, dtype=object), head_set=np.array(heads, dtype=object))
+    h = ntk_gram([beta()], Q, head_set=heads)
+    assert g.queries == h.queries and g.heads == h.heads
+    with pytest.raises(InputTypeError, match="is a float"):
+        ntk_gram([beta()], np.array([[1.0, 0.5]]), head_set=heads)
+    from verify.checks.n2_attention_gradient import _parse_atoms
+
+    assert _parse_atoms(np.array([[0, 1], [2, -1]]), None) == _parse_atoms([[0, 1], [2, -1]], None)
+
+
 # -- prove_emulation(..., S=, tie=) ---------------------------------------------------------------
 
 def test_prove_emulation_compiles_with_S():
