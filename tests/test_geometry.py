@@ -3,11 +3,12 @@
 from fractions import Fraction as F
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
 
 from verify.arith.exact import parse_box
 from verify.decide.geometry import Cell, box_cell, box_faces, segment_overlap
 from verify.errors import InputError
+from verify.strategies import rationals
 
 
 def test_square_split_areas_and_cut():
@@ -67,7 +68,7 @@ def test_segment_overlap():
     assert not segment_overlap(((0, 0), (1, 0)), ((0, 1), (1, 1)))
 
 
-coef = st.fractions(min_value=-3, max_value=3, max_denominator=5)
+coef = rationals(-3, 3, max_denominator=5)
 
 
 @given(coef, coef, coef, coef, coef, coef)

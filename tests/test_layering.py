@@ -83,7 +83,7 @@ def test_one_way_pipeline():
             if layer is None or layer in BASE or layer == own:
                 continue
             if layer in LAYERS and LAYERS.index(layer) > own_rank:
-                if own in ("__main__", "pytest_plugin") or module == "verify":
+                if own in ("__main__", "pytest_plugin", "strategies") or module == "verify":
                     continue
                 bad.append(f"{module} imports {imp}")
     assert not bad, "\n".join(bad)
@@ -181,6 +181,14 @@ def test_decision_procedures_import_no_claim():
     graph = _import_graph()
     bad = [f"{m} imports {t}" for m in sorted(graph) if m == "verify.decide" or m.startswith("verify.decide.")
            for t in sorted(graph[m]) if t == "verify.checks" or t.startswith("verify.checks.")]
+    assert not bad, "\n".join(bad)
+
+
+def test_strategies_are_a_leaf():
+    """verify.strategies (hypothesis strategies over every layer) is for tests only: no module imports it."""
+    graph = _import_graph()
+    assert "verify.strategies" in graph
+    bad = sorted(m for m, targets in graph.items() if "verify.strategies" in targets)
     assert not bad, "\n".join(bad)
 
 

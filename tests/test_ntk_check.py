@@ -16,12 +16,12 @@ from verify.decide.ntk_gram import ntk_gram, oracle_head_set
 from verify.laws import Discrete, Gaussian
 from verify.laws.oracle_families import beta
 from verify.results import Method, Verdict
+from verify.strategies import points
 
 Q94 = [[1, F(1, 2)], [F(-3, 10), 1]]
 LADDER = (64, 128)
 
-small = st.fractions(min_value=-2, max_value=2, max_denominator=4)
-point = st.tuples(small, small)
+point = points(2, -2, 2, max_denominator=4)
 
 
 def _law(points):

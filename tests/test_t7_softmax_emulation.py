@@ -14,30 +14,18 @@ from verify.constructions.reference_networks import o2_network
 from verify.constructions.maxout_compiler import compile_maxout
 from verify.arith.ball import workprec
 from verify.errors import InputError, InputTypeError
-from verify.objects.maxout import MaxoutNetwork
 from verify.objects.transformer import FeedForward
+from verify.strategies import maxout_networks, rationals
 
 def _kernel(r):
     """Every decided Result is re-checked by the kernel (JSON round trip)."""
     return kernel.check(json.loads(r.to_json()))
 
 
-weights = st.fractions(min_value=-2, max_value=2, max_denominator=4)
-
-
-@st.composite
-def small_nets(draw):
+def small_nets():
     """d = 1, k in {2, 3}, L in {1, 2}, widths <= 2: rational weights in [-2, 2], denominators <= 4."""
-    k = draw(st.integers(2, 3))
-    L = draw(st.integers(1, 2))
-    n_in, layers = 1, []
-    for _ in range(L):
-        N = draw(st.integers(1, 2))
-        W = [[[draw(weights) for _ in range(n_in)] for _ in range(k)] for _ in range(N)]
-        b = [[draw(weights) for _ in range(k)] for _ in range(N)]
-        layers.append((W, b))
-        n_in = N
-    return MaxoutNetwork(layers)
+    return maxout_networks(input_dim=1, rank=(2, 3), depth=(1, 2), width=(1, 2),
+                           weights=rationals(-2, 2, max_denominator=4))
 
 
 def test_o2_lemma_hypotheses_exact():

@@ -49,6 +49,7 @@ from ..errors import InputError, InputTypeError, SizeLimitError
 
 __all__ = [
     "JsonFloat", "parse_exact", "parse_int", "parse_positive", "parse_vector", "parse_matrix", "parse_box", "is_list",
+    "plain",
     "fraction_str", "rank_q", "nullspace_q", "solve_q", "MAX_NUMBER_LENGTH", "MAX_EXPONENT", "MAX_BOX_DIM",
 ]
 
@@ -124,7 +125,7 @@ def _parse_string(value: str, field: str) -> Fraction:
 
 def parse_exact(value: Any, field: str = "value", *, allow_float: bool = False) -> Fraction:
     """Parse one exact rational number; errors name ``field``."""
-    if isinstance(value, bool):
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
         raise InputTypeError(field, f"{value!r} is a boolean, not a number")
     if isinstance(value, JsonFloat):
         if not allow_float:
@@ -193,8 +194,40 @@ def parse_positive(value: Any, field: str, *, allow_float: bool = False, strict:
 
 
 def is_list(value) -> bool:
-    """True for a ``list`` or ``tuple`` (the containers JSON and Python literals give us)."""
+    """True for a ``list`` or ``tuple`` (the containers JSON and Python literals give us); numpy arrays are
+    turned into lists first by :func:`plain`."""
     return isinstance(value, (list, tuple))
+
+
+def _is_ndarray(value) -> bool:
+    return type(value).__name__ == "ndarray" and (type(value).__module__ or "").startswith("numpy")
+
+
+def plain(value):
+    """``value`` with every numpy array (at any depth of nested lists and tuples) turned into nested lists,
+    and numpy scalars into Python scalars, *exactly*: integers stay integers, object arrays keep their
+    elements (Fractions, strings), and floats stay floats, so the parsers still refuse them unless
+    ``allow_float=True``.  Anything else is returned unchanged (the same object when nothing changed).
+
+    >>> import numpy as np
+    >>> from fractions import Fraction
+    >>> plain(np.array([[1, -2]], dtype=np.int64))
+    [[1, -2]]
+    >>> plain([np.array([Fraction(1, 3), "1/2"], dtype=object)])
+    [[Fraction(1, 3), '1/2']]
+    >>> plain(np.array([0.5]))        # still a float: parse_exact refuses it unless allow_float=True
+    [0.5]
+    """
+    if _is_ndarray(value):
+        return plain(value.tolist())
+    if isinstance(value, (list, tuple)):
+        out = [plain(v) for v in value]
+        if all(a is b for a, b in zip(out, value)):
+            return value
+        return type(value)(out) if isinstance(value, list) or type(value) is tuple else out
+    if (type(value).__module__ or "") == "numpy" and hasattr(value, "item"):   # a numpy scalar
+        return value.item()
+    return value
 
 
 def _is_sequence(value) -> bool:

@@ -36,7 +36,7 @@ from flint import acb, arb
 from ..arith.ball import LADDER, ball_bounds, decide_with_ladder, sign, to_ball, workprec
 from ..canonical import jsonable
 from ..decide.symbolic import exp_free_zero
-from ..arith.exact import fraction_str, parse_exact, parse_matrix, parse_vector
+from ..arith.exact import fraction_str, parse_exact, parse_matrix, parse_vector, plain
 from ..kernel import _laws as _kernel_laws, symbolic as _kernel
 from ..errors import DomainError, InputError
 from ..laws import (Discrete, Gaussian, GaussianMixture, SymmetricLaplace, UniformCube,
@@ -151,7 +151,7 @@ def check_cgf_quadrature(family: str, params: dict, thetas=None, formula: str = 
     if thetas is None:
         thetas = [[t] for t in SAMPLE_THETAS] if dist.dim == 1 else [[F(1, 2), F(-1, 3)], [F(-1, 5), F(2, 3)]]
     pts = [parse_vector(t if isinstance(t, (list, tuple)) else [t], f"thetas[{i}]", dim=dist.dim)
-           for i, t in enumerate(thetas)]
+           for i, t in enumerate(plain(thetas))]
     if len(pts) > 32:
         raise InputError("thetas", f"at most 32 points, got {len(pts)}")
     pts = [t for t in pts if dist.in_domain(t)]

@@ -27,7 +27,7 @@ from flint import arb
 
 from ..arith.ball import LADDER, ball_bounds, decide_with_ladder, sign, to_ball
 from ..canonical import jsonable
-from ..arith.exact import fraction_str, parse_exact
+from ..arith.exact import fraction_str, parse_exact, plain
 from ..decide.symbolic import exp_free_zero
 from ..kernel import symbolic as _kernel
 from ..errors import InputError, InputTypeError
@@ -87,6 +87,7 @@ def _tilted(theta: sympy.Matrix, atoms, weights):
 
 
 def _parse_atoms(atoms, weights):
+    atoms = plain(atoms)
     if not isinstance(atoms, (list, tuple)) or len(atoms) < 1:
         raise InputTypeError("atoms", "expected a non-empty list of 2-D points")
     if len(atoms) > 4:

@@ -30,7 +30,7 @@ from fractions import Fraction
 from ..canonical import jsonable
 from ..constructions.group_shift import GroupShiftHead
 from ..decide.casesplit import parse_ties, scan_tree
-from ..arith.exact import fraction_str, parse_exact, parse_positive
+from ..arith.exact import fraction_str, parse_exact, parse_positive, plain
 from ..errors import InputError
 from ..kernel import casesplit as K
 from ..objects.transformer import TIE_RULES
@@ -64,6 +64,7 @@ def check_group_isolation(M, C, N: int = 3, k: int = 4, groups=None, values=None
     params = {"M": M, "C": C, "groups": list(groups), "ties": list(ties)}
     seeds = {}
     if values is not None:
+        values = plain(values)
         if not isinstance(values, (list, tuple)) or not values or len(values) > MAX_CASES:
             raise InputError("values", f"expected a non-empty list of at most {MAX_CASES} value vectors")
         vecs = []

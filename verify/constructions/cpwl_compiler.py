@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..arith.exact import fraction_str, parse_positive
+from ..arith.exact import fraction_str, parse_positive, plain
 from ..errors import InputError, InputTypeError
 from ..objects.cpwl import CPWL1D, DCFunction
 from ..objects.layout import Layout
@@ -74,6 +74,7 @@ class CompiledCPWL:
 
     def embed(self, x) -> tuple:
         d, n = self.input_dim, self.n_tokens
+        x = plain(x)
         if not isinstance(x, (list, tuple)):
             raise InputTypeError("x", f"expected a sequence of {d} numbers, got {type(x).__name__}")
         if len(x) != d:

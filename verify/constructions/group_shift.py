@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..arith.exact import fraction_str, parse_positive
+from ..arith.exact import fraction_str, parse_positive, plain
 from ..errors import InputError, InputTypeError, SizeLimitError
 from ..objects.layout import Layout
 from ..objects.maxout import coerce_input
@@ -77,6 +77,7 @@ class GroupShiftHead:
         return self.M > 2 * self.C
 
     def _z(self, z):
+        z = plain(z)
         if not isinstance(z, (list, tuple)) or len(z) != self.n_tokens:
             raise InputError("z", f"expected {self.n_tokens} values (one per token)")
         return tuple(coerce_input(v, f"z[{l}]") for l, v in enumerate(z))

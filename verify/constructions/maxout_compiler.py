@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..arith.exact import fraction_str, parse_positive
+from ..arith.exact import fraction_str, parse_positive, plain
 from ..errors import InputTypeError
 from ..objects.maxout import MaxoutNetwork, _is_box, coerce_input, parse_box
 from ..objects.layout import Layout
@@ -99,6 +99,7 @@ class CompiledMaxout:
     def embed(self, x) -> tuple:
         """The input token matrix for x (E rows, k columns), built only from x by arithmetic."""
         net = self.source
+        x = plain(x)
         if not isinstance(x, (list, tuple)):
             raise InputTypeError("x", f"expected a sequence of {net.input_dim} numbers, got {type(x).__name__}")
         x = net._input(x)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..arith.exact import fraction_str, parse_exact, parse_positive
+from ..arith.exact import fraction_str, parse_exact, parse_positive, plain
 from ..errors import InputError, InputTypeError, SizeLimitError
 from ..objects.cpwl import network_pieces_1d
 from ..objects.layout import Layout
@@ -93,6 +93,7 @@ class CompiledTokenShift:
         return all(d["disjoint"] and d["gates_exact"] for d in self.layer_data)
 
     def embed(self, x) -> tuple:
+        x = plain(x)
         if not isinstance(x, (list, tuple)) or len(x) != 1:
             raise InputError("x", "expected a sequence of 1 number")
         t = coerce_input(x[0], "x[0]")

@@ -69,7 +69,7 @@ from typing import Any, Callable
 from .geometry import box_faces, to_fraction, to_q
 from ..canonical import jsonable
 from .tracer import MAX_TRACED_CELLS, NotPiecewiseLinear, UntraceableCode, as_form, trace
-from ..arith.exact import fraction_str, parse_box, parse_exact as parse_exact_num
+from ..arith.exact import fraction_str, parse_box, parse_positive, parse_exact as parse_exact_num
 from ..errors import InputError, SizeLimitError
 from ..arith.context import EXACT
 from ..objects.maxout import MaxoutNetwork
@@ -246,7 +246,9 @@ def _witness_in(cell, diff_at):
     return None
 
 
-def _resolve(target, box, tie, reference):
+def _resolve(target, box, tie, reference, S=None):
+    if not isinstance(tie, str):
+        raise InputError("tie", f"must be one of average, first, both, got {type(tie).__name__} {tie!r}")
     if tie == "both":
         rules = list(TIE_RULES)
     elif tie in TIE_RULES:
@@ -258,18 +260,27 @@ def _resolve(target, box, tie, reference):
         if len(target) != 2:
             raise InputError("net_or_compiled", "a pair must be (network, transformer)")
         reference, compiled = target
+        if S is not None:
+            raise InputError("S", "is the gate constant used when compiling a MaxoutNetwork; a (network, "
+                                  "transformer) pair is already compiled")
     elif _is_compiled(target):
         compiled = target
         reference = reference if reference is not None else getattr(target, "source", None)
         if reference is None:
             raise InputError("net_or_compiled", "the compiled object has no source network; pass (network, compiled)")
+        if S is not None:
+            have = getattr(target, "S", None)
+            if have is None or parse_positive(S, "S") != have:
+                raise InputError("S", f"the target is already compiled with S = "
+                                      f"{'unknown' if have is None else fraction_str(have)}; give S only with a "
+                                      "MaxoutNetwork (it is compiled here with that S)")
     elif _is_maxout(target):
         reference = target
         if box is None:
             raise InputError("box", "needed to compile a network (a list of [lo, hi] per input coordinate)")
         from ..constructions.maxout_compiler import compile_maxout
 
-        compiled = compile_maxout(target, box)
+        compiled = compile_maxout(target, box, S=None if S is None else parse_positive(S, "S"))
     else:
         raise InputError("net_or_compiled", f"expected a MaxoutNetwork, a compiled Transformer or a pair, "
                                             f"got {type(target).__name__}")
@@ -403,18 +414,22 @@ def _result(claim, verdict, statement, cert, params, conventions, evidence, seed
                   conventions=conventions, evidence=evidence, seeds=seeds or {})
 
 
-def prove_emulation(net_or_compiled, box=None, tie: str = "both", *, reference=None, claim: str = "T6",
+def prove_emulation(net_or_compiled, box=None, tie: str = "both", *, S=None, reference=None, claim: str = "T6",
                     max_cells: int = DEFAULT_COVER_CELLS, samples: int = 200, seed: int = 0,
                     record_regions: bool = True, network=None, formula=None, witness=None) -> Result:
     """PROVED / REFUTED (exact witness) / INCONCLUSIVE that the Transformer equals the network on the box.
 
-    ``net_or_compiled``: a MaxoutNetwork (compiled here with ``compile_maxout(net, box)``), a compiled
+    ``net_or_compiled``: a MaxoutNetwork (compiled here with ``compile_maxout(net, box, S=S)``), a compiled
     object (``.transformer``, ``.embed``, ``.read``, ``.source``), or a pair ``(network, transformer)``
     where the transformer is a compiled-like object or a callable ``f(x, tie=..., ops=...)`` /
     ``f(x, ops=...)`` and the network anything with ``evaluate(x, ops=...)``.
     ``network``: the MaxoutNetwork the kernel evaluates (default: the reference itself, or its ``.maxout``);
     it must be the same function as the traced reference.  ``formula``: ``"R4"`` / ``"R8"`` to claim the
-    construction's size formulas too.  ``tie``: ``"both"`` (default), ``"average"`` or ``"first"``.
+    construction's size formulas too.  ``tie``: the hardmax tie rule(s) proved, ``"both"`` (default),
+    ``"average"`` or ``"first"``.  ``S``: the gate constant of the compiler (an exact number > 0, as
+    ``verify maxout --S``); only with a MaxoutNetwork, default the certified interval-propagation bound (the R4
+    hypothesis is S >= that bound; a smaller S compiles a Transformer that may differ from the network,
+    which is then REFUTED with a witness).  With a compiled target, ``S`` must be the one it was compiled with.
     ``record_regions``: put every cell's exact maps in the evidence.  ``witness``: a point of the box tried
     first (REFUTED there if the two sides differ; otherwise the full decomposition runs).
 
@@ -440,7 +455,7 @@ def prove_emulation(net_or_compiled, box=None, tie: str = "both", *, reference=N
         raise InputError("samples", f"must be an integer in [1, 100000], got {samples!r}")
     if formula not in (None, "R4", "R8"):
         raise InputError("formula", f"must be None, 'R4' or 'R8', got {formula!r}")
-    ref, target, bx, rules = _resolve(net_or_compiled, box, tie, reference)
+    ref, target, bx, rules = _resolve(net_or_compiled, box, tie, reference, S)
     d = len(bx)
     spec = spec_network(network if network is not None else ref)
     T_json = transformer_json(target, d)

@@ -54,7 +54,7 @@ from typing import Any, Optional, Sequence
 from flint import arb_mat
 
 from ..arith.ball import to_ball, workprec
-from ..arith.exact import fraction_str, parse_exact, parse_int
+from ..arith.exact import fraction_str, parse_exact, parse_int, plain
 from ..errors import DomainError, InputError, InputTypeError, SizeLimitError
 from ..laws.cgf import discrete_grad_ball_many, discrete_grad_float
 
@@ -139,6 +139,7 @@ def default_head_count(n_laws: int, n_queries: int, dim: int) -> int:
 
 
 def _parse_heads(head_set, dim: int) -> tuple:
+    head_set = plain(head_set)
     if not isinstance(head_set, (list, tuple)) or not head_set:
         raise InputError("head_set", "must be a non-empty list of d x d matrices")
     if len(head_set) > MAX_HEADS:
@@ -193,6 +194,7 @@ def query_lists(dists, queries, reading: str = "shared") -> tuple:
     """Per-law query tuples: the shared queries for every law, or each discrete law's own atoms."""
     dim = _check_dists(dists)
     if reading == "shared":
+        queries = plain(queries)
         if not isinstance(queries, (list, tuple)) or not queries:
             raise InputError("queries", "must be a non-empty list of query tokens")
         qs = []

@@ -20,7 +20,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..arith.context import EXACT, Context
-from ..arith.exact import fraction_str, parse_exact
+from ..arith.exact import fraction_str, parse_exact, plain
 from ..arith.exact import is_list as _is_list
 from ..errors import InputError, InputTypeError, SizeLimitError
 from .maxout import MAX_INPUT_DIM, MaxoutNetwork, coerce_input
@@ -32,6 +32,7 @@ MAX_PIECES = 4096
 
 
 def _scalar_input(x, field="x"):
+    x = plain(x)
     if _is_list(x):
         if len(x) != 1:
             raise InputError(field, f"expected 1 coordinate, got {len(x)}")
@@ -55,6 +56,7 @@ class CPWL1D:
         self.x_end = parse_exact(x_end, "x_end")
         if not self.x0 < self.x_end:
             raise InputError("x_end", f"must be > x0 = {fraction_str(self.x0)}, got {fraction_str(self.x_end)}")
+        breakpoints, slopes = plain(breakpoints), plain(slopes)
         if not _is_list(breakpoints):
             raise InputTypeError("breakpoints", "expected a list of numbers")
         if len(breakpoints) > MAX_BREAKPOINTS:
@@ -155,6 +157,7 @@ class DCFunction:
 
     @staticmethod
     def _parse(pieces, field, d):
+        pieces = plain(pieces)
         if not _is_list(pieces) or not pieces:
             raise InputTypeError(field, "expected a non-empty list of (w, b) pieces")
         if len(pieces) > MAX_PIECES:
@@ -187,6 +190,7 @@ class DCFunction:
         return {"g": self.g_pieces, "h": self.h_pieces}
 
     def _x(self, x):
+        x = plain(x)
         if not _is_list(x):
             raise InputTypeError("x", f"expected a sequence of {self.input_dim} numbers")
         if len(x) != self.input_dim:

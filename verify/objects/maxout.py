@@ -5,7 +5,8 @@
 followed by an optional affine read-out.  ``layers`` is a list of ``(W, b)``: ``W[i][j]`` is the
 weight vector (length N_in) of piece j of unit i and ``b[i][j]`` its bias.  Weights are parsed with
 :func:`verify.arith.exact.parse_exact` (int, Fraction, ``"p/q"``, decimal strings; floats refused
-unless ``allow_float=True``).
+unless ``allow_float=True``); numpy arrays are accepted and read exactly
+(:func:`verify.arith.exact.plain`).
 
 Evaluation is *traceable*: it applies only ``+``, ``-``, multiplication by constants and the
 operations of an arithmetic :class:`~verify.arith.context.Context` to its values, so the region tracer can
@@ -28,7 +29,7 @@ from fractions import Fraction
 from typing import Any, Sequence
 
 from ..arith.context import EXACT, Context
-from ..arith.exact import MAX_BOX_DIM, fraction_str, parse_box, parse_exact
+from ..arith.exact import MAX_BOX_DIM, fraction_str, parse_box, parse_exact, plain
 from ..arith.exact import is_list as _is_list
 from ..errors import InputError, InputTypeError, SizeLimitError
 
@@ -45,11 +46,13 @@ MAX_OUTPUT_DIM = 256
 
 def coerce_input(v, field: str, *, allow_float: bool = False):
     """An input value: exact numbers are parsed (Fraction); value objects (affine forms, balls) pass
-    through unchanged.  Containers, None and booleans are refused with a message naming ``field``.
+    through unchanged.  Containers (numpy arrays too), None and booleans are refused with a message naming
+    ``field``; numpy scalars are numbers (an integer exactly, a float refused unless ``allow_float``).
 
     >>> coerce_input("1/3", "x[0]")
     Fraction(1, 3)
     """
+    v = plain(v)
     if v is None or isinstance(v, (bool, list, tuple, dict, set, bytes)):
         raise InputTypeError(field, f"expected a number, got {type(v).__name__}")
     if isinstance(v, (str, int, float, Fraction, numbers.Rational)) or type(v).__name__ in (
@@ -103,6 +106,7 @@ class MaxoutNetwork:
     """
 
     def __init__(self, layers, readout=None, *, allow_float: bool = False):
+        layers, readout = plain(layers), plain(readout)     # numpy arrays -> lists, exactly
         if not _is_list(layers):
             raise InputTypeError("layers", f"expected a list of (W, b) pairs, got {type(layers).__name__}")
         if not layers:
@@ -168,6 +172,7 @@ class MaxoutNetwork:
     def from_relu(cls, weights, biases, readout=None, *, allow_float: bool = False) -> "MaxoutNetwork":
         """The rank-2 maxout form of a ReLU network: unit i of layer l has the pieces
         (W_l[i, :], b_l[i]) and (0, 0), since ReLU(t) = max(t, 0).  ``weights[l]`` is N_l x N_{l-1}."""
+        weights, biases = plain(weights), plain(biases)
         if not _is_list(weights) or not _is_list(biases) or len(weights) != len(biases) or not weights:
             raise InputError("weights", "expected equally long non-empty lists of weight matrices and bias vectors")
         layers = []
@@ -213,7 +218,8 @@ class MaxoutNetwork:
 
     # -- evaluation (traceable) ---------------------------------------------------------------
     def _input(self, x, allow_float=False) -> tuple:
-        if not _is_list(x) and type(x).__name__ != "ndarray":
+        x = plain(x)
+        if not _is_list(x):
             raise InputTypeError("x", f"expected a sequence of {self.input_dim} numbers, got {type(x).__name__}")
         x = list(x)
         if len(x) != self.input_dim:

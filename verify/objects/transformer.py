@@ -31,7 +31,7 @@ from fractions import Fraction
 from typing import Sequence
 
 from ..arith.context import EXACT, SYMPY, BallContext, Context, MpmathContext
-from ..arith.exact import fraction_str, parse_exact, parse_positive
+from ..arith.exact import fraction_str, parse_exact, parse_positive, plain
 from ..arith.exact import is_list as _is_list
 from ..errors import InputError, InputTypeError, SizeLimitError
 from .layout import Layout, check_transformer, parse_blocks, parse_head_reads
@@ -68,6 +68,7 @@ CONVENTIONS = {
 # helpers
 
 def _matrix(rows, field: str, *, n_rows=None, n_cols=None, allow_float=False, max_rows=None, max_cols=None) -> tuple:
+    rows = plain(rows)
     if not _is_list(rows) or not rows:
         raise InputTypeError(field, "expected a non-empty list of rows")
     if max_rows is not None and len(rows) > max_rows:
@@ -90,6 +91,7 @@ def _matrix(rows, field: str, *, n_rows=None, n_cols=None, allow_float=False, ma
 def _vector(vals, field: str, n: int, allow_float=False) -> tuple:
     if vals is None:
         return tuple(Fraction(0) for _ in range(n))
+    vals = plain(vals)
     if not _is_list(vals) or len(vals) != n:
         raise InputError(field, f"expected a vector of length {n}")
     return tuple(parse_exact(v, f"{field}[{i}]", allow_float=allow_float) for i, v in enumerate(vals))
@@ -461,6 +463,7 @@ class Transformer:
 
     # -- evaluation ------------------------------------------------------------------------------
     def _parse_X(self, X, ops: Context = EXACT, allow_float=False):
+        X = plain(X)
         if not _is_list(X):
             raise InputTypeError("X", f"expected a tuple of {self.embedding_dim} rows (tokens are columns)")
         if len(X) != self.embedding_dim:
