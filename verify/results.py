@@ -31,9 +31,29 @@ import enum
 import re
 from typing import Any, Mapping
 
-__all__ = ["Verdict", "Method", "Result", "CLAIM_ID_PATTERN", "kernel_checked"]
+__all__ = ["Verdict", "Method", "Result", "CLAIM_ID_PATTERN", "MAX_LABEL_LENGTH", "kernel_checked"]
 
 CLAIM_ID_PATTERN = re.compile(r"^(T(1[01]|[1-9])|N(10|[1-9]))(\.[A-Za-z0-9_]+)?$")
+MAX_LABEL_LENGTH = 80
+
+
+def check_label(label):
+    """``label`` (None or a user's name for a Result) checked: a printable string of 1..80 characters without
+    surrounding spaces that does not look like a catalogue ID (those are reserved for ``claim``)."""
+    from .errors import InputError, InputTypeError
+
+    if label is None:
+        return None
+    if not isinstance(label, str):
+        raise InputTypeError("label", f"must be a string, got {type(label).__name__}")
+    if not 1 <= len(label) <= MAX_LABEL_LENGTH:
+        raise InputError("label", f"must have 1 to {MAX_LABEL_LENGTH} characters, got {len(label)}")
+    if not label.isprintable() or label != label.strip():
+        raise InputError("label", f"must be printable text without surrounding spaces, got {label!r}")
+    if CLAIM_ID_PATTERN.match(label.upper()):
+        raise InputError("label", f"{label!r} looks like a catalogue ID; catalogue IDs are reserved for the "
+                                  "claim field (choose a name of your own, e.g. 'Lemma-4.2')")
+    return label
 
 
 class _TextEnum(str, enum.Enum):
@@ -86,6 +106,9 @@ class Result:
     seeds       every random seed used
     evidence    numerical evidence (labelled as such); allowed with any verdict
     timing      wall-clock data; the only part of the JSON allowed to vary between runs
+    label       optional user name for the Result (e.g. ``"Lemma-4.2"``): metadata only, it changes neither the
+                statement, the parameters nor the certificate, so the kernel's re-check ignores it; it must not
+                look like a catalogue ID (at most 80 printable characters)
     """
 
     claim: str
@@ -98,8 +121,10 @@ class Result:
     seeds: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     evidence: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     timing: Mapping[str, Any] = dataclasses.field(default_factory=dict, compare=False)
+    label: Any = None
 
     def __post_init__(self):
+        check_label(self.label)
         if not isinstance(self.claim, str) or not CLAIM_ID_PATTERN.match(self.claim):
             raise ValueError(
                 f"claim: must be a catalogue ID T1..T11 or N1..N10 (optional suffix), got {self.claim!r}"
@@ -143,6 +168,13 @@ class Result:
     def with_timing(self, **timing) -> "Result":
         return dataclasses.replace(self, timing=dict(timing))
 
+    def with_label(self, label) -> "Result":
+        """The same Result with a user label (metadata only; ``None`` removes it)."""
+        return dataclasses.replace(self, label=label)
+
+    def _name(self) -> str:
+        return f"{self.claim} [{self.label}]" if self.label else self.claim
+
     def _summary_text(self):
         """The certificate's ``summary`` entry, else the evidence's (strict kernel certificates carry none)."""
         for part in (self.certificate, self.evidence):
@@ -154,17 +186,17 @@ class Result:
     def summary(self, width: int = 160) -> str:
         """One line: claim, verdict, method and the certificate's (or evidence's) ``summary`` if present."""
         text = self._summary_text()
-        line = f"{self.claim} {self.verdict.value.upper()} ({self.method.value})"
+        line = f"{self._name()} {self.verdict.value.upper()} ({self.method.value})"
         if text:
             line += f": {text}"
         return line if len(line) <= width else line[: width - 3] + "..."
 
     # -- serialisation ---------------------------------------------------------------
     def to_dict(self) -> dict:
-        """A JSON-ready dict (exact numbers as strings, versions recorded)."""
+        """A JSON-ready dict (exact numbers as strings, versions recorded; ``label`` only when set)."""
         from .canonical import jsonable, library_versions
 
-        return {
+        out = {
             "claim": self.claim,
             "statement": self.statement,
             "verdict": self.verdict.value,
@@ -177,6 +209,9 @@ class Result:
             "versions": library_versions(),
             "timing": jsonable(self.timing),
         }
+        if self.label is not None:
+            out["label"] = self.label
+        return out
 
     def to_json(self) -> str:
         """Canonical JSON: sorted keys, fixed separators; byte-identical for identical inputs
@@ -203,6 +238,7 @@ class Result:
             seeds=data.get("seeds", {}),
             evidence=data.get("evidence", {}),
             timing=data.get("timing", {}),
+            label=data.get("label"),
         )
 
     # -- display ---------------------------------------------------------------------
@@ -213,7 +249,7 @@ class Result:
         from html import escape
 
         colour = {"proved": "#1a7f37", "refuted": "#cf222e", "inconclusive": "#9a6700"}[self.verdict.value]
-        rows = [f"<p><b>{escape(self.claim)}</b> &mdash; {escape(self.statement)}</p>",
+        rows = [f"<p><b>{escape(self._name())}</b> &mdash; {escape(self.statement)}</p>",
                 f"<p><b style='color:{colour}'>{self.verdict.value.upper()}</b> ({escape(self.method.value)})</p>"]
         summary = self._summary_text()
         if summary:
@@ -225,7 +261,7 @@ class Result:
 
     def _repr_markdown_(self) -> str:
         rows = [
-            f"**{self.claim}** — {self.statement}",
+            f"**{self._name()}** — {self.statement}",
             "",
             "| verdict | method |",
             "|---|---|",
@@ -252,5 +288,6 @@ def kernel_checked(r: Result) -> Result:
         kernel.check(json.loads(r.to_json()))
     except kernel.Rejected as exc:
         return Result(r.claim, r.statement, Verdict.INCONCLUSIVE, r.method, parameters=r.parameters, seeds=r.seeds,
-                      evidence=dict(r.evidence), certificate={"summary": f"the kernel rejects the certificate: {exc}"})
+                      evidence=dict(r.evidence), certificate={"summary": f"the kernel rejects the certificate: {exc}"},
+                      label=r.label)
     return r

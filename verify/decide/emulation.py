@@ -74,7 +74,7 @@ from ..errors import InputError, SizeLimitError
 from ..arith.context import EXACT
 from ..objects.maxout import MaxoutNetwork
 from ..objects.transformer import TIE_RULES
-from ..results import Method, Result, Verdict
+from ..results import Method, Result, Verdict, check_label
 
 __all__ = ["prove_emulation", "AlteredCompiled", "alter_weight", "emulation_stages", "MAX_EXACT_DIM",
            "DEFAULT_COVER_CELLS"]
@@ -416,7 +416,7 @@ def _result(claim, verdict, statement, cert, params, conventions, evidence, seed
 
 def prove_emulation(net_or_compiled, box=None, tie: str = "both", *, S=None, reference=None, claim: str = "T6",
                     max_cells: int = DEFAULT_COVER_CELLS, samples: int = 200, seed: int = 0,
-                    record_regions: bool = True, network=None, formula=None, witness=None) -> Result:
+                    record_regions: bool = True, network=None, formula=None, witness=None, label=None) -> Result:
     """PROVED / REFUTED (exact witness) / INCONCLUSIVE that the Transformer equals the network on the box.
 
     ``net_or_compiled``: a MaxoutNetwork (compiled here with ``compile_maxout(net, box, S=S)``), a compiled
@@ -430,6 +430,7 @@ def prove_emulation(net_or_compiled, box=None, tie: str = "both", *, S=None, ref
     ``verify maxout --S``); only with a MaxoutNetwork, default the certified interval-propagation bound (the R4
     hypothesis is S >= that bound; a smaller S compiles a Transformer that may differ from the network,
     which is then REFUTED with a witness).  With a compiled target, ``S`` must be the one it was compiled with.
+    ``label``: the user's name for the Result (``Result.label``: metadata, not part of what is claimed).
     ``record_regions``: put every cell's exact maps in the evidence.  ``witness``: a point of the box tried
     first (REFUTED there if the two sides differ; otherwise the full decomposition runs).
 
@@ -449,6 +450,14 @@ def prove_emulation(net_or_compiled, box=None, tie: str = "both", *, S=None, ref
     See the module docstring (``max_cells`` default 50,000, at most 2,000,000; input dimension <= 2 for a
     PROVED; callables give at most INCONCLUSIVE).
     """
+    check_label(label)
+    result = _prove_emulation(net_or_compiled, box, tie, S, reference, claim, max_cells, samples, seed,
+                              record_regions, network, formula, witness)
+    return result if label is None else result.with_label(label)
+
+
+def _prove_emulation(net_or_compiled, box, tie, S, reference, claim, max_cells, samples, seed, record_regions,
+                     network, formula, witness) -> Result:
     if not isinstance(max_cells, int) or not 1 <= max_cells <= MAX_TRACED_CELLS:
         raise InputError("max_cells", f"must be an integer in [1, {MAX_TRACED_CELLS}], got {max_cells!r}")
     if not isinstance(samples, int) or not 1 <= samples <= 100_000:

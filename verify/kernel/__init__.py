@@ -77,7 +77,7 @@ def kinds() -> dict:
 
 _CLAIM = re.compile(r"^(T(1[01]|[1-9])|N(10|[1-9]))(\.[A-Za-z0-9_]+)?$")
 _TOP = ("claim", "statement", "verdict", "method", "certificate", "parameters", "conventions", "seeds",
-        "evidence", "versions", "timing")
+        "evidence", "versions", "timing", "label")
 
 
 def _check(result) -> str:
