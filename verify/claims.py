@@ -86,35 +86,35 @@ _ALL = [
        "exact (+ evidence)", "docs/paper1.md R9", "permutation_equivariance"),
     _c("N1", "CGF closed forms and derivatives",
        "The closed-form CGFs, gradients and Hessians of the families equal log E e^<theta,Y> and its derivatives.",
-       "exact + evidence", "lse 2, 6", "cgf_closed_forms"),
+       "exact + evidence", "docs/paper2.md §2, §6", "cgf_closed_forms"),
     _c("N2", "attention = V grad Lambda_mu(A x)",
-       "Gamma_(Q,K,V)[mu](x) = V grad Lambda_mu(K^T Q x), with the derivative table of lse 3.",
-       "exact (+ evidence)", "lse 3", "attention_gradient"),
+       "Gamma_(Q,K,V)[mu](x) = V grad Lambda_mu(K^T Q x), with the derivative table of docs/paper2.md §3.",
+       "exact (+ evidence)", "docs/paper2.md §3", "attention_gradient"),
     _c("N3", "three-way independence decision",
        "PROVED only with a certified full-rank certificate, REFUTED only with a verified exact relation, else "
-       "INCONCLUSIVE.", "certified + exact", "lse 5", "decision_procedure"),
+       "INCONCLUSIVE.", "certified + exact", "docs/paper2.md §5", "decision_procedure"),
     _c("N4", "cubes, Laplace, mixtures, Gaussians",
        "Distinct radii / covariances / separations give independence modulo affine functions; equal ones, and "
-       "Gaussians with dependent covariances, give dependence.", "certified + exact", "lse 6.2-6.6",
+       "Gaussians with dependent covariances, give dependence.", "certified + exact", "docs/paper2.md §6.2-§6.6",
        "continuous_families"),
     _c("N5", "discrete laws",
        "S1 or S2 imply independence; Diracs, translates and convolutions give dependence; the lattice criterion "
-       "decides rational discrete laws.", "exact + certified", "lse 6.1", "discrete_laws"),
+       "decides rational discrete laws.", "exact + certified", "docs/paper2.md §6.1", "discrete_laws"),
     _c("N6", "a.s. independence of i.i.d. samples",
        "Empirical laws of i.i.d. absolutely continuous samples (n_i >= 2) are independent modulo affine "
-       "functions almost surely.", "certified per trial, evidence overall", "lse 6.1", "iid_samples"),
+       "functions almost surely.", "certified per trial, evidence overall", "docs/paper2.md §6.1", "iid_samples"),
     _c("N7", "NTK V-block Gram PD iff independence",
        "The V-block NTK Gram with shared queries is PD iff the CGFs are independent modulo constants (m = 1) / "
-       "affine functions (m >= 2).", "certified + exact", "lse 9", "ntk_gram"),
+       "affine functions (m >= 2).", "certified + exact", "docs/paper2.md §9", "ntk_gram"),
     _c("N8", "particle model -> mean-field flow",
        "Terminal tokens of the L-layer, H-head particle model converge to the mean-field flow: O(1/L) and "
-       "O(H^(-1/2)).", "evidence", "lse 7", "mean_field_limit"),
+       "O(H^(-1/2)).", "evidence", "docs/paper2.md §7", "mean_field_limit"),
     _c("N9", "adjoint gradient = finite differences",
-       "The adjoint-ODE gradient of the loss equals central finite differences.", "evidence", "lse 8",
+       "The adjoint-ODE gradient of the loss equals central finite differences.", "evidence", "docs/paper2.md §8",
        "adjoint_gradient"),
     _c("N10", "PL decay of the loss",
        "With PD NTK at initialisation and small loss, L(t) <= exp(-2 int lambda_min) L(0) and "
-       "L(t) <= e^(-2 lambda t) L(0).", "evidence (+ exact negative)", "lse 10", "gradient_flow"),
+       "L(t) <= e^(-2 lambda t) L(0).", "evidence (+ exact negative)", "docs/paper2.md §10", "gradient_flow"),
 ]
 
 CLAIMS = {c.id: c for c in _ALL}
