@@ -415,7 +415,7 @@ def test_read_maxout():
 
 
 def _o1():
-    """spec O1: tokens (z, one, out), one head W_Q = one, W_K = W_V = z, W_O = out; x = (a, b) in the z row."""
+    """docs/paper1.md O1: tokens (z, one, out), one head W_Q = one, W_K = W_V = z, W_O = out; x = (a, b) in the z row."""
     z = lambda v: [v, v, v]
     return {"tokens": 2, "coordinates": ["z", "one", "out"],
             "embed": {"one": [["0", "0"], ["1", "1"], ["0", "0"]],

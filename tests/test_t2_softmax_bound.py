@@ -15,7 +15,7 @@ from verify.kernel import softmax as ks
 from verify.strategies import rationals
 import json
 
-# spec maxout R2 table: W0((n-1)/e)
+# docs/paper1.md R2 table: W0((n-1)/e)
 ORACLE = {2: "0.278464542761", 3: "0.463055513366", 4: "0.603545739536", 8: "0.973138752867",
           16: "1.38346150535"}
 

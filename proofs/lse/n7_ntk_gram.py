@@ -1,4 +1,4 @@
-"""Audits of N7 (attention-NTK V-block Gram PD <=> CGF independence; docs/paper2.md §9, claims.md N7)."""
+"""Audits of N7 (attention-NTK V-block Gram PD <=> CGF independence; docs/paper2.md §9, docs/claims.md N7)."""
 
 from verify.audit.spec import Audit
 from verify.checks.n7_ntk_gram import (check_equivalence, check_family_gram, check_float64_table,

@@ -1,4 +1,4 @@
-"""Audits of T10 (exact linear-region counts and depth growth; spec maxout R7, O4, O6)."""
+"""Audits of T10 (exact linear-region counts and depth growth; docs/paper1.md R7, O4, O6)."""
 
 from verify.audit.spec import Audit
 from verify.checks.t10_linear_regions import (check_depth_bound_table, check_grid_method, check_one_layer_ceiling,

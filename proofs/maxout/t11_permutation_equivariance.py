@@ -1,4 +1,4 @@
-"""Audits of T11 (permutation equivariance without positional information; spec maxout R9)."""
+"""Audits of T11 (permutation equivariance without positional information; docs/paper1.md R9)."""
 
 from verify.audit.spec import Audit
 from verify.checks.t11_permutation_equivariance import (check_first_rule_ties, check_identical_tokens,

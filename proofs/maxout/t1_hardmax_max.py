@@ -1,4 +1,4 @@
-"""Audits of T1 (a hardmax head with value = score computes max; spec maxout R1, O1)."""
+"""Audits of T1 (a hardmax head with value = score computes max; docs/paper1.md R1, O1)."""
 
 from verify.audit.spec import Audit
 from verify.checks.t1_hardmax_max import check_hardmax_max, check_tie_rule_independence

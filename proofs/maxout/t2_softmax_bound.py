@@ -1,5 +1,5 @@
 """Audits of T2 (softmax vs hardmax: the sharp bound W0((n-1)/e)/lambda, the n = 2 closed form, the weaker
-bounds, the scalar problem and the gap bound; spec maxout R2).
+bounds, the scalar problem and the gap bound; docs/paper1.md R2).
 
 The 21 sharp-bound audits each run the full evidence search (>= 3000 random + adversarial points and a
 local optimiser per (n, lambda)); the verdict rests on the R2 proof (the kernel's SymPy lemma for the scalar

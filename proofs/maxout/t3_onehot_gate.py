@@ -1,4 +1,4 @@
-"""Audits of T3 (one-hot gate identity, spec maxout R3)."""
+"""Audits of T3 (one-hot gate identity, docs/paper1.md R3)."""
 
 from verify.audit.spec import Audit
 from verify.checks.t3_onehot_gate import check_gate_identity

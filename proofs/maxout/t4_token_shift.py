@@ -1,4 +1,4 @@
-"""Audits of T4 (token-shift slabs disjoint at every layer over the whole domain; spec maxout R3s, O5)."""
+"""Audits of T4 (token-shift slabs disjoint at every layer over the whole domain; docs/paper1.md R3s, O5)."""
 
 from verify.audit.spec import Audit
 from verify.checks.t4_token_shift import check_token_shift

@@ -1,4 +1,4 @@
-"""Audits of T5 (score-shift group isolation, M > 2C; spec maxout R4', O7)."""
+"""Audits of T5 (score-shift group isolation, M > 2C; docs/paper1.md R4', O7)."""
 
 from verify.audit.spec import Audit
 from verify.checks.t5_group_isolation import check_group_isolation

@@ -1,4 +1,4 @@
-"""Audits of T6 (exact maxout emulation on the whole box, with sizes; spec maxout R4, O2)."""
+"""Audits of T6 (exact maxout emulation on the whole box, with sizes; docs/paper1.md R4, O2)."""
 
 from verify.audit.spec import Audit
 from verify.checks.t6_maxout_emulation import (check_altered_emulation, check_maxout_emulation,

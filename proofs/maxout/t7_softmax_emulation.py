@@ -1,4 +1,4 @@
-"""Audits of T7 (softmax emulation error of the compiled maxout Transformer; spec maxout R5, O3).
+"""Audits of T7 (softmax emulation error of the compiled maxout Transformer; docs/paper1.md R5, O3).
 
 Every decided Result is re-checked by ``verify.kernel.softmax``: PROVED (kind ``softmax-emulation-points``)
 states the certified error at the recorded points and the lemma's sup, with the Transformer named by its

@@ -1,4 +1,4 @@
-"""Audits of T8 (ReLU network -> rank-2 maxout -> 2-token Transformer; spec maxout R6)."""
+"""Audits of T8 (ReLU network -> rank-2 maxout -> 2-token Transformer; docs/paper1.md R6)."""
 
 from verify.audit.spec import Audit, seeded_instances
 from verify.checks.t8_relu_emulation import (check_random_relu_emulation, check_relu_emulation,

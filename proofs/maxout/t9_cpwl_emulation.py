@@ -1,4 +1,4 @@
-"""Audits of T9 (CPWL -> one FFN + one 2-head attention layer; spec maxout R8, O8)."""
+"""Audits of T9 (CPWL -> one FFN + one 2-head attention layer; docs/paper1.md R8, O8)."""
 
 from verify.audit.spec import Audit, seeded_instances
 from verify.checks.t9_cpwl_emulation import (check_breakpoint_emulation, check_dc_emulation,

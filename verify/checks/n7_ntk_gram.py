@@ -1,4 +1,4 @@
-"""N7: the V-block NTK Gram is PD  <=>  the CGFs are independent (docs/paper2.md §9, claims.md N7).
+"""N7: the V-block NTK Gram is PD  <=>  the CGFs are independent (docs/paper2.md §9, docs/claims.md N7).
 
 Checks used by the N7 audits (``proofs/lse/n7_ntk_gram.py``):
 

@@ -1,4 +1,4 @@
-"""T10: exact linear-region counts and their growth with depth (spec maxout R7, O4, O6, 2.4-2.5).
+"""T10: exact linear-region counts and their growth with depth (docs/paper1.md R7, O4, O6, §2.4, §2.5).
 
 * Tent: the width-1 rank-2 network equal to -T^{oL} has exactly 2^L pieces on [0, 1] (exact breakpoint
   sweep, L up to 20 = about 10^6 pieces); the compiled hardmax Transformer is counted through the tracer

@@ -1,4 +1,4 @@
-"""T11: permutation equivariance without positional information (spec maxout R9).
+"""T11: permutation equivariance without positional information (docs/paper1.md R9).
 
 For any composition of attention (softmax, or hardmax with ``average``) and FFN sublayers, T(X Pi) = T(X) Pi for
 every permutation Pi of the tokens (columns).  For X = x 1^T all columns of T(X) are equal and each attention

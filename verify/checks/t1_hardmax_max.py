@@ -1,4 +1,4 @@
-"""T1: a hardmax head whose value equals its score writes max_l z_l into every token (spec maxout R1, O1).
+"""T1: a hardmax head whose value equals its score writes max_l z_l into every token (docs/paper1.md R1, O1).
 
 Head (size 1) on tokens with coordinates ``(z, one, out)``: W_Q = e_one^T, W_K = W_V = e_z^T, W_O = e_out, so
 score_lj = z_l for every query j.  Claim: Attn(X) has out_j = max_l z_l at every token j and all other

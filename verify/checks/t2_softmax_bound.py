@@ -1,4 +1,4 @@
-"""T2: softmax versus hardmax, the sharp bound W0((n-1)/e)/lambda and the gap bound (spec maxout R2).
+"""T2: softmax versus hardmax, the sharp bound W0((n-1)/e)/lambda and the gap bound (docs/paper1.md R2).
 
 E_lambda(s) := max_l s_l - <softmax(lambda s), s>.
 
@@ -59,7 +59,7 @@ MAX_LAMBDA = Fraction(10) ** 12
 RADIUS_TARGET = Fraction(1, 10**30)
 EXCESS_TOLERANCE = mpmath.mpf("1e-20")
 RESCORE_MARGIN = 1e-9
-# spec maxout R2 table: W0((n-1)/e) to 12 significant digits
+# docs/paper1.md R2 table: W0((n-1)/e) to 12 significant digits
 SPEC_ORACLE = {2: "0.278464542761", 3: "0.463055513366", 4: "0.603545739536", 8: "0.973138752867",
                16: "1.38346150535"}
 

@@ -1,4 +1,4 @@
-"""T3: the one-hot FFN gate (spec maxout R3).
+"""T3: the one-hot FFN gate (docs/paper1.md R3).
 
     gate_S(u, p) = ReLU(u - S(1-p)) - ReLU(-u - S(1-p)) = p u     for p in {0, 1}, |u| <= S.
 

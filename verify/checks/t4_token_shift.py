@@ -1,4 +1,4 @@
-"""T4: in the scalar-shift network (spec maxout R3s, O5) the token slabs are pairwise disjoint at every
+"""T4: in the scalar-shift network (docs/paper1.md R3s, O5) the token slabs are pairwise disjoint at every
 layer over the whole domain, and the network is then exact.
 
 Independent of the construction's own bookkeeping, for every layer l the check

@@ -1,4 +1,4 @@
-"""T5: score-shift group isolation (spec maxout R4', O7).
+"""T5: score-shift group isolation (docs/paper1.md R4', O7).
 
 Tokens in N groups, values |z_l| <= C, score_lj = M [g_l = g_j] + z_l (the head of
 :class:`~verify.constructions.group_shift.GroupShiftHead`).  Claim: if M > 2C, hardmax at every token of group i

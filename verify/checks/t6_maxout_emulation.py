@@ -5,7 +5,7 @@ weights (exact region decomposition of the closed box, both sides affine and equ
 the lemma certificate (S >= the bound certified by exact interval propagation; T1 + T3) is recorded
 beside it.  The sizes of the compiled Transformer are compared with the R4 formulas (n = k,
 E = 2N + k + 1, D = 2L, N_l heads of size 1, FFN width 2kN_l + 4N, non-zeros W1 <= 2kN_l(N_{l-1}+2) + 4N,
-W2 = 2kN_l + 4N, attention 4N_l) and, for O2, with the catalogue's numbers.
+W2 = 2kN_l + 4N, attention 4N_l) and, for O2, with the numbers of docs/paper1.md O2.
 
 >>> check_maxout_emulation("O2", S=40).verdict.value
 'proved'
@@ -28,7 +28,7 @@ from ..decide.emulation import alter_weight, prove_emulation
 __all__ = ["check_maxout_emulation", "check_random_emulation", "check_altered_emulation", "O2_SIZES"]
 
 
-# catalogue T6 / maxout O2 sizes
+# the O2 sizes of docs/claims.md T6 and docs/paper1.md O2
 O2_SIZES = {"tokens": 2, "embedding": 7, "sublayers": 4, "heads_per_layer": [2, 1], "ffn_widths": [16, 12],
             "W1_nonzeros": [32, 24], "W2_nonzeros": [16, 12], "attention_nonzeros": [8, 4],
             "S_bound_certified": Fraction(11, 2)}

@@ -1,4 +1,4 @@
-"""T7: the softmax version of the compiled maxout Transformer is within B(lambda) of the network (spec R5, O3).
+"""T7: the softmax version of the compiled maxout Transformer is within B(lambda) of the network (docs/paper1.md R5, O3).
 
 Replace hardmax by softmax(lambda * score) in the R4 Transformer T compiled from a rank-k, depth-L maxout
 network Phi on a box K.  The derived lemma (R5, [DERIVED]):
@@ -71,7 +71,7 @@ MAX_POINTS = 4000          # evaluation points per lambda
 MAX_LAMBDAS = 16
 MAX_LAMBDA = Fraction(10) ** 9
 LADDER = (128, 256, 512)
-O3_REFERENCE = {10: "0.0557", 100: "0.00272", 1000: "3.1e-7"}     # max error over {q/32} (spec O3)
+O3_REFERENCE = {10: "0.0557", 100: "0.00272", 1000: "3.1e-7"}     # max error over {q/32} (docs/paper1.md O3)
 
 
 def _readout_norm(net: MaxoutNetwork) -> Fraction:
@@ -249,7 +249,7 @@ def check_softmax_emulation(net=None, box=None, *, lams=(10, 100, 1000, 10000), 
                             grid: int = 32, near_ties: bool = True, tie_offsets: int = 8, extra_points=(),
                             search: bool = True, cross_check: bool = True, compiled=None) -> Result:
     """Check sup_K |T_lambda - Phi| <= factor * B(lambda) for the R4 Transformer of ``net`` on ``box`` (default:
-    spec O2 on [0, 1], S = 40), at every lambda in ``lams``; see the module docstring.  ``S="auto"`` takes the
+    docs/paper1.md O2 on [0, 1], S = 40), at every lambda in ``lams``; see the module docstring.  ``S="auto"`` takes the
     smallest multiple of 1/8 meeting the lemma's hypothesis for the smallest lambda.
 
     ``compiled``: evaluate this CompiledMaxout (e.g. user-supplied or tampered weights) instead of compiling

@@ -1,4 +1,4 @@
-"""T8: ReLU network -> rank-2 maxout -> 2-token hardmax Transformer, exact on the box (spec maxout R6).
+"""T8: ReLU network -> rank-2 maxout -> 2-token hardmax Transformer, exact on the box (docs/paper1.md R6).
 
 A ReLU network (weights W_l, biases b_l, affine read-out) is written as the rank-2 maxout network with pieces
 (W_l[i, :], b_l[i]) and (0, 0) (:meth:`MaxoutNetwork.from_relu`) and compiled by R4 (n = 2 tokens, N_l heads of

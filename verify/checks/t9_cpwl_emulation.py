@@ -1,4 +1,4 @@
-"""T9: CPWL -> Transformer, exact on the box (spec maxout R8, O8).
+"""T9: CPWL -> Transformer, exact on the box (docs/paper1.md R8, O8).
 
 (a) DC form f = max_j l_j - max_j l'_j: one FFN (R3 gates) and one 2-head hardmax attention layer, n = max(n_g, n_h)
 tokens, the shorter list padded by repetition.  (b) 1-D breakpoint form, split into convex g (affine part and

@@ -1,4 +1,4 @@
-"""Compile a CPWL function into one FFN and one 2-head hardmax attention layer (spec maxout R8).
+"""Compile a CPWL function into one FFN and one 2-head hardmax attention layer (docs/paper1.md R8).
 
 f = g - h, g = max_j l_j (n_g pieces), h = max_j l'_j (n_h pieces); n = max(n_g, n_h) tokens:
 

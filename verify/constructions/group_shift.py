@@ -1,4 +1,4 @@
-"""Group isolation by a score shift (spec maxout R4'): one head returns the maximum within each group.
+"""Group isolation by a score shift (docs/paper1.md R4'): one head returns the maximum within each group.
 
 n tokens in N groups; token l carries the group one-hot g_l and a value z_l with |z_l| <= C.  Coordinates
 ``[g_1..g_N | z | one | out]`` (E = N + 3; the layout :func:`group_layout`).  One head of size N + 1 (query reads

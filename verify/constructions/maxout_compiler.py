@@ -1,4 +1,4 @@
-"""Compile a maxout network into a hardmax Transformer that equals it on a box (spec maxout R4).
+"""Compile a maxout network into a hardmax Transformer that equals it on a box (docs/paper1.md R4).
 
 Architecture (ours, [DERIVED]; the paper's exact construction is unknown):
 

@@ -1,4 +1,4 @@
-"""Reference maxout networks of the catalogue: O2 (spec maxout O2), max(x, -x) (the sharpness example of R5)
+"""Reference maxout networks of the catalogue: O2 (docs/paper1.md O2), max(x, -x) (the sharpness example of R5)
 and the seeded random family of T6.
 
 >>> net = o2_network()
@@ -20,7 +20,7 @@ __all__ = ["o2_network", "abs_network", "random_maxout"]
 
 
 def o2_network() -> MaxoutNetwork:
-    """Spec maxout O2: d = 1, k = 2, L = 2, N = (2, 1) on K = [0, 1]."""
+    """docs/paper1.md O2: d = 1, k = 2, L = 2, N = (2, 1) on K = [0, 1]."""
     return MaxoutNetwork([([[[2], [-1]], [[-3], [1]]], [["-1/2", "1/3"], [1, -2]]),
                           ([[[1, -2], [-1, 1]]], [[0, "1/2"]])])
 

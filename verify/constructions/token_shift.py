@@ -1,4 +1,4 @@
-"""Scalar token shift with disjoint slabs (spec maxout R3s, O5): one reading of the brief's token-wise shift.
+"""Scalar token shift with disjoint slabs (docs/paper1.md R3s, O5): one reading of the brief's token-wise shift.
 
 For a 1-D maxout network of width 1 and rank n (state h^(l) scalar, pieces P_j = alpha_j h + beta_j), the
 compiled network uses n tokens and the coordinates ``[h, z, pi, one]`` (E = 4, the layout :data:`LAYOUT` of four

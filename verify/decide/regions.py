@@ -1,6 +1,6 @@
 """Exact linear-region counting in input dimension 1 and 2: ``count_regions(f, box, kind)``.
 
-Two notions (the paper's is [OPEN], spec maxout 2.5):
+Two notions (the paper's is [OPEN], docs/paper1.md §2.5):
 
 * ``"activation"``: maximal sets on which every decision of the evaluation -- each argmax set of a
   maxout unit, each ReLU state, each hardmax selection -- is constant.  Given the earlier decisions,

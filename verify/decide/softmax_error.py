@@ -1,4 +1,4 @@
-"""Softmax versus hardmax: the error E_lambda(s) = max s - <softmax(lambda s), s> (spec maxout R2).
+"""Softmax versus hardmax: the error E_lambda(s) = max s - <softmax(lambda s), s> (docs/paper1.md R2).
 
 Three kinds of numbers, kept apart:
 
@@ -346,7 +346,7 @@ def search_softmax_error(n: int, lam, points: int = 3000, seed: int = 0, local_s
 # -- an independent rigorous softmax forward pass (cross-check of Transformer.evaluate) ----------------
 
 def softmax_forward_ball(transformer, X, lam) -> tuple:
-    """Rigorous softmax forward pass written from the sublayer formulas alone (spec maxout 2.2), used to
+    """Rigorous softmax forward pass written from the sublayer formulas alone (docs/paper1.md §2.2), used to
     cross-check ``Transformer.evaluate(..., attention="softmax")``: reads only the public weights
     (FFN ``W1, b1, W2, b2``; heads ``W_Q, W_K, W_V, W_O``).  X: E rows of n exact numbers or balls;
     call inside ``workprec``.  Returns E rows of balls.

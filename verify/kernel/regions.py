@@ -1,6 +1,6 @@
 """Region counts of maxout networks (T10) and token-shift slabs (T4), re-checked exactly.
 
-Counting convention (the spec leaves it [OPEN]; every statement names the notion it counts):
+Counting convention (the paper's notion is [OPEN], docs/paper1.md §2.5; every statement names the notion it counts):
 
 * **pieces**: maximal connected open subsets of the box on which the network is affine.  The kernel counts
   them itself: 1-D, maximal runs of consecutive intervals with equal slopes (the network is continuous, so

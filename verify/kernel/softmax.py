@@ -408,7 +408,7 @@ def _check_gap_exceeded(r):
 
 # -- T7: the R4 Transformer, its softmax evaluation in balls, and the lemma R5 hypotheses ---------------------
 def r4_compile(net, S):
-    """The R4 compilation (spec maxout R4) of a network read by ``_cells.read_maxout``, in the parsed format of
+    """The R4 compilation (docs/paper1.md R4) of a network read by ``_cells.read_maxout``, in the parsed format of
     ``_cells.read_transformer``: coordinates [h | z | p | one], E = 2 Nbar + k + 1, token j embedded as
     (x ; 0 ; e_j ; 1); FFN_l: for unit i, piece j, sign sg the row sg(w.h) + S p_j + (sg b - S) one with
     output coefficient sg into z_i, then rows +-e_c (c in h, z) with coefficient -+1 into c; Attn_l: head i

@@ -1,4 +1,4 @@
-"""Continuous piecewise-linear functions with exact rational data (spec maxout §2.5, R8).
+"""Continuous piecewise-linear functions with exact rational data (docs/paper1.md §2.5, R8).
 
 * :class:`CPWL1D` -- the 1-D breakpoint form on [x_0, x_m]:
   f(x) = f(x_0) + s_0 (x - x_0) + sum_i Delta_i ReLU(x - x_i),  Delta_i = s_i - s_{i-1};

@@ -1,4 +1,4 @@
-"""Maxout networks with exact rational weights (spec maxout §2.3).
+"""Maxout networks with exact rational weights (docs/paper1.md §2.3).
 
     h^(0) = x,   h^(l)_i = max_j ( <w^(l)_ij, h^(l-1)> + b^(l)_ij ),   i <= N_l,  j <= k,  l = 1..L
 

@@ -1,4 +1,4 @@
-"""Transformers with exact weights: residual attention and feed-forward sublayers (spec maxout §2.2).
+"""Transformers with exact weights: residual attention and feed-forward sublayers (docs/paper1.md §2.2).
 
 Tokens are the **columns** of X (a tuple of E rows, each with n entries).  No LayerNorm, no 1/sqrt(m)::
 
