@@ -25,10 +25,6 @@ OLD = re.compile(r"lse\.md|\bspec\s+lse\b|(?<![\w./])lse`?\s*(?:§|sections?\s+\
 # old references that other work rewrites; each entry: path -> (who, substrings of the lines concerned or None = all)
 PENDING = {
     "verify/cli/ntk_cmd.py": ("the CLI help/messages rewrite (tests/test_ntk_cli.py pins its 'lse 9.3' note)", None),
-    "verify/claims.py": ("the claims catalogue rewrite (spec-section column)", None),
-    "verify/kernel/symbolic.py": ("kernel statement texts, pinned by tests/test_kernel_symbolic.py (kernel code)",
-                                  ('return ("the lse.md 6 closed-form', 'TABLE = ("the derivative table of lse.md 3',
-                                   "the adjoint gradient of lse.md 8 equals", "the adjoint of lse.md 8 with the")),
 }
 
 

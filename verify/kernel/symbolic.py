@@ -465,7 +465,7 @@ def _laws(v, field, max_n=6):
 def _derivatives_text(p, c):
     laws = _laws(R.obj(p, "parameters", required=("laws",))["laws"], "parameters.laws")
     shown = "; ".join(f"{k} = {_show(p['laws'][k])}" for k in laws)
-    return ("the lse.md 6 closed-form gradient and Hessian of the CGF Lambda = log E e^<theta,Y> equal the symbolic "
+    return ("the docs/paper2.md §6 closed-form gradient and Hessian of the CGF Lambda = log E e^<theta,Y> equal the symbolic "
             f"derivatives of its closed form, for the laws {shown}")
 
 
@@ -745,7 +745,7 @@ def _check_attention_witness(result):
     raise Rejected("certificate.witness: no component of the difference certified non-zero")
 
 
-TABLE = ("the derivative table of lse.md 3 holds for mu = sum_j w_j delta_(x_j) with {n} symbolic atoms x_j in R^2 and "
+TABLE = ("the derivative table of docs/paper2.md §3 holds for mu = sum_j w_j delta_(x_j) with {n} symbolic atoms x_j in R^2 and "
          "weights {w}, symbolic Q, K in R^({k}x2), A, V in R^(2x2), query z and dual vector p: Hessian of Lambda = "
          "tilted covariance H; d_V <p, Gamma> = p mbar^T; d_A <p, Gamma> = H V^T p z^T; d_Q <p, Gamma> = K H V^T p z^T; "
          "d_K <p, Gamma> = Q z p^T V H; d_z Gamma = V H A; d Gamma/d x_k = V p_k (I + (x_k - mbar) theta^T)")
@@ -854,8 +854,8 @@ def _adjoint_text(p, c, variants):
             f"with weights {_show(p['weights'])}, targets {_show(p['targets'])}, query y = {_show(p['query'])}, "
             f"y* = {_show(p['query_target'])} (loss sum_k w_k (X_k(1) - T_k)^2/2 + (Y(1) - y*)^2/2), ")
     if p["variant"] == "full":
-        return head + "the adjoint gradient of lse.md 8 equals d loss/dv exactly"
-    return head + f"the adjoint of lse.md 8 with the {p['variant'][5:]} term dropped gives d loss/dv"
+        return head + "the adjoint gradient of docs/paper2.md §8 equals d loss/dv exactly"
+    return head + f"the adjoint of docs/paper2.md §8 with the {p['variant'][5:]} term dropped gives d loss/dv"
 
 
 def _adjoint_difference(params):
