@@ -14,6 +14,7 @@ from __future__ import annotations
 HELP = "certify the attention-NTK V-block Gram PD (interval Cholesky) or singular (exact null vector)"
 
 MAX_LAWS = 400
+SPEC_KEYS = ("distributions", "modulo")   # any other key is an error naming the nearest of these
 EXIT_STATUS = ("exit status: 0 whenever a verdict is printed -- PROVED (the Gram is certified PD), REFUTED (an exact "
                "null space: the Gram is not PD) and INCONCLUSIVE (neither could be certified) are all answers; read "
                "the verdict from the first line of stdout or from --json. 2 on bad input (one line on stderr).")
@@ -54,11 +55,12 @@ def _int_arg(text, field, lo, hi):
 
 def parse_spec(doc, allow_float: bool = False) -> list:
     """The laws of a SPEC document (errors name the field)."""
-    from ..errors import InputError, InputTypeError, SizeLimitError
+    from ..errors import InputError, InputTypeError, SizeLimitError, reject_unknown_keys
     from ..laws import distribution_from_dict
 
     if not isinstance(doc, dict):
         raise InputTypeError("SPEC", f"expected a JSON object with 'distributions', got {type(doc).__name__}")
+    reject_unknown_keys(doc, SPEC_KEYS, "SPEC")   # schema: verify schema ntk
     if "distributions" not in doc:
         raise InputError("SPEC.distributions", "missing")
     laws = doc["distributions"]
