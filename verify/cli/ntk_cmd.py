@@ -2,7 +2,8 @@
 V-block Gram positive definite? (claim N7, lse.md §9)
 
 SPEC is the ``verify independence`` format: ``{"distributions": [{"family": ...}, ...], "modulo": ...}``
-(``modulo`` is optional here: the number of queries decides it, m = 1 <-> constants, m >= 2 <-> affine).
+(``modulo`` is optional here: the number of queries decides it, m = 1 <-> constants, m >= 2 <-> affine; any other
+key is an error, schema: ``verify schema ntk``).
 Q.json is a list of query tokens with exact numbers, e.g. ``[[1, "1/2"], ["-3/10", 1]]``.
 Prints the verdict (PROVED = certified PD, REFUTED = exact null space: the Gram is not PD, INCONCLUSIVE), the
 certificate summary and the float64 comparison.  The Result written by ``--json`` is re-checked by
