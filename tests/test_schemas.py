@@ -481,3 +481,11 @@ def test_repeated_key_exits_2(tmp_path, capsys):
     assert main(["maxout", _write(tmp_path, "dup.json", text)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "SPEC: key 'box' occurs twice" in err
+
+
+def test_ntk_queries_beyond_the_kernels_bit_size_exit_2(tmp_path, capsys):
+    laws = _write(tmp_path, "laws.json", {"distributions": [{"family": "discrete", "atoms": [[0], [1]]}]})
+    for q in ("[[" + "7" * 4300 + "]]", '[["1e400"]]', '[["1/' + "3" * 200 + '"]]'):
+        assert main(["ntk", laws, "--queries", _write(tmp_path, "q.json", q)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.startswith("error: queries[0][0]: numerator or denominator over 512 bits")

@@ -83,6 +83,7 @@ def parse_queries(doc, dim: int, allow_float: bool = False) -> list:
     from ..arith.exact import parse_exact
     from ..errors import InputError, SizeLimitError
     from ..decide.ntk_gram import MAX_GRAM_SIZE
+    from ..kernel.ntk import MAX_BITS
 
     if not isinstance(doc, list) or not doc:
         raise InputError("--queries", "must be a non-empty JSON list of query tokens")
@@ -93,6 +94,9 @@ def parse_queries(doc, dim: int, allow_float: bool = False) -> list:
         if not isinstance(q, list) or len(q) != dim:
             raise InputError(f"queries[{a}]", f"must be a list of {dim} exact numbers (the laws' dimension)")
         out.append([parse_exact(x, f"queries[{a}][{c}]", allow_float=allow_float) for c, x in enumerate(q)])
+        for c, x in enumerate(out[-1]):   # the kernel re-checks inputs of at most MAX_BITS bits
+            if max(x.numerator.bit_length(), x.denominator.bit_length()) > MAX_BITS:
+                raise SizeLimitError(f"queries[{a}][{c}]", f"numerator or denominator over {MAX_BITS} bits")
     return out
 
 
