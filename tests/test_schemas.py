@@ -326,6 +326,9 @@ def test_shared_definitions_agree_and_limits_are_the_modules():
         assert ind["$defs"][name] == ntk["$defs"][name], name
     body = {k: v for k, v in result.items() if k not in ("$schema", "title", "description")}
     assert audit["$defs"]["result"] == body
+    from verify import kernel
+
+    assert set(result["properties"]) == set(kernel._TOP) and result["additionalProperties"] is False
     mx = load_schema("maxout")
     assert mx["properties"]["layers"]["maxItems"] == M.MAX_DEPTH
     assert mx["$defs"]["layer"]["properties"]["W"]["maxItems"] == M.MAX_WIDTH
@@ -365,7 +368,8 @@ def _agreement(corpus, results, errors_of):
         assert errors_of(kind, doc), (kind, doc)
     bad_results = [_set(result_docs[0], ["verdict"], "yes"), _set(result_docs[2], ["verdict"], "proved"),
                    {k: v for k, v in result_docs[0].items() if k != "claim"},
-                   _set(result_docs[0], ["certificate"], {"summary": "trust me"})]
+                   _set(result_docs[0], ["certificate"], {"summary": "trust me"}),
+                   _set(result_docs[0], ["label"], "mine")]
     for doc in bad_results:
         assert errors_of("result", doc), doc
     assert errors_of("audit", _set(audit_docs[0], ["audits", 0, "actual"], "maybe"))
