@@ -192,10 +192,13 @@ def results():
     from verify.laws import Gaussian
     from verify.results import Method, Verdict
 
+    from verify.checks.t6_maxout_emulation import check_maxout_emulation
+
     rs = [check_region_count(o2_network(), [[0, 1]]),
           independent_mod_affine([Gaussian([[1]]), Gaussian([[4]], [1])]),
           Result("N8", "an evidence-only statement", Verdict.INCONCLUSIVE, Method.EVIDENCE,
-                 evidence={"summary": "numbers", "x": Fraction(1, 3)})]
+                 evidence={"summary": "numbers", "x": Fraction(1, 3)}),
+          check_maxout_emulation("O2")]
     outcomes = [AuditOutcome("T10/o2", "T10", rs[0].verdict, rs[0], None, 0.5),
                 AuditOutcome("N3/g", "N3", Verdict.PROVED, None, "ValueError: boom", 0.1)]
     return [_json(r.to_dict()) for r in rs], [_json(audit_report_dict(outcomes))]
