@@ -125,12 +125,19 @@ def test_collect_results_shapes():
         collect_results([])
 
 
-def test_huge_integer_literal_is_a_rejection_not_a_crash(tmp_path, capsys, toy):
+@pytest.mark.parametrize("digits", [4301, 6000])
+def test_huge_integer_literal_is_bad_input_naming_its_place(tmp_path, capsys, toy, digits):
+    # an integer literal over Python's 4300-digit limit is bad input (exit 2) naming its place, not a crash;
+    # Results write such integers as strings (verify/canonical.py)
     r = toy_result()
-    text = json.dumps(r).replace('"total": 3', '"total": ' + "9" * 6000)
+    text = json.dumps(r).replace('"total": 3', '"total": ' + "9" * digits)
     f = tmp_path / "big.json"
     f.write_text(text)
     args = types.SimpleNamespace(cert=str(f), allow_unchecked=False, budget=None, quiet=False)
+    with pytest.raises(InputError, match=r"^CERT\.parameters\.total: integer literal of %d digits" % digits):
+        check_cmd.run(args)
+    r["parameters"]["total"] = "9" * 4999      # as a string the kernel reads it (and rejects the wrong sum)
+    f.write_text(json.dumps(r))
     assert check_cmd.run(args) == 1
     assert "FAIL" in capsys.readouterr().out
 

@@ -13,7 +13,7 @@ verify.errors.InputError: radius: must be > 0, got -1
 
 from __future__ import annotations
 
-__all__ = ["InputError", "InputTypeError", "DomainError", "SizeLimitError"]
+__all__ = ["InputError", "InputTypeError", "DomainError", "SizeLimitError", "reject_unknown_keys"]
 
 
 class InputError(ValueError):
@@ -40,3 +40,32 @@ class DomainError(InputError):
 
 class SizeLimitError(InputError):
     """A request exceeds a documented size limit; refused up front instead of hanging."""
+
+
+def reject_unknown_keys(mapping, allowed, field: str) -> None:
+    """Raise :class:`InputError` for the first key of ``mapping`` (in sorted order) not in ``allowed``, naming
+    it as ``field.key`` and the nearest allowed key (difflib, ignoring case; else an allowed key the unknown one
+    starts with: ``"bias"`` -> ``"b"``), so a typo is an error instead of a silently ignored key.
+
+    >>> reject_unknown_keys({"layers": [], "read_out": {}}, ("layers", "readout", "box"), "SPEC")
+    Traceback (most recent call last):
+    ...
+    verify.errors.InputError: SPEC.read_out: unknown key; did you mean 'readout'? (allowed: box, layers, readout)
+    """
+    import difflib
+
+    unknown = sorted((k for k in mapping if k not in allowed), key=str)
+    if not unknown:
+        return
+    key = unknown[0]
+    names = sorted(allowed)
+    hint = ""
+    if isinstance(key, str):
+        lower = {n.lower(): n for n in names}
+        close = difflib.get_close_matches(key.lower(), list(lower), n=1)
+        if not close:   # "bias" -> "b", "weights" -> "W": a known key that starts the typo
+            close = [n for n in lower if key.lower().startswith(n)][:1]
+        if close:
+            hint = f"; did you mean {lower[close[0]]!r}?"
+    shown = str(key) if len(str(key)) <= 60 else str(key)[:57] + "..."
+    raise InputError(f"{field}.{shown}", f"unknown key{hint} (allowed: {', '.join(names)})")

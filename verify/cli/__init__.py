@@ -29,6 +29,7 @@ COMMANDS = {
     "independence": "verify.cli.independence_cmd",
     "ntk": "verify.cli.ntk_cmd",
     "check": "verify.cli.check_cmd",
+    "schema": "verify.cli.schema_cmd",
 }
 
 

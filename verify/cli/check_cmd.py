@@ -22,7 +22,6 @@ run (a certificate that has a kind and fails is still a rejection).
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 import sys
 
@@ -57,10 +56,6 @@ class CheckLine:
     detail: str
 
 
-def _reject_constant(name):
-    raise InputError("CERT", f"{name} is not allowed in a certificate (numbers must be finite)")
-
-
 def load_document(path: str):
     """Parse CERT.json (size-limited, NaN/Infinity refused); every failure is an InputError."""
     try:
@@ -76,24 +71,11 @@ def load_document(path: str):
         raise InputError("CERT", f"{path}: not UTF-8 text") from None
     except OSError as exc:
         raise InputError("CERT", f"{path}: {exc.strerror or exc}") from None
-    try:
-        # integers are kept as text-checked Python ints of any size; the kernel bounds their digits
-        return json.loads(text, parse_constant=_reject_constant, parse_int=_parse_int)
-    except json.JSONDecodeError as exc:
-        raise InputError("CERT", f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
-    except RecursionError:
-        raise InputError("CERT", f"{path}: JSON nested too deeply") from None
+    from .common import parse_json_document
 
-
-def _parse_int(text: str):
-    if len(text.lstrip("-")) > 5000:
-        return text   # left as a string: the kernel's reader rejects it with the field's name
-    try:
-        return int(text)
-    except ValueError:   # more than Python's 4300-digit limit
-        import gmpy2
-
-        return int(gmpy2.mpz(text))
+    # floats stay floats for the kernel; an integer literal over 4300 digits is bad input naming its place
+    # (Results write longer integers as strings, verify/canonical.py), NaN / Infinity are refused
+    return parse_json_document(text, "CERT", path, exact_floats=False, unique_keys=False)
 
 
 def collect_results(doc) -> list:

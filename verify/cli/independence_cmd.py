@@ -33,13 +33,11 @@ def parse_spec(spec, allow_float: bool = False) -> dict:
     """Validate a SPEC object; returns keyword arguments for ``independent_mod_affine``."""
     from ..decide.independence import parse_laws
     from ..arith.exact import parse_exact, parse_vector
-    from ..errors import InputError, InputTypeError
+    from ..errors import InputError, InputTypeError, reject_unknown_keys
 
     if not isinstance(spec, dict):
         raise InputTypeError("SPEC", f"expected a JSON object, got {type(spec).__name__}")
-    unknown = sorted(set(spec) - _KEYS)
-    if unknown:
-        raise InputError(f"SPEC.{unknown[0]}", f"unknown key; allowed: {', '.join(sorted(_KEYS))}")
+    reject_unknown_keys(spec, _KEYS, "SPEC")   # names the nearest known key (schema: verify schema independence)
     if "distributions" not in spec:
         raise InputError("SPEC.distributions", "missing (a list of laws)")
     kwargs = {"dists": parse_laws(spec["distributions"], "distributions", allow_float=allow_float)}

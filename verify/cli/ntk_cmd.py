@@ -2,7 +2,8 @@
 V-block Gram positive definite? (claim N7, lse.md §9)
 
 SPEC is the ``verify independence`` format: ``{"distributions": [{"family": ...}, ...], "modulo": ...}``
-(``modulo`` is optional here: the number of queries decides it, m = 1 <-> constants, m >= 2 <-> affine).
+(``modulo`` is optional here: the number of queries decides it, m = 1 <-> constants, m >= 2 <-> affine; any other
+key is an error, schema: ``verify schema ntk``).
 Q.json is a list of query tokens with exact numbers, e.g. ``[[1, "1/2"], ["-3/10", 1]]``.
 Prints the verdict (PROVED = certified PD, REFUTED = exact null space: the Gram is not PD, INCONCLUSIVE), the
 certificate summary and the float64 comparison.  The Result written by ``--json`` is re-checked by
@@ -14,6 +15,7 @@ from __future__ import annotations
 HELP = "certify the attention-NTK V-block Gram PD (interval Cholesky) or singular (exact null vector)"
 
 MAX_LAWS = 400
+SPEC_KEYS = ("distributions", "modulo")   # any other key is an error naming the nearest of these
 EXIT_STATUS = ("exit status: 0 whenever a verdict is printed -- PROVED (the Gram is certified PD), REFUTED (an exact "
                "null space: the Gram is not PD) and INCONCLUSIVE (neither could be certified) are all answers; read "
                "the verdict from the first line of stdout or from --json. 2 on bad input (one line on stderr).")
@@ -54,11 +56,12 @@ def _int_arg(text, field, lo, hi):
 
 def parse_spec(doc, allow_float: bool = False) -> list:
     """The laws of a SPEC document (errors name the field)."""
-    from ..errors import InputError, InputTypeError, SizeLimitError
+    from ..errors import InputError, InputTypeError, SizeLimitError, reject_unknown_keys
     from ..laws import distribution_from_dict
 
     if not isinstance(doc, dict):
         raise InputTypeError("SPEC", f"expected a JSON object with 'distributions', got {type(doc).__name__}")
+    reject_unknown_keys(doc, SPEC_KEYS, "SPEC")   # schema: verify schema ntk
     if "distributions" not in doc:
         raise InputError("SPEC.distributions", "missing")
     laws = doc["distributions"]
@@ -80,6 +83,7 @@ def parse_queries(doc, dim: int, allow_float: bool = False) -> list:
     from ..arith.exact import parse_exact
     from ..errors import InputError, SizeLimitError
     from ..decide.ntk_gram import MAX_GRAM_SIZE
+    from ..kernel.ntk import MAX_BITS
 
     if not isinstance(doc, list) or not doc:
         raise InputError("--queries", "must be a non-empty JSON list of query tokens")
@@ -90,6 +94,9 @@ def parse_queries(doc, dim: int, allow_float: bool = False) -> list:
         if not isinstance(q, list) or len(q) != dim:
             raise InputError(f"queries[{a}]", f"must be a list of {dim} exact numbers (the laws' dimension)")
         out.append([parse_exact(x, f"queries[{a}][{c}]", allow_float=allow_float) for c, x in enumerate(q)])
+        for c, x in enumerate(out[-1]):   # the kernel re-checks inputs of at most MAX_BITS bits
+            if max(x.numerator.bit_length(), x.denominator.bit_length()) > MAX_BITS:
+                raise SizeLimitError(f"queries[{a}][{c}]", f"numerator or denominator over {MAX_BITS} bits")
     return out
 
 

@@ -8,9 +8,10 @@ True
 
 from __future__ import annotations
 
+import difflib
 from typing import Any
 
-from ..errors import InputError, InputTypeError
+from ..errors import InputError, InputTypeError, reject_unknown_keys
 from .models import FAMILIES, Discrete, Distribution, Gaussian, GaussianMixture, SymmetricLaplace, UniformCube
 
 __all__ = ["distribution_from_dict"]
@@ -28,7 +29,8 @@ _KEYS = {
 def distribution_from_dict(d: Any, field: str = "distribution", *, allow_float: bool = False) -> Distribution:
     """Build a law from its SPEC entry, e.g. ``{"family": "discrete", "atoms": [[0], [1]]}``.
 
-    Errors name the field (``distributions[2].cov: not symmetric ...``).
+    Errors name the field (``distributions[2].cov: not symmetric ...``); a key the family does not have is an
+    error naming it and the nearest known key.  The JSON Schema is ``verify/schemas/independence.json``.
 
     >>> distribution_from_dict({"family": "laplace", "cov": [[1]]}).family
     'laplace'
@@ -36,20 +38,28 @@ def distribution_from_dict(d: Any, field: str = "distribution", *, allow_float: 
     Traceback (most recent call last):
     ...
     verify.errors.InputError: distribution.family: unknown family 'poisson'; known: discrete, uniform_cube, laplace, gaussian_mixture, gaussian
+    >>> distribution_from_dict({"family": "laplace", "cov": [[1]], "maen": [0]})
+    Traceback (most recent call last):
+    ...
+    verify.errors.InputError: distribution.maen: unknown key; did you mean 'mean'? (allowed: cov, family, mean)
     """
     if not isinstance(d, dict):
         raise InputTypeError(field, f"expected a JSON object, got {type(d).__name__}")
     fam = d.get("family")
+    if not isinstance(fam, str):
+        if "family" not in d:
+            raise InputError(f"{field}.family", f"missing (one of {', '.join(FAMILIES)})")
+        raise InputTypeError(f"{field}.family", f"expected a string (one of {', '.join(FAMILIES)}), "
+                                                f"got {type(fam).__name__}")
     if fam not in _KEYS:
-        raise InputError(f"{field}.family", f"unknown family {fam!r}; known: {', '.join(FAMILIES)}")
+        close = difflib.get_close_matches(fam.lower(), list(_KEYS), n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        raise InputError(f"{field}.family", f"unknown family {fam[:60]!r}; {hint}known: {', '.join(FAMILIES)}")
     required, optional = _KEYS[fam]
+    reject_unknown_keys(d, required | optional | {"family"}, field)
     missing = sorted(required - set(d))
     if missing:
         raise InputError(f"{field}.{missing[0]}", f"missing (required for family {fam!r})")
-    unknown = sorted(set(d) - required - optional - {"family"})
-    if unknown:
-        raise InputError(f"{field}.{unknown[0]}", f"unknown key for family {fam!r}; allowed: "
-                                                  f"{', '.join(sorted(required | optional))}")
     try:
         if fam == "discrete":
             return Discrete(d["atoms"], d.get("weights"), allow_float=allow_float)

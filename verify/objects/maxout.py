@@ -31,7 +31,7 @@ from typing import Any, Sequence
 from ..arith.context import EXACT, Context
 from ..arith.exact import MAX_BOX_DIM, fraction_str, parse_box, parse_exact, plain
 from ..arith.exact import is_list as _is_list
-from ..errors import InputError, InputTypeError, SizeLimitError
+from ..errors import InputError, InputTypeError, SizeLimitError, reject_unknown_keys
 
 __all__ = ["MaxoutNetwork", "parse_box", "coerce_input", "MAX_DEPTH", "MAX_WIDTH", "MAX_RANK", "MAX_INPUT_DIM",
            "MAX_OUTPUT_DIM"]
@@ -42,6 +42,10 @@ MAX_WIDTH = 256
 MAX_RANK = 64
 MAX_INPUT_DIM = MAX_BOX_DIM     # 256, the box parser's default bound
 MAX_OUTPUT_DIM = 256
+
+# the keys of a SPEC (MaxoutNetwork.from_dict) and of each of its layers and its read-out
+SPEC_KEYS = ("layers", "readout", "box")
+AFFINE_KEYS = ("W", "b")
 
 
 def coerce_input(v, field: str, *, allow_float: bool = False):
@@ -308,9 +312,19 @@ class MaxoutNetwork:
 
     @classmethod
     def from_dict(cls, d, *, allow_float: bool = False) -> "MaxoutNetwork":
-        """Inverse of :meth:`to_dict`; other keys (e.g. ``"box"``) are ignored here (see :func:`parse_box`)."""
+        """Inverse of :meth:`to_dict`.  The keys are those of the SPEC of ``verify maxout`` (``"layers"``,
+        ``"readout"``, ``"box"``; the box is read by :func:`parse_box`), ``"W"`` and ``"b"`` in a layer or the
+        read-out; any other key is an :class:`InputError` naming it and the nearest known key (a typo such as
+        ``"read_out"`` must not silently drop the read-out).  The JSON Schema is ``verify/schemas/maxout.json``.
+
+        >>> MaxoutNetwork.from_dict({"layers": [{"W": [[[1]]], "b": [[0]]}], "read_out": {"W": [[1]], "b": [0]}})
+        Traceback (most recent call last):
+        ...
+        verify.errors.InputError: SPEC.read_out: unknown key; did you mean 'readout'? (allowed: box, layers, readout)
+        """
         if not isinstance(d, dict):
             raise InputTypeError("spec", f"expected a JSON object, got {type(d).__name__}")
+        reject_unknown_keys(d, SPEC_KEYS, "SPEC")
         if "layers" not in d:
             raise InputError("layers", "missing (expected a list of {\"W\": ..., \"b\": ...})")
         layers = d["layers"]
@@ -318,11 +332,15 @@ class MaxoutNetwork:
             raise InputTypeError("layers", f"expected a list, got {type(layers).__name__}")
         pairs = []
         for l, layer in enumerate(layers):
+            if isinstance(layer, dict):
+                reject_unknown_keys(layer, AFFINE_KEYS, f"layers[{l}]")
             if not isinstance(layer, dict) or "W" not in layer or "b" not in layer:
                 raise InputError(f"layers[{l}]", "expected an object with keys \"W\" and \"b\"")
             pairs.append((layer["W"], layer["b"]))
         readout = d.get("readout")
         if readout is not None:
+            if isinstance(readout, dict):
+                reject_unknown_keys(readout, AFFINE_KEYS, "readout")
             if not isinstance(readout, dict) or "W" not in readout or "b" not in readout:
                 raise InputError("readout", "expected an object with keys \"W\" and \"b\"")
             readout = (readout["W"], readout["b"])
