@@ -158,6 +158,8 @@ def pytest_configure(config):
         registered[path] = entry.strip()
     state = _State(toolkit, registered)
     config.stash[_STATE] = state
+    if toolkit or registered:
+        config.addinivalue_line("markers", "slow: an audit that is not in the quick subset")
     args = getattr(config, "args", None)
     if not isinstance(args, list):
         return
