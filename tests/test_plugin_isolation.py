@@ -262,8 +262,9 @@ def test_wheel_installed_in_a_fresh_venv_outside_the_repository(tmp_path):
     python = venv / "bin" / "python"
     site = _run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], cwd=tmp_path,
                 env={"PATH": os.environ.get("PATH", "")})
-    ours = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
-    Path(site.stdout.strip(), "zz_dependencies.pth").write_text("\n".join(sorted(ours)) + "\n")
+    ours = [p for p in dict.fromkeys([sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"], *sys.path])
+            if p and Path(p).name in ("site-packages", "dist-packages") and Path(p).is_dir()]
+    Path(site.stdout.strip(), "zz_dependencies.pth").write_text("\n".join(ours) + "\n")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")
            and not k.startswith("PYTEST_")}
     out = _run([str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)], cwd=tmp_path,
@@ -284,6 +285,10 @@ def test_wheel_installed_in_a_fresh_venv_outside_the_repository(tmp_path):
         schema = _run([str(script), "schema", "maxout"], cwd=elsewhere, env=env)
         assert schema.returncode == 0, schema.stdout + schema.stderr
         json.loads(schema.stdout)
+    out = _run([str(python), "-m", "pytest", "-p", "no:cacheprovider"], cwd=elsewhere, env=env)
+    assert out.returncode == 0 and "1 passed" in out.stdout, out.stdout + out.stderr
+    out = _run([str(script), "audit", "--list"], cwd=elsewhere, env=env)
+    assert out.returncode == 0 and "T3/" in out.stdout and "lemma" not in out.stdout, out.stdout + out.stderr
     out = _run([str(script), "audit", "--quick"], cwd=elsewhere, env=env, timeout=1800)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     assert "audits met" in out.stdout
