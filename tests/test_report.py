@@ -42,7 +42,7 @@ def _decode(src):
 def t3_report():
     from verify.audit.discovery import audits_of_module
 
-    return audit_report_dict(run_audits(audits_of_module("proofs.maxout.t3_onehot_gate")), ["T3"])
+    return audit_report_dict(run_audits(audits_of_module("verify.proofs.maxout.t3_onehot_gate")), ["T3"])
 
 
 def _fake_audit(claim, result_extra, audit="X"):

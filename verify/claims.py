@@ -41,7 +41,7 @@ class Claim:
 
     @property
     def audit_module(self) -> str:
-        return f"proofs.{self.paper}.{self.id.lower()}_{self.slug}"
+        return f"verify.proofs.{self.paper}.{self.id.lower()}_{self.slug}"
 
 
 def _c(id, title, statement, rigor, source, slug):

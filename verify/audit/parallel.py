@@ -1,6 +1,6 @@
 """Run audits on a dask.distributed cluster (``verify audit --scheduler tcp://HOST:PORT``).
 
-dask is an optional extra (``pip install 'verify[dask]'``): it is imported only when a scheduler is
+dask is an optional extra (``pip install 'transformer-verify[dask]'``): it is imported only when a scheduler is
 used, and a missing installation is a clear :class:`~verify.errors.InputError`, never a traceback.
 
 Only audit IDs travel to the workers; each worker runs the audit from its own registry
@@ -51,7 +51,7 @@ def require_distributed():
         import distributed
     except ImportError:
         raise InputError("--scheduler", "dask.distributed is not installed; install the optional extra "
-                                        "with: pip install 'verify[dask]'") from None
+                                        "with: pip install 'transformer-verify[dask]'") from None
     return distributed
 
 
