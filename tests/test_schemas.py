@@ -31,7 +31,7 @@ _TYPES = {"object": lambda v: isinstance(v, dict), "array": lambda v: isinstance
           "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
           "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)}
 _KNOWN = {"$schema", "$defs", "$ref", "title", "description", "type", "enum", "const", "properties", "required",
-          "additionalProperties", "items", "minItems", "maxItems", "minLength", "pattern", "minimum", "maximum",
+          "additionalProperties", "items", "minItems", "maxItems", "minLength", "maxLength", "pattern", "minimum", "maximum",
           "anyOf", "oneOf", "allOf", "if", "then"}
 
 
@@ -58,6 +58,8 @@ def subset_errors(v, s, root, path="$"):
             errs.append(f"{path}: does not match {s['pattern']}")
         if len(v) < s.get("minLength", 0):
             errs.append(f"{path}: too short")
+        if len(v) > s.get("maxLength", len(v)):
+            errs.append(f"{path}: too long")
     if _TYPES["number"](v):
         if "minimum" in s and v < s["minimum"] or "maximum" in s and v > s["maximum"]:
             errs.append(f"{path}: out of range")
@@ -372,9 +374,11 @@ def _agreement(corpus, results, errors_of):
     bad_results = [_set(result_docs[0], ["verdict"], "yes"), _set(result_docs[2], ["verdict"], "proved"),
                    {k: v for k, v in result_docs[0].items() if k != "claim"},
                    _set(result_docs[0], ["certificate"], {"summary": "trust me"}),
-                   _set(result_docs[0], ["label"], "mine")]
+                   _set(result_docs[0], ["lable"], "mine"), _set(result_docs[0], ["label"], ""),
+                   _set(result_docs[0], ["label"], "x" * 81)]
     for doc in bad_results:
         assert errors_of("result", doc), doc
+    assert not errors_of("result", _set(result_docs[0], ["label"], "Lemma 4.2")), "a user label is allowed"
     assert errors_of("audit", _set(audit_docs[0], ["audits", 0, "actual"], "maybe"))
     assert errors_of("audit", _set(audit_docs[0], ["audits", 0, "result"], bad_results[1]))
 
