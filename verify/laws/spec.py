@@ -40,6 +40,9 @@ def distribution_from_dict(d: Any, field: str = "distribution", *, allow_float: 
     if not isinstance(d, dict):
         raise InputTypeError(field, f"expected a JSON object, got {type(d).__name__}")
     fam = d.get("family")
+    if fam is not None and not isinstance(fam, str):
+        raise InputTypeError(f"{field}.family", f"must be a string, one of {', '.join(FAMILIES)}; got "
+                                                f"{type(fam).__name__} {fam!r}"[:300])
     if fam not in _KEYS:
         raise InputError(f"{field}.family", f"unknown family {fam!r}; known: {', '.join(FAMILIES)}")
     required, optional = _KEYS[fam]
