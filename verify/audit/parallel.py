@@ -32,10 +32,9 @@ from typing import Callable, Optional, Sequence
 from ..errors import InputError
 
 __all__ = ["parse_scheduler_address", "require_distributed", "run_on_dask", "local_cluster",
-           "DEFAULT_CONNECT_TIMEOUT_S", "DEFAULT_WORKER_TIMEOUT_S"]
+           "DEFAULT_CONNECT_TIMEOUT_S"]
 
-DEFAULT_CONNECT_TIMEOUT_S = 10
-DEFAULT_WORKER_TIMEOUT_S = 10
+DEFAULT_CONNECT_TIMEOUT_S = 10   # seconds to reach the scheduler, and again for its first worker
 
 _HOST_PORT_SCHEMES = ("tcp", "tls", "ws", "wss")
 _OTHER_SCHEMES = ("inproc", "ucx")

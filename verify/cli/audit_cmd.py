@@ -158,8 +158,7 @@ def run(args) -> int:
     for o in missed:
         print("MISS " + o.message(), file=out)
     without = summary["claims_without_audits"]
-    n_audits = summary["audits"]
-    print(f"{summary['met']}/{plural(n_audits, 'audit met its', 'audits met their')} expected verdict; "
+    print(f"{summary['met']}/{summary['audits']} audits met their expected verdict; "
           f"{plural(len(summary['claims_with_audits']), 'claim')} audited"
           + (f"; claims without audits: {', '.join(without)}" if without else ""), file=out)
     if missed:

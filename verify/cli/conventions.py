@@ -190,7 +190,7 @@ class Progress:
         if self.t0 is None:
             self.start(total)
         width = len(str(total))
-        self._line(f"[{self.done:>{width}}/{total}] running {audit.id:<40} {self._times(self.done, total)}")
+        self._line(f"[{self.done:>{width}}/{total}] {self._times(self.done, total)}  running {audit.id}")
 
     def __call__(self, done, total, outcome) -> None:
         if self.quiet:
@@ -200,17 +200,19 @@ class Progress:
         self.done = done
         status = "ok" if outcome.met else "MISS"
         width = len(str(total))
-        text = (f"[{done:>{width}}/{total}] {outcome.audit_id:<40} {outcome.actual:<12} {status:<4} "
-                f"{self._times(done, total)}")
-        if self.tty:
-            self._line(text, final=done == total)
+        times = self._times(done, total)
+        if self.tty:   # the times first: a narrow terminal cuts the audit name, not the ETA
+            self._line(f"[{done:>{width}}/{total}] {times}  {outcome.audit_id} {outcome.actual}"
+                       f"{'' if outcome.met else ' MISS'}", final=done == total)
         else:
-            self._write(text + "\n")
+            self._write(f"[{done:>{width}}/{total}] {outcome.audit_id:<40} {outcome.actual:<12} {status:<4} {times}\n")
 
     def _line(self, text: str, final: bool = False) -> None:
         cols = 150
         try:
-            cols = max(40, os.get_terminal_size(self.stream.fileno()).columns - 1)
+            reported = os.get_terminal_size(self.stream.fileno()).columns
+            if reported > 0:   # a pseudo-terminal may report 0
+                cols = max(40, reported - 1)
         except (OSError, ValueError, AttributeError):
             pass
         self._write("\r\x1b[K" + text[:cols] + ("\n" if final else ""))
