@@ -139,13 +139,13 @@ def run(args) -> int:
                           started=progress.started, scheduler_timeout=args.scheduler_timeout,
                           notice=lambda text: print(text, file=sys.stderr))
     report = audit_report_dict(outcomes, selected_claims)
-    # files first: a reader that closes stdout early must never cost the JSON or the report
-    if args.json:
-        write_json(args.json, report)
+    # files first (the report before a JSON on stdout): a reader that closes stdout early never costs them
     if args.report:
         from ..audit.report import write_report
 
         write_report(args.report, report, fmt=report_format)
+    if args.json:
+        write_json(args.json, report)
     out = human_stream(args.json)
     print(f"{'audit':<44} {'expected':<12} {'actual':<12} {'method':<10} {'time':>8}", file=out)
     for o in outcomes:
