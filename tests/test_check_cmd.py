@@ -70,7 +70,7 @@ def test_strict_by_default(tmp_path, capsys, toy):
     doc = {"audits": [{"audit": "T3/a", "result": toy_result()}, {"audit": "T3/b", "result": toy_result(kind=None)}]}
     code, out = run_in_process(tmp_path, capsys, doc)
     assert code == 1
-    assert "FAIL T3/b" in out.out and "1 of 2 decided Result(s) re-checked and accepted by the kernel, 1 rejected" in out.out
+    assert "FAIL T3/b" in out.out and "1 of 2 decided Results re-checked and accepted by the kernel, 1 rejected" in out.out
     code, out = run_in_process(tmp_path, capsys, doc, "--allow-unchecked")
     assert code == 0 and "SKIP T3/b" in out.out and "1 unchecked" in out.out
 

@@ -33,7 +33,8 @@ def test_maxout_cli(tmp_path):
     digest = transformer_digest(res["parameters"]["transformer"])
     assert f"Transformer sha256:{digest}" in r.stdout and f"sha256:{digest}" in res["statement"]
     assert kernel.check(res).startswith("emulation-regions")
-    bad = _run(str(spec), "--S", "3/2", "--tie", "first", "--json", str(out))
+    # REFUTED is an answer: exit 0; only --expect proved makes it exit 1 (the one exit-code table of the CLI)
+    bad = _run(str(spec), "--S", "3/2", "--tie", "first", "--json", str(out), "--expect", "proved")
     assert bad.returncode == 1 and "T6 REFUTED" in bad.stdout and "2/3" in bad.stdout
     res = json.loads(out.read_text())
     assert res["certificate"]["transformer"] == ["2/3"] and kernel.check(res).startswith("emulation-witness")

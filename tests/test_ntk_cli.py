@@ -62,7 +62,7 @@ def test_outside_setting_note(tmp_path):
     q = tmp_path / "q.json"
     q.write_text(json.dumps([[1], [2]]))
     code, out, err = _run(["ntk", str(spec), "--queries", str(q), "--ladder", "64,128"])
-    assert code == 0 and "outside the lse 9.3 setting" in out and out.startswith("N7 REFUTED")
+    assert code == 0 and "outside the setting of the NTK theorem" in out and "docs/ntk.md" in out and out.startswith("N7 REFUTED")
 
 
 def test_zero_heads_inconclusive_exit_0(tmp_path):

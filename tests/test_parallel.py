@@ -87,13 +87,24 @@ def test_cli_scheduler_json_identical(tmp_path):
     assert canon["serial"] == canon["dask"]
 
 
-@pytest.mark.parametrize("address", ["localhost:8786", "tcp://", "tcp://host:0", "tcp://host:99999",
-                                     "http://h:1", "tcp://h:1/x", 5])
+@pytest.mark.parametrize("address", ["localhost", "tcp://", "tcp://host:0", "tcp://host:99999",
+                                     "http://h:1", "tcp://h:1/x", "tcp://h:x", "a b:1", 5])
 def test_bad_scheduler_address(address):
     from verify.audit.parallel import parse_scheduler_address
 
     with pytest.raises(InputError, match="^--scheduler: "):
         parse_scheduler_address(address)
+
+
+@pytest.mark.parametrize("address, normal", [
+    ("localhost:8786", "tcp://localhost:8786"),   # no scheme: dask takes tcp
+    ("tcp://127.0.0.1:8786", "tcp://127.0.0.1:8786"), ("tls://h.example:8786", "tls://h.example:8786"),
+    ("[::1]:8786", "tcp://[::1]:8786"), ("inproc://10.0.0.1/123/1", "inproc://10.0.0.1/123/1"),
+])
+def test_scheduler_addresses_dask_accepts(address, normal):
+    from verify.audit.parallel import parse_scheduler_address
+
+    assert parse_scheduler_address(address) == normal
 
 
 def test_cli_bad_scheduler_exit_2():

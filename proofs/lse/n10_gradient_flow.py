@@ -12,6 +12,6 @@ AUDITS = [
     Audit("N10", "pl-decay-eps-1e-1", Verdict.INCONCLUSIVE, check_pl_decay, {"eps": "1e-1"},
           description="as above with eps = 1e-1: both inequalities along the trajectory"),
     Audit("N10", "n-residual-in-kernel", Verdict.REFUTED, check_kernel_residual, {"eps": "1e-2"},
-          description="translates beta, beta + (1/2, -1/5), c = (1,-1,-1,1): r(0) in ker K_0 exactly, "
+          quick=True, description="translates beta, beta + (1/2, -1/5), c = (1,-1,-1,1): r(0) in ker K_0 exactly, "
                       "theta(0) stationary, no positive rate from t = 0"),
 ]

@@ -11,11 +11,11 @@ _CASES = ["F1", "F1c", "F2", "F3", "F4", "F5", "F6", "F7", "F8", "F9", "F10", "F
 
 AUDITS = [
     Audit("N3", f"oracle-{cid}", _EXPECT[oracle_case(cid).expected], check_oracle_family, {"case": cid},
-          description=f"{cid}: {oracle_case(cid).description} (modulo {oracle_case(cid).modulo})")
+          quick=cid in ("F4", "F11c"), description=f"{cid}: {oracle_case(cid).description} (modulo {oracle_case(cid).modulo})")
     for cid in _CASES
 ] + [
     Audit("N3", "n1-dilations-h128-double", Verdict.INCONCLUSIVE, check_no_overclaiming,
-          {"h": "1/128", "ladder": (53,)}, description="5 dilations of beta, 25 points, h = 1/128, 53 bits: never REFUTED"),
+          {"h": "1/128", "ladder": (53,)}, quick=True, description="5 dilations of beta, 25 points, h = 1/128, 53 bits: never REFUTED"),
     Audit("N3", "n1-dilations-h512-double", Verdict.INCONCLUSIVE, check_no_overclaiming,
           {"h": "1/512", "ladder": (53,)}, description="h = 1/512 at 53 bits"),
     Audit("N3", "n1-dilations-h128-60digits", Verdict.PROVED, check_no_overclaiming,

@@ -8,7 +8,7 @@ from verify.results import Verdict
 P, R = Verdict.PROVED, Verdict.REFUTED
 
 AUDITS = [
-    Audit("N6", "F25-one-trial", P, check_oracle_family, {"case": "F25", "claim": "N6"}),
+    Audit("N6", "F25-one-trial", P, check_oracle_family, {"case": "F25", "claim": "N6"}, quick=True),
     Audit("N6", "normal-1000-trials", P, check_iid_samples, {"trials": 1000},
           description="F25 at scale: 1000 trials of 5 laws of 3 N(0, I2) points, exact certificate per trial"),
     Audit("N6", "uniform-d1-N10", P, check_iid_samples, {"trials": 50, "n_laws": 10, "dim": 1, "dist": "uniform"}),

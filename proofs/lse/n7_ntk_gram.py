@@ -25,7 +25,7 @@ AUDITS = [
                       "the float64 side-by-side table is platform-dependent evidence, no longer part of the statement"),
     # oracle families
     Audit("N7", "F11-m1-d1", P, check_family_gram, {"case": "F11", "m": 1, "heads": 8, "seed": 0},
-          description="N(0,1), N(1,4), m = 1, d = 1: PD (the relation 4L1 - L2 = -theta is affine, not constant)"),
+          quick=True, description="N(0,1), N(1,4), m = 1, d = 1: PD (the relation 4L1 - L2 = -theta is affine, not constant)"),
     Audit("N7", "F1-m1", R, check_family_gram, {"case": "F1", "m": 1, "heads": 8, "seed": 0},
           description="mu, nu, mu*nu, m = 1: singular, constant relation (1, 1, -1)"),
     # negative readings / non-verdicts
@@ -36,7 +36,7 @@ AUDITS = [
           description="shared-query reading, m = 2: the Gram is singular, exact null vector (statement: the positive "
                       "claim 'PD', REFUTED)"),
     Audit("N7", "n2-zero-head-F8", I, check_family_gram, {"case": "F8", "m": 2, "head_set": "zero"},
-          description="N7.n2: head set {A = 0}, F8: Gram = 0 but F8 is independent: INCONCLUSIVE, not REFUTED"),
+          quick=True, description="N7.n2: head set {A = 0}, F8: Gram = 0 but F8 is independent: INCONCLUSIVE, not REFUTED"),
     Audit("N7", "outside-setting-d1-collinear", R, check_outside_setting, {},
           description="d = 1, queries 1 and 2 (outside 9.3): the Gram is singular (exact null vector (0, 1, -1/2, 0) "
                       "from Lambda_2(t) = Lambda_1(2t), null for every head) although the laws are independent; "
@@ -50,5 +50,5 @@ AUDITS = [
           description="a quick subset of the equivalence audit"),
     Audit("N7", "equivalence-swapped-pairing", R, check_equivalence,
           {"families": ["F11"], "random_trials": 0, "swap_pairing": True},
-          description="negative control: m = 1 paired with 'affine' contradicts on F11 (PD vs dependent)"),
+          quick=True, description="negative control: m = 1 paired with 'affine' contradicts on F11 (PD vs dependent)"),
 ]

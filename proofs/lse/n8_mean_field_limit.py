@@ -16,7 +16,7 @@ AUDITS = [
           {"heads": (16, 32, 64, 128, 256, 512, 1024), "layers": 8, "seeds": 20},
           description="iid heads A, V~ ~ N(0, 1/4), V = (1+s)V~; exact identity limit; slope in [-0.6, -0.4]"),
     Audit("N8", "n-frozen-context-certified", Verdict.REFUTED, check_frozen_context, {"mode": "certified"},
-          description="A = 0, V = diag(1/2, -1/3): frozen limit x + V m0 vs flow x + (e^V - I) m0, certified gap"),
+          quick=True, description="A = 0, V = diag(1/2, -1/3): frozen limit x + V m0 vs flow x + (e^V - I) m0, certified gap"),
     Audit("N8", "n-frozen-context-evidence", Verdict.INCONCLUSIVE, check_frozen_context, {"mode": "evidence"},
           description="general heads with frozen context: error stays ~0.03-0.04 while the coupled model -> 0"),
 ]

@@ -21,7 +21,7 @@ AUDITS = [
           {"configuration": "constant-heads", "variant": "drop-query", "max_coordinates": 2},
           description="N9.n: without the query term the mismatch is ~1e-1 (evidence; not certified)"),
     Audit("N9", "exact-instance-A0", Verdict.PROVED, check_adjoint_exact_instance, {"variant": "full"},
-          description="d = 1, A = 0, V = 1/2: closed-form adjoint integral = d loss / dv exactly (for all v)"),
+          quick=True, description="d = 1, A = 0, V = 1/2: closed-form adjoint integral = d loss / dv exactly (for all v)"),
     Audit("N9", "n-drop-context-certified", Verdict.REFUTED, check_adjoint_exact_instance,
           {"variant": "drop-context"}, description="N9.n: difference 4e/25 - 2e^(1/2)/5 + 7/30, certified non-zero"),
     Audit("N9", "n-drop-query-certified", Verdict.REFUTED, check_adjoint_exact_instance,

@@ -35,7 +35,7 @@ AUDITS = [
           description="narrowed: 4^L pieces certified for L = 1..6 (work bound); L = 7, 8 are evidence"),
     Audit("T10", "O2-exact-4-pieces", P, check_region_count,
           {"spec": O2_SPEC, "box": [["0", "1"]], "kind": "pieces", "expected": 4},
-          description="O2 has exactly 4 pieces (breaks 5/18, 9/26, 3/4); re-checkable certificate"),
+          quick=True, description="O2 has exactly 4 pieces (breaks 5/18, 9/26, 3/4); re-checkable certificate"),
     Audit("T10", "2d-three-lines-7-activation", P, check_region_count,
           {"spec": THREE_LINES, "box": [["-1", "1"], ["-1", "1"]], "kind": "activation", "expected": 7},
           description="2-D: ReLUs on x1, x2, x1 + x2 - 1/2 cut the square into 7 convex cells (exact polygons)"),
@@ -52,7 +52,7 @@ AUDITS = [
           description="T10.n2, narrowed to the 12 seeded instances (each counted exactly): <= 1 + N(k-1) pieces; "
                       "the universal ceiling is a lemma, no longer PROVED from samples"),
     Audit("T10", "n2-shallow-family-L3", R, check_shallow_family, {"L": 3, "q": 2},
-          description="T10.n2: width qL = 6, one layer: 1 + N = 7 < 2^3 pieces by the one-layer ceiling lemma "
+          quick=True, description="T10.n2: width qL = 6, one layer: 1 + N = 7 < 2^3 pieces by the one-layer ceiling lemma "
                       "(the old refutation exhibited one instance only)"),
     Audit("T10", "n2-shallow-family-L5", R, check_shallow_family, {"L": 5, "q": 2}),
     Audit("T10", "n3-grid-720-on-O2", R, check_grid_method, {"network": "O2", "den": 720},

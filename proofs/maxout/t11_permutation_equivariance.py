@@ -20,10 +20,10 @@ AUDITS = [
     Audit("T11", "softmax-50-digits-n5", I, check_softmax_equivariance_evidence, {"n": 5, "trials": 3},
           description="softmax, n = 5, 50-digit evidence (never a verdict; criterion_met records < 1e-40)"),
     Audit("T11", "identical-tokens", P, check_identical_tokens, {"trials": 12},
-          description="X = x 1^T: equal columns, attention = X + sum W_O W_V X, both tie rules, for the 12 "
+          quick=True, description="X = x 1^T: equal columns, attention = X + sum W_O W_V X, both tie rules, for the 12 "
                       "recorded instances (narrowed from the sampled universal claim; issue 11)"),
     Audit("T11", "n1-first-rule-ties", R, check_first_rule_ties, {"values": [0, 5]},
-          description="T11.n1: first rule, keys (1, 1), values (0, 5): T(X Pi) = (5, 5) != T(X) Pi = (0, 0)"),
+          quick=True, description="T11.n1: first rule, keys (1, 1), values (0, 5): T(X Pi) = (5, 5) != T(X) Pi = (0, 0)"),
     Audit("T11", "n1-first-rule-random", R, check_permutation_equivariance, {"trials": 16, "tie": "first"},
           description="the universal first-rule claim, REFUTED by an exact counterexample (sampled, else the "
                       "T11.n1 instance, so the verdict does not depend on the seed)"),

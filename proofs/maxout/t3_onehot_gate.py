@@ -6,10 +6,10 @@ from verify.results import Verdict
 
 AUDITS = [
     Audit("T3", "symbolic-S10", Verdict.PROVED, check_gate_identity, {"S": 10},
-          description="case split p in {0,1}: pieces tiling [-S, S] (kernel re-derives the ReLU signs); grid "
+          quick=True, description="case split p in {0,1}: pieces tiling [-S, S] (kernel re-derives the ReLU signs); grid "
                       "k/4, |k| <= 40 as evidence"),
     Audit("T3", "n1-u-exceeds-S", Verdict.REFUTED, check_gate_identity, {"S": 10, "points": [(11, 0)]},
           description="u = S + 1, p = 0 gives 1, not 0 (statement: the identity at that point)"),
     Audit("T3", "n2-non-binary-code", Verdict.REFUTED, check_gate_identity, {"S": 10, "points": [(1, "1/2")]},
-          description="p = 1/2, u = S/10 gives 0, not u/2 (statement: the identity at that point)"),
+          quick=True, description="p = 1/2, u = S/10 gives 0, not u/2 (statement: the identity at that point)"),
 ]

@@ -23,10 +23,10 @@ AUDITS += seeded_instances("T8", "random-relu-{i}", P, check_random_relu_emulati
                            "L <= 3) on [-1, 1]^d")
 AUDITS += [
     Audit("T8", f"zigzag-q{q}-L{L}", P, check_zigzag_relu_emulation, {"q": q, "L": L},
-          description=f"the zigzag network g_{q}^{L} on [0, 1]")
+          quick=(q, L) == (2, 1), description=f"the zigzag network g_{q}^{L} on [0, 1]")
     for q in (2, 3, 4) for L in (1, 2)
 ]
 AUDITS += [
     Audit("T8", "n-shared-head", R, check_shared_head, {"x": "1/2"},
-          description="T8.n: one head shared by u1 = ReLU(x), u2 = ReLU(-x): at x = 1/2 unit 2 reads -1/2"),
+          quick=True, description="T8.n: one head shared by u1 = ReLU(x), u2 = ReLU(-x): at x = 1/2 unit 2 reads -1/2"),
 ]

@@ -31,7 +31,7 @@ Fraction(-1, 3)
 >>> parse_exact(0.1, "w")
 Traceback (most recent call last):
 ...
-verify.errors.InputTypeError: w: 0.1 is a float; give an exact number such as "1/10" or "0.1" (a string), or opt in to floats (their exact binary value)
+verify.errors.InputTypeError: w: 0.1 is a float; give an exact number such as "1/10" or "0.1" (a string), or opt in with allow_float=True (floats taken as their exact binary value)
 >>> parse_exact(0.5, "w", allow_float=True)
 Fraction(1, 2)
 """
@@ -80,7 +80,7 @@ def _float_refusal(field: str, text: str) -> InputTypeError:
     return InputTypeError(
         field,
         f"{text} is a float; give an exact number such as \"{_suggest(text)}\" or \"{text}\" (a string), "
-        "or opt in to floats (their exact binary value)",
+        "or opt in with allow_float=True (floats taken as their exact binary value)",
     )
 
 

@@ -170,13 +170,19 @@ def _run_by_id_portable(audit_id: str) -> AuditOutcome:
 
 def run_audits(audits: Sequence[Audit], workers: int = 1,
                progress: Optional[Callable[[int, int, AuditOutcome], None]] = None,
-               scheduler=None) -> list:
+               scheduler=None, started: Optional[Callable[[int, int, Audit], None]] = None,
+               scheduler_timeout: Optional[float] = None, notice: Optional[Callable[[str], None]] = None) -> list:
     """Run ``audits``; outcomes come back in the given order whatever ``workers`` is.
+
+    ``progress(done, total, outcome)`` is called as each audit finishes; ``started(index, total, audit)``
+    as a serial run starts an audit (a progress display shows it as the current audit).  With a
+    ``scheduler``, ``scheduler_timeout`` bounds the wait for the scheduler and for its first worker and
+    ``notice(text)`` hears of workers that left or restarted (:func:`verify.audit.parallel.run_on_dask`).
 
     ``workers > 1`` uses a local process pool (each worker re-imports the audit registry and runs
     audits by ID, so the results are identical to a serial run; the Results come back as their JSON
-    data, see :func:`_portable`).  ``scheduler`` (``"tcp://HOST:PORT"``
-    or a ``distributed.Client``) sends the audits to a dask.distributed cluster instead
+    data, see :func:`_portable`).  ``scheduler`` (a scheduler address such as ``"tcp://HOST:PORT"``
+    or ``"HOST:PORT"``, or a ``distributed.Client``) sends the audits to a dask.distributed cluster instead
     (:mod:`verify.audit.parallel`); the workers there must have the same ``verify`` installed."""
     if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1 or workers > 256:
         raise ValueError(f"workers: must be an integer in [1, 256], got {workers!r}")
@@ -185,9 +191,15 @@ def run_audits(audits: Sequence[Audit], workers: int = 1,
     if scheduler is not None:
         from .parallel import run_on_dask
 
-        return run_on_dask(audits, scheduler, _run_by_id_portable, progress=progress)
+        from .parallel import DEFAULT_CONNECT_TIMEOUT_S
+
+        timeout = DEFAULT_CONNECT_TIMEOUT_S if scheduler_timeout is None else scheduler_timeout
+        return run_on_dask(audits, scheduler, _run_by_id_portable, progress=progress, timeout_s=timeout,
+                           notice=notice)
     if workers == 1 or total <= 1:
         for i, a in enumerate(audits):
+            if started:
+                started(i, total, a)
             outcomes[i] = run_audit(a)
             if progress:
                 progress(i + 1, total, outcomes[i])

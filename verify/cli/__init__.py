@@ -1,11 +1,13 @@
 """The ``verify`` command line.
 
 Sub-commands live one per module (``verify/cli/<name>_cmd.py``) and each defines ``HELP``,
-``add_arguments(parser)`` and ``run(args) -> int``.  Heavy imports happen inside ``run``.
+``add_arguments(parser)`` and ``run(args) -> int`` (and may define ``EXIT_NOTES``, its line of the exit
+table).  Heavy imports happen inside ``run``.
 
-Exit status: 0 success, 1 an audit missed its expected verdict (or a check failed where that is
-the point of the command), 2 usage or input error (one line on stderr, no traceback),
-3 internal error (one line; set VERIFY_DEBUG=1 for the traceback).
+Exit status, the same for every subcommand (:mod:`verify.cli.conventions`, README "Exit status"): 0 ran and
+every result met what was asked, 1 a result differs from what was asked (an audit missed, ``--expect`` not met,
+a re-check rejected), 2 bad input (one line on stderr, no traceback), 3 internal error (one line; set
+VERIFY_DEBUG=1 for the traceback), 5 nothing selected; 141 (quietly) when stdout is closed early.
 """
 
 from __future__ import annotations
@@ -43,13 +45,18 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .conventions import exit_epilog
+
     parser = _Parser(prog="verify", description="Machine-check the claims of the maxout/CPWL and "
-                     "mean-field Transformer papers (claim IDs T1..T11, N1..N10).")
+                     "mean-field Transformer papers (claim IDs T1..T11, N1..N10; catalogue: docs/claims.md).",
+                     epilog=exit_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"verify {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, modname in COMMANDS.items():
         module = importlib.import_module(modname)
-        p = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        p = sub.add_parser(name, help=module.HELP, description=module.HELP,
+                           epilog=exit_epilog(getattr(module, "EXIT_NOTES", "")),
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
         module.add_arguments(p)
         p.set_defaults(_run=module.run)
     return parser
@@ -57,34 +64,43 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     from ..errors import InputError, InputTypeError
+    from .conventions import EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, quiet_broken_pipe
 
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        parser = build_parser()
-        args = parser.parse_args(argv)
-        if not getattr(args, "_run", None):
-            raise UsageError("verify: missing COMMAND (try 'verify --help')")
-        code = args._run(args)
-    except SystemExit as exc:  # --help / --version
-        code = exc.code if isinstance(exc.code, int) else 0
+        try:
+            parser = build_parser()
+            args = parser.parse_args(argv)
+            if not getattr(args, "_run", None):
+                raise UsageError("verify: missing COMMAND (try 'verify --help')")
+            code = args._run(args)
+        except SystemExit as exc:  # --help / --version
+            code = exc.code if isinstance(exc.code, int) else 0
+        sys.stdout.flush()   # inside the try: a reader that went away is seen here, not at interpreter exit
+    except BrokenPipeError:  # '| head': quiet, like other Unix tools
+        return quiet_broken_pipe()
     except (UsageError, InputError, InputTypeError) as exc:
-        _one_line(f"error: {exc}")
-        code = 2
+        # library messages name the Python keyword; on the command line the switch is --allow-float
+        _one_line("error: " + str(exc).replace("allow_float=True", "--allow-float"))
+        code = EXIT_INPUT
     except KeyboardInterrupt:
         _one_line("interrupted")
-        code = 130
+        code = EXIT_INTERRUPTED
     except Exception as exc:  # never a deep traceback for a user
         if os.environ.get("VERIFY_DEBUG"):
             raise
         _one_line(f"internal error: {type(exc).__name__}: {exc} (set VERIFY_DEBUG=1 for a traceback)")
-        code = 3
+        code = EXIT_INTERNAL
     return int(code or 0)
 
 
 def _one_line(text: str) -> None:
     line = " ".join(str(text).split())
-    sys.stderr.write(line[:2000] + "\n")
-    sys.stderr.flush()
+    try:
+        sys.stderr.write(line[:2000] + "\n")
+        sys.stderr.flush()
+    except (BrokenPipeError, OSError, ValueError):  # stderr gone too: the exit status still tells
+        pass
 
 
 def _entry():  # pragma: no cover

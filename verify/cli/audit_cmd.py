@@ -1,106 +1,169 @@
-"""``verify audit``: run audits, print a table, write JSON; exit 0 iff every audit met its verdict."""
+"""``verify audit``: run audits, print a table, write JSON; exit 0 iff every audit met its verdict.
+
+Audit IDs are case-insensitive like claim IDs (``t6/o2-s40`` names ``T6/O2-S40``).  An empty selection
+(e.g. ``--quick`` with only full audits named) exits 5, pytest's "no tests collected".  ``--json -`` writes
+the JSON to stdout and the table to stderr.  The JSON and the report are written before the table is printed.
+"""
 
 from __future__ import annotations
 
+import os
 import sys
 
 HELP = "run the audits (all, or the given claim / audit IDs) and compare with the expected verdicts"
 
+EXIT_NOTES = ("exit status: 0 every selected audit met its expected verdict; 1 an audit missed it (or, with "
+              "--strict, a selected claim has no audit); 5 the selection is empty. Audits: docs/claims.md "
+              "lists the claims, 'verify claims --long' where each claim's audits are.")
+
+MAX_WORKERS = 256
+
 
 def add_arguments(p):
-    p.add_argument("ids", nargs="*", metavar="IDS", help="claim IDs (T6) or audit IDs (T6/o2-s40); default all")
-    p.add_argument("--json", metavar="FILE", help="write every Result to FILE (canonical JSON, atomic)")
-    p.add_argument("--quick", action="store_true", help="only the quick audits")
+    p.add_argument("ids", nargs="*", metavar="IDS",
+                   help="claim IDs (T6) or audit IDs (T6/O2-S40), any case; default all")
+    p.add_argument("--json", metavar="FILE", help="write every Result to FILE (canonical JSON, atomic); '-' writes "
+                   "the JSON to stdout and the table to stderr")
+    p.add_argument("--quick", action="store_true",
+                   help="only the quick audits: a smoke run of a few seconds with at least one audit per claim")
     p.add_argument("--strict", action="store_true", help="fail (exit 1) if a selected claim has no audit")
-    p.add_argument("--workers", type=int, default=1, metavar="N", help="run audits in N local processes")
-    p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
-                   help="run the audits on an existing dask.distributed cluster (optional extra [dask])")
+    p.add_argument("--workers", default="1", metavar="N|auto",
+                   help="run audits in N local processes; 'auto' = the number of CPUs")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run the audits on an existing dask.distributed cluster: any address dask accepts "
+                        "(tcp://HOST:PORT, HOST:PORT, tls://HOST:PORT, ...); optional extra [dask]")
+    p.add_argument("--scheduler-timeout", type=float, default=None, metavar="SECONDS",
+                   help="how long to wait for the scheduler and for its first worker (default 10 s each)")
     p.add_argument("--report", metavar="FILE.html|FILE.md",
                    help="write a self-contained report (claim table, certificate summaries, figures)")
     p.add_argument("--list", action="store_true", help="list the selected audits without running them")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
-def _progress_printer(stream):
-    tty = stream.isatty()
+def parse_workers(text) -> int:
+    """``N`` in [1, 256] or ``auto`` (``os.cpu_count()``, at most 256)."""
+    from ..errors import InputError
 
-    def show(done, total, outcome):
-        status = "ok" if outcome.met else "MISS"
-        text = f"[{done:>{len(str(total))}}/{total}] {outcome.audit_id:<40} {outcome.actual:<12} {status}"
-        if tty:
-            stream.write("\r\x1b[K" + text[:150])
-            if done == total:
-                stream.write("\n")
-        else:
-            stream.write(text + "\n")
-        stream.flush()
+    raw = str(text).strip().lower()
+    if raw == "auto":
+        return max(1, min(MAX_WORKERS, os.cpu_count() or 1))
+    try:
+        n = int(raw)
+    except ValueError:
+        raise InputError("--workers", f"must be an integer in [1, {MAX_WORKERS}] or 'auto', got {text!r}") from None
+    if not 1 <= n <= MAX_WORKERS:
+        raise InputError("--workers", f"must be in [1, {MAX_WORKERS}] or 'auto', got {n}")
+    return n
 
-    return show
+
+def resolve_ids(audits, ids) -> list:
+    """The user's IDS with audit names matched case-insensitively against ``audits`` (an exact match wins)."""
+    from ..errors import InputError
+
+    by_fold: dict = {}
+    for a in audits:
+        by_fold.setdefault(a.id.casefold(), []).append(a.id)
+    out = []
+    for raw in ids:
+        token = raw.strip()
+        if "/" in token:
+            matches = by_fold.get(token.casefold(), [])
+            if token in matches or not matches:
+                pass
+            elif len(matches) == 1:
+                token = matches[0]
+            else:
+                raise InputError("IDS", f"{raw!r} matches several audits: {', '.join(sorted(matches))}")
+        out.append(token)
+    return out
+
+
+def _empty_selection_message(args, audits_all) -> str:
+    what = " ".join(args.ids) if args.ids else "all audits"
+    if args.quick:
+        return (f"no audit selected: {what} with --quick keeps none (every selected audit is a full one; "
+                "drop --quick)")
+    if not audits_all:
+        return "no audit selected: no audit module was found"
+    return f"no audit selected by {what}"
 
 
 def run(args) -> int:
     from ..audit.discovery import load_audits, select_audits
     from ..audit.runner import audit_report_dict, run_audits
-    from ..claims import claim_ids
     from ..errors import InputError
-    from .common import check_output_path, write_json_output
+    from .conventions import EXIT_EMPTY, EXIT_MISMATCH, EXIT_OK, Progress, check_json_path, human_stream, plural
+    from .conventions import write_json
 
-    if args.json:
-        check_output_path(args.json)
-    if args.workers < 1 or args.workers > 256:
-        raise InputError("--workers", f"must be in [1, 256], got {args.workers}")
+    check_json_path(args.json)
+    workers = parse_workers(args.workers)
+    if args.scheduler_timeout is not None and not 0 < args.scheduler_timeout <= 3600:
+        raise InputError("--scheduler-timeout", f"must be in (0, 3600] seconds, got {args.scheduler_timeout}")
     report_format = None
     if args.report:
         from ..audit.report import report_format_of
 
         report_format = report_format_of(args.report)
-        check_output_path(args.report, "--report")
+        check_json_path(args.report, "--report")
+        if args.report == "-":
+            raise InputError("--report", "needs a file name (the report is a file with figures)")
     if args.scheduler is not None:
         from ..audit.parallel import parse_scheduler_address, require_distributed
 
         parse_scheduler_address(args.scheduler)
-        if args.workers != 1:
+        if workers != 1:
             raise InputError("--workers", "cannot be combined with --scheduler (the cluster decides)")
         require_distributed()
+    all_audits = load_audits()
     try:
-        audits = select_audits(load_audits(), args.ids, quick=args.quick)
+        audits = select_audits(all_audits, resolve_ids(all_audits, args.ids), quick=args.quick)
     except ValueError as exc:
         raise InputError("IDS", str(exc).split(": ", 1)[-1]) from None
     selected_claims = None
     if args.ids:
         selected_claims = []
         for raw in args.ids:
-            c = raw.split("/", 1)[0].upper()
+            c = raw.strip().split("/", 1)[0].upper()
             if c not in selected_claims:
                 selected_claims.append(c)
+    if not audits:
+        print(_empty_selection_message(args, all_audits), file=sys.stderr)
+        return EXIT_EMPTY
     if args.list:
         for a in audits:
             print(f"{a.id:<44} expected {a.expected.value:<12} {'quick' if a.quick else 'full'}")
-        return 0
-    outcomes = run_audits(audits, workers=args.workers, progress=_progress_printer(sys.stderr),
-                          scheduler=args.scheduler)
+        return EXIT_OK
+    progress = Progress(sys.stderr, quiet=args.quiet)
+    progress.start(len(audits))
+    outcomes = run_audits(audits, workers=workers, progress=progress, scheduler=args.scheduler,
+                          started=progress.started, scheduler_timeout=args.scheduler_timeout,
+                          notice=lambda text: print(text, file=sys.stderr))
     report = audit_report_dict(outcomes, selected_claims)
-    if args.json:
-        write_json_output(args.json, report)
+    # files first (the report before a JSON on stdout): a reader that closes stdout early never costs them
     if args.report:
         from ..audit.report import write_report
 
         write_report(args.report, report, fmt=report_format)
-    print(f"{'audit':<44} {'expected':<12} {'actual':<12} {'method':<10} {'time':>8}")
+    if args.json:
+        write_json(args.json, report)
+    out = human_stream(args.json)
+    print(f"{'audit':<44} {'expected':<12} {'actual':<12} {'method':<10} {'time':>8}", file=out)
     for o in outcomes:
         method = o.result.method.value if o.result is not None else "-"
         mark = "" if o.met else "   <-- MISS"
-        print(f"{o.audit_id:<44} {o.expected.value:<12} {o.actual:<12} {method:<10} {o.elapsed:>7.2f}s{mark}")
+        print(f"{o.audit_id:<44} {o.expected.value:<12} {o.actual:<12} {method:<10} {o.elapsed:>7.2f}s{mark}",
+              file=out)
     summary = report["summary"]
     missed = [o for o in outcomes if not o.met]
     for o in missed:
-        print("MISS " + o.message())
+        print("MISS " + o.message(), file=out)
     without = summary["claims_without_audits"]
     print(f"{summary['met']}/{summary['audits']} audits met their expected verdict; "
-          f"{len(summary['claims_with_audits'])} claims audited"
-          + (f"; claims without audits: {', '.join(without)}" if without else ""))
+          f"{plural(len(summary['claims_with_audits']), 'claim')} audited"
+          + (f"; claims without audits: {', '.join(without)}" if without else ""), file=out)
     if missed:
-        return 1
+        return EXIT_MISMATCH
     if args.strict and without:
         print("strict: failing because some claims have no audit", file=sys.stderr)
-        return 1
-    return 0
+        return EXIT_MISMATCH
+    return EXIT_OK

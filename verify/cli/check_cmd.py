@@ -6,8 +6,9 @@ Result's own claim, statement, parameters, conventions and verdict and verifies 
 it; no search is re-run.  There is no skip path: a decided Result whose certificate is missing, has no
 ``kind``, an unknown kind, or does not verify is **rejected**.
 
-Exit status: 0 iff every decided Result is accepted; 1 if any is rejected; 2 on bad input (unreadable
-file, not JSON, not a Result or audit document).  ``--allow-unchecked`` is for files written before the
+Exit status (the table of :mod:`verify.cli.conventions`): 0 iff every decided Result is accepted; 1 if any is
+rejected; 2 on bad input (unreadable file, not JSON, not a Result or audit document); 5 if the document holds no
+Result at all.  ``--allow-unchecked`` is for files written before the
 kernel existed: decided Results with no certificate kind are listed as UNCHECKED and do not fail the
 run (a certificate that has a kind and fails is still a rejection).
 
@@ -33,6 +34,9 @@ __all__ = ["HELP", "add_arguments", "run", "collect_results", "recheck_one", "Ch
 HELP = "re-check every decided Result in a saved Result or audit JSON with the kernel (exit 0 iff all accepted)"
 
 MAX_CERT_BYTES = 256 * 1024 * 1024
+
+EXIT_NOTES = ("exit status: 0 iff every decided (PROVED/REFUTED) Result is accepted by the kernel; 1 if any is "
+              "rejected; 5 if the file holds no Result. The kernel and its kinds: docs/soundness.md.")
 
 
 def add_arguments(p):
@@ -119,10 +123,15 @@ def recheck_one(label: str, result, allow_unchecked: bool = False, seconds=None)
 
 
 def run(args) -> int:
+    from .conventions import EXIT_EMPTY, EXIT_MISMATCH, EXIT_OK, plural
+
     if args.budget is not None and not 0 < args.budget <= 86400:
         raise InputError("--budget", f"must be in (0, 86400] seconds, got {args.budget}")
     doc = load_document(args.cert)
     items = collect_results(doc)
+    if not items:
+        print(f"check: {args.cert} holds no Result (nothing to re-check)", file=sys.stderr)
+        return EXIT_EMPTY
     lines = []
     tags = {"accepted": "OK  ", "rejected": "FAIL", "unchecked": "SKIP", "undecided": "--  "}
     for label, r in items:
@@ -133,12 +142,12 @@ def run(args) -> int:
         print(f"{tags[x.status]} {x.label:<40} {x.kind:<22} {' '.join(x.detail.split())[:300]}")
     counts = {s: sum(1 for x in lines if x.status == s) for s in tags}
     decided = counts["accepted"] + counts["rejected"] + counts["unchecked"]
-    text = (f"{counts['accepted']} of {decided} decided Result(s) re-checked and accepted by the kernel, "
+    text = (f"{counts['accepted']} of {plural(decided, 'decided Result')} re-checked and accepted by the kernel, "
             f"{counts['rejected']} rejected")
     if args.allow_unchecked:
         text += f", {counts['unchecked']} unchecked (no certificate kind)"
     print(text + f"; {counts['undecided']} inconclusive (nothing to check)")
     if counts["rejected"]:
-        print(f"check: {counts['rejected']} decided Result(s) rejected", file=sys.stderr)
-        return 1
-    return 0
+        print(f"check: {plural(counts['rejected'], 'decided Result')} rejected", file=sys.stderr)
+        return EXIT_MISMATCH
+    return EXIT_OK

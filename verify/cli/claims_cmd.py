@@ -1,8 +1,10 @@
-"""``verify claims``: the catalogue with audit counts."""
+"""``verify claims``: the catalogue with audit counts (docs/claims.md describes every claim)."""
 
 from __future__ import annotations
 
 HELP = "list the claim catalogue (ID, statement, rigour, number of audits, code location)"
+
+EXIT_NOTES = "exit status: 0 (the catalogue is printed). The claims in words: docs/claims.md."
 
 
 def add_arguments(p):
@@ -22,5 +24,5 @@ def run(args) -> int:
         print(f"{cid:<4} {counts.get(cid, 0):>6}  {c.rigor:<28} {c.title}")
         if args.long:
             print(f"       {c.statement}")
-            print(f"       check: {c.check_module}   audits: {c.audit_module}   spec: {c.source}")
+            print(f"       check: {c.check_module}   audits: {c.audit_module}   source: {c.source}")
     return 0

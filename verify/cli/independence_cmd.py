@@ -1,4 +1,5 @@
-"""``verify independence SPEC.json [--json OUT]``: decide linear independence of CGFs modulo affine functions.
+"""``verify independence SPEC.json [--json OUT] [--expect VERDICT]``: decide linear independence of CGFs modulo
+affine functions (claims N3-N6; docs/independence.md).
 
 SPEC (the laws in the format of ``Distribution.to_dict``; docs/independence.md, Command line)::
 
@@ -12,21 +13,30 @@ SPEC (the laws in the format of ``Distribution.to_dict``; docs/independence.md, 
 Optional keys: ``"points"`` (exact rational points for the design certificate), ``"ladder"`` (precisions in
 bits), ``"seed"``, ``"box"``.  Exact numbers as integers or strings ("1/3", "0.25"); JSON floats are refused
 unless ``--allow-float`` (then a float is taken as its exact binary value).  Prints the verdict and the
-certificate summary; exit 0 whatever the verdict, 2 on bad input (one line on stderr).
+certificate summary; exit 0 whatever the verdict unless ``--expect`` asks for another (then 1), 2 on bad input
+(one line on stderr): the table of :mod:`verify.cli.conventions`.
 """
 
 from __future__ import annotations
 
 HELP = "decide whether the CGFs of the laws in SPEC.json are linearly independent modulo affine functions"
 
+EXIT_NOTES = ("exit status: 0 whenever a verdict is printed: PROVED (independent), REFUTED (an exact relation: "
+              "dependent) and INCONCLUSIVE are all answers. With --expect VERDICT: 1 when the verdict is another. "
+              "SPEC format: docs/independence.md, Command line.")
+
 _KEYS = {"modulo", "distributions", "points", "ladder", "seed", "box", "claim"}
 
 
 def add_arguments(p):
     p.add_argument("spec", metavar="SPEC.json", help="the laws (SPEC format of docs/independence.md); '-' reads stdin")
-    p.add_argument("--json", metavar="OUT", help="write the Result as canonical JSON")
+    p.add_argument("--json", metavar="OUT", help="write the Result as canonical JSON ('-': to stdout, the summary "
+                   "to stderr)")
     p.add_argument("--modulo", choices=("affine", "constants"), help="override the SPEC's modulo")
     p.add_argument("--allow-float", action="store_true", help="accept JSON floats (their exact binary values)")
+    from .conventions import add_expect_argument
+
+    add_expect_argument(p)
 
 
 def parse_spec(spec, allow_float: bool = False) -> dict:
@@ -75,20 +85,21 @@ def parse_spec(spec, allow_float: bool = False) -> dict:
 
 def run(args) -> int:
     from ..decide.independence import independent_mod_affine
-    from .common import check_output_path, load_json_file, write_json_output
+    from .common import load_json_file
+    from .conventions import check_json_path, expect_code, human_stream, plural, write_json
 
-    if args.json:
-        check_output_path(args.json)
+    check_json_path(args.json)
     spec = load_json_file(args.spec)
     kwargs = parse_spec(spec, allow_float=args.allow_float)
     if args.modulo:
         kwargs["modulo"] = args.modulo
     result = independent_mod_affine(**kwargs)
+    if args.json:   # the file first: a reader that closes stdout early never costs it
+        write_json(args.json, result.to_dict())
+    out = human_stream(args.json)
     verdict = {"proved": "INDEPENDENT (proved)", "refuted": "DEPENDENT (refuted)",
                "inconclusive": "INCONCLUSIVE"}[result.verdict.value]
-    print(f"{verdict} [{result.method.value}] modulo {kwargs['modulo']}, {len(kwargs['dists'])} laws "
-          f"in dimension {kwargs['dists'][0].dim}")
-    print(result.certificate.get("summary", ""))
-    if args.json:
-        write_json_output(args.json, result.to_dict())
-    return 0
+    print(f"{verdict} [{result.method.value}] modulo {kwargs['modulo']}, {plural(len(kwargs['dists']), 'law')} "
+          f"in dimension {kwargs['dists'][0].dim}", file=out)
+    print(result.certificate.get("summary", ""), file=out)
+    return expect_code(result.verdict, args.expect)

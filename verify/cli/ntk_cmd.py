@@ -1,13 +1,16 @@
-"""``verify ntk SPEC.json --queries Q.json [--heads H] [--seed S] [--json OUT]``: is the attention-NTK
-V-block Gram positive definite? (claim N7, lse.md §9)
+"""``verify ntk SPEC.json --queries Q.json [--heads H] [--seed S] [--json OUT] [--expect VERDICT]``: is the
+attention-NTK V-block Gram positive definite? (claim N7; docs/ntk.md)
 
-SPEC is the ``verify independence`` format: ``{"distributions": [{"family": ...}, ...], "modulo": ...}``
-(``modulo`` is optional here: the number of queries decides it, m = 1 <-> constants, m >= 2 <-> affine; any other
-key is an error, schema: ``verify schema ntk``).
-Q.json is a list of query tokens with exact numbers, e.g. ``[[1, "1/2"], ["-3/10", 1]]``.
-Prints the verdict (PROVED = certified PD, REFUTED = exact null space: the Gram is not PD, INCONCLUSIVE), the
-certificate summary and the float64 comparison.  The Result written by ``--json`` is re-checked by
-``verify check`` (kernel kinds ``ntk-cholesky`` / ``ntk-null-vector``).  Exit status: see :data:`EXIT_STATUS`.
+SPEC is the ``verify independence`` format (docs/independence.md, Command line):
+``{"distributions": [{"family": ...}, ...], "modulo": ...}`` (``modulo`` is optional here: the number of
+queries decides it, m = 1 <-> constants, m >= 2 <-> affine; any other key is an error, schema:
+``verify schema ntk``).  Q.json is a list of query tokens with exact
+numbers, e.g. ``[[1, "1/2"], ["-3/10", 1]]``; every number within the kernel's bit limit (the Result must be
+re-checkable).  Prints the verdict (PROVED = certified PD, REFUTED = exact null space: the Gram is not PD,
+INCONCLUSIVE), the certificate summary and the float64 comparison (or why float64 could not evaluate the Gram).
+The Result written by ``--json`` is re-checked by ``verify check`` (kernel kinds ``ntk-cholesky`` /
+``ntk-null-vector``).  Exit status: the table of :mod:`verify.cli.conventions` (0 whatever the verdict unless
+``--expect`` asks for another).
 """
 
 from __future__ import annotations
@@ -16,14 +19,17 @@ HELP = "certify the attention-NTK V-block Gram PD (interval Cholesky) or singula
 
 MAX_LAWS = 400
 SPEC_KEYS = ("distributions", "modulo")   # any other key is an error naming the nearest of these
-EXIT_STATUS = ("exit status: 0 whenever a verdict is printed -- PROVED (the Gram is certified PD), REFUTED (an exact "
-               "null space: the Gram is not PD) and INCONCLUSIVE (neither could be certified) are all answers; read "
-               "the verdict from the first line of stdout or from --json. 2 on bad input (one line on stderr).")
+MAX_QUERY_BITS = 512   # = verify.kernel.ntk.MAX_BITS: the kernel re-checks no larger input (tests pin the two)
+EXIT_NOTES = ("exit status: 0 whenever a verdict is printed: PROVED (the Gram is certified PD), REFUTED (an exact "
+              "null space: the Gram is not PD) and INCONCLUSIVE (neither could be certified) are all answers; read "
+              "the verdict from the first line of stdout or from --json. With --expect VERDICT: 1 when the verdict "
+              "is another. SPEC format: docs/independence.md; the Gram and its readings: docs/ntk.md.")
 
 
 def add_arguments(p):
-    p.epilog = EXIT_STATUS
-    p.add_argument("spec", metavar="SPEC.json", help="the laws, as for 'verify independence'")
+    from .conventions import add_expect_argument
+
+    p.add_argument("spec", metavar="SPEC.json", help="the laws, as for 'verify independence' (docs/independence.md)")
     p.add_argument("--queries", metavar="Q.json", help="list of query tokens (exact numbers); required unless "
                    "--reading per-token")
     p.add_argument("--heads", default=None, metavar="H",
@@ -39,7 +45,9 @@ def add_arguments(p):
     p.add_argument("--ladder", default=None, metavar="BITS,...",
                    help="precision ladder in bits (default 200,400,800: >= 60 digits)")
     p.add_argument("--allow-float", action="store_true", help="accept JSON floats (their exact binary value)")
-    p.add_argument("--json", metavar="OUT", help="write the Result as canonical JSON")
+    p.add_argument("--json", metavar="OUT", help="write the Result as canonical JSON ('-': to stdout, the summary "
+                   "to stderr)")
+    add_expect_argument(p)
 
 
 def _int_arg(text, field, lo, hi):
@@ -83,7 +91,6 @@ def parse_queries(doc, dim: int, allow_float: bool = False) -> list:
     from ..arith.exact import parse_exact
     from ..errors import InputError, SizeLimitError
     from ..decide.ntk_gram import MAX_GRAM_SIZE
-    from ..kernel.ntk import MAX_BITS
 
     if not isinstance(doc, list) or not doc:
         raise InputError("--queries", "must be a non-empty JSON list of query tokens")
@@ -93,10 +100,13 @@ def parse_queries(doc, dim: int, allow_float: bool = False) -> list:
     for a, q in enumerate(doc):
         if not isinstance(q, list) or len(q) != dim:
             raise InputError(f"queries[{a}]", f"must be a list of {dim} exact numbers (the laws' dimension)")
-        out.append([parse_exact(x, f"queries[{a}][{c}]", allow_float=allow_float) for c, x in enumerate(q)])
-        for c, x in enumerate(out[-1]):   # the kernel re-checks inputs of at most MAX_BITS bits
-            if max(x.numerator.bit_length(), x.denominator.bit_length()) > MAX_BITS:
-                raise SizeLimitError(f"queries[{a}][{c}]", f"numerator or denominator over {MAX_BITS} bits")
+        row = [parse_exact(x, f"queries[{a}][{c}]", allow_float=allow_float) for c, x in enumerate(q)]
+        for c, x in enumerate(row):
+            bits = max(x.numerator.bit_length(), x.denominator.bit_length())
+            if bits > MAX_QUERY_BITS:
+                raise SizeLimitError(f"queries[{a}][{c}]", f"numerator or denominator of {bits} bits exceeds the "
+                                                           f"limit {MAX_QUERY_BITS} of the kernel's re-check")
+        out.append(row)
     return out
 
 
@@ -106,10 +116,10 @@ def run(args) -> int:
     from ..decide.ntk_gram import MAX_GRAM_SIZE, MAX_GRADIENTS, MAX_HEADS, default_head_count
     from ..arith.exact import parse_exact
     from ..errors import DomainError, InputError, SizeLimitError
-    from .common import check_output_path, load_json_file, write_json_output
+    from .common import load_json_file
+    from .conventions import check_json_path, expect_code, human_stream, write_json
 
-    if args.json:
-        check_output_path(args.json)
+    check_json_path(args.json)
     seed = _int_arg(args.seed, "--seed", 0, 2**63 - 1)
     key_dim = None if args.key_dim is None else _int_arg(args.key_dim, "--key-dim", 1, 64)
     heads = None if args.heads is None else _int_arg(args.heads, "--heads", 1, MAX_HEADS)
@@ -147,6 +157,7 @@ def run(args) -> int:
     if n * heads > MAX_GRADIENTS:
         raise SizeLimitError("--heads", f"N*m*H = {n * heads} gradient evaluations exceed the limit {MAX_GRADIENTS}")
 
+    from .. import kernel
     from ..decide.ntk import ntk_positive_definite
 
     result, last_error = None, None
@@ -157,20 +168,27 @@ def run(args) -> int:
             break
         except DomainError as exc:
             last_error = exc
+        except kernel.Rejected as exc:   # the instance is beyond what the kernel re-checks: an input limit
+            raise SizeLimitError("SPEC", f"the kernel cannot re-check this instance: {exc}") from None
     if result is None:
         raise InputError("--scale", f"A q leaves the CGF domain at every scale tried ({last_error.problem})")
-    print(result.summary(400))
+    if args.json:   # the file first: a reader that closes stdout early never costs it
+        write_json(args.json, result.to_dict())
+    out = human_stream(args.json)
+    print(result.summary(400), file=out)
     f64 = result.evidence.get("float64", {})
-    if f64:
+    if f64.get("unavailable"):
+        print(f"float64 (evidence): unavailable -- {f64['unavailable']}", file=out)
+    elif f64:
         print(f"float64 (evidence): eigvalsh lambda_min/lambda_max = {f64['ratio']:.4e}, naive rule {f64['naive_rule']}, "
               f"matrix_rank {f64['matrix_rank']}/{f64['size']}, Cholesky {f64['cholesky']}"
-              + (" -- UNDECIDED (ratio <= 1e-12)" if f64["undecided"] else ""))
+              + (" -- UNDECIDED (ratio <= 1e-12)" if f64["undecided"] else ""), file=out)
     scope = result.evidence.get("scope", {})
     if args.reading == "per-token":
-        print("note: per-token reading (lse 9.3 negative reading): the verdict says nothing about CGF independence")
+        print("note: per-token reading (the negative reading, docs/ntk.md): the verdict says nothing about CGF "
+              "independence", file=out)
     elif scope and not scope.get("inside_lse_9_3_setting", True):
-        print(f"note: outside the lse 9.3 setting ({scope.get('why_outside')}): PD still proves independence and "
-              "an exact null vector still holds for every head law, but independence need not imply PD")
-    if args.json:
-        write_json_output(args.json, result.to_dict())
-    return 0
+        print(f"note: outside the setting of the NTK theorem ({scope.get('why_outside')}; docs/ntk.md): PD still "
+              "proves independence and an exact null vector still holds for every head law, but independence need "
+              "not imply PD", file=out)
+    return expect_code(result.verdict, args.expect)

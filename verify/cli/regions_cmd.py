@@ -11,12 +11,16 @@ activation breakpoints; 2-D: the partition of the closed box into open polygons,
 pieces (1-D graph, 2-D coloured polygons).
 Limits: depth <= 32, at most 256 units (1-D) / 96 units (2-D), rank <= 8, at most 10^6 regions (1-D) /
 10^5 cells (2-D), at most 20000 regions in a plot and
-200000 in a JSON listing.  Exit 0 on success, 2 on bad input.
+200000 in a JSON listing.  Exit 0 when the count is printed, 2 on bad input: the table of
+:mod:`verify.cli.conventions`.  docs/regions.md describes the counting and its certificate.
 """
 
 from __future__ import annotations
 
 HELP = "count the linear regions of a maxout network exactly (1-D breakpoints, 2-D polygons)"
+
+EXIT_NOTES = ("exit status: 0 when the exact count is printed (and the files asked for are written). SPEC format: "
+              "docs/paper1-objects.md, Command line; counting and certificate: docs/regions.md.")
 
 MAX_DEPTH = 32
 MAX_UNITS_1D = 256
@@ -35,7 +39,19 @@ def add_arguments(p):
     p.add_argument("--kind", choices=["pieces", "activation"], default="pieces",
                    help="pieces (maximal affine sets, default) or activation (constant argmax sets)")
     p.add_argument("--plot", metavar="OUT.png", help="draw the regions with matplotlib")
-    p.add_argument("--json", metavar="OUT", help="write a T10 Result with a kernel-checkable regions-count certificate")
+    p.add_argument("--json", metavar="OUT", help="write a T10 Result with a kernel-checkable regions-count certificate "
+                   "('-': to stdout, the count line to stderr)")
+
+
+def region_words(count: int, kind: str) -> str:
+    """``"1 piece"``, ``"4 pieces"``, ``"7 activation regions"``: a count in words of its kind.
+
+    >>> region_words(1, "pieces"), region_words(4, "pieces"), region_words(7, "activation")
+    ('1 piece', '4 pieces', '7 activation regions')
+    """
+    from .conventions import plural
+
+    return plural(count, "piece") if kind == "pieces" else plural(count, f"{kind} region")
 
 
 def _limits(net):
@@ -87,7 +103,7 @@ def plot_regions(rc, path: str) -> None:
         ax.set_aspect("equal")
         ax.set_xlabel("x1")
         ax.set_ylabel("x2")
-    ax.set_title(f"{rc.count} {rc.kind} regions (exact)")
+    ax.set_title(f"{region_words(rc.count, rc.kind)} (exact)")
     fig.tight_layout()
     fig.savefig(path, metadata={"Software": None})
     plt.close(fig)
@@ -98,27 +114,29 @@ def run(args) -> int:
 
     from ..decide.regions import count_regions
     from ..errors import InputError
-    from .common import check_output_path, read_network_spec, write_json_output
+    from .common import check_output_path, read_network_spec
+    from .conventions import check_json_path, human_stream, plural, write_json
 
-    if args.json:
-        check_output_path(args.json)
+    check_json_path(args.json)
     if args.plot:
         check_output_path(args.plot, "--plot")
     net, box = read_network_spec(args.spec, args.allow_float, _limits)
     need_regions = bool(args.json or args.plot)
     rc = count_regions(net, box, kind=args.kind, include_regions=need_regions,
                        max_regions=MAX_REGIONS_1D if net.input_dim == 1 else MAX_CELLS_2D)
-    print(f"{rc.count} regions ({args.kind}) on the box, exact ({rc.method}); activation regions "
-          f"{rc.activation_regions}, pieces {rc.pieces}")
     if args.json and rc.count > MAX_JSON_REGIONS:
         raise InputError("--json", f"{rc.count} regions exceed the limit {MAX_JSON_REGIONS} for the JSON listing")
+    if args.plot and rc.count > MAX_PLOT_REGIONS:
+        raise InputError("--plot", f"{rc.count} regions exceed the plotting limit {MAX_PLOT_REGIONS}")
+    # the files first: a reader that closes stdout early never costs them
     if args.plot:
-        if rc.count > MAX_PLOT_REGIONS:
-            raise InputError("--plot", f"{rc.count} regions exceed the plotting limit {MAX_PLOT_REGIONS}")
         plot_regions(rc, args.plot)
     if args.json:
         from ..checks.t10_linear_regions import check_region_count
 
         result = check_region_count(net, box, kind=args.kind, expected=rc.count)
-        write_json_output(args.json, json.loads(result.to_json()))
+        write_json(args.json, json.loads(result.to_json()))
+    print(f"{plural(rc.count, 'region')} ({args.kind}) on the box, exact ({rc.method}); "
+          f"{plural(rc.activation_regions, 'activation region')}, {plural(rc.pieces, 'piece')}",
+          file=human_stream(args.json))
     return 0

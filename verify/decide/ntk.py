@@ -123,6 +123,22 @@ def float64_verdicts(M) -> dict:
             "note": "float64 evidence only; platform-dependent; 'undecided' when |lambda_min|/lambda_max <= 1e-12"}
 
 
+def _float64_evidence(dists, gram) -> dict:
+    """:func:`float64_verdicts` of the float64 Gram, or ``{"unavailable": why}`` when the Gram does not fit in
+    float64 (an overflow, a non-finite entry): evidence only, so the certified verdict stands either way."""
+    import numpy as np
+
+    try:
+        with np.errstate(over="ignore", invalid="ignore"):
+            M = ntk_gram_float64(dists, gram.queries, gram.heads)
+        if not np.all(np.isfinite(M)):
+            return {"unavailable": "the float64 Gram overflows (non-finite entries): the certified verdict stands"}
+        return float64_verdicts(M)
+    except (OverflowError, FloatingPointError, ValueError, np.linalg.LinAlgError) as exc:
+        return {"unavailable": f"float64 cannot evaluate this Gram ({type(exc).__name__}: {exc}); "
+                               "the certified verdict stands"}
+
+
 # ------------------------------------------------------------------------------- certified spectrum
 def _fraction_of_mpf(x) -> Fraction:
     import mpmath
@@ -465,7 +481,7 @@ def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed
     conventions = dict(kernel_ntk.CONVENTIONS)
     statement = kernel_ntk.statement(params, conventions)
     seeds = {"heads": gram.head_law["seed"]} if "seed" in gram.head_law else {}
-    f64 = float64_verdicts(ntk_gram_float64(dists, gram.queries, gram.heads))
+    f64 = _float64_evidence(dists, gram)
     scope = _scope(gram, dim)
     evidence = {"float64": f64, "ladder": list(ladder), "ladder_attempts": attempts, "scope": scope,
                 "head_law": jsonable(gram.head_law), "mean_field_argument": MEAN_FIELD_ARGUMENT}
