@@ -28,7 +28,7 @@ PAPER2_PAGES = {"paper2", "lse"}
 
 # known occurrences of an old form in a file that another part of the work rewrites (help texts of verify/cli/);
 # each entry allows exactly that text in exactly that file
-ALLOWED_OLD_FORMS = {"verify/cli/maxout_cmd.py": {"spec maxout R4"}}
+ALLOWED_OLD_FORMS: dict = {}
 
 
 def _sources():

@@ -3,8 +3,8 @@
 * Every "docs/paper2.md §X" (also "§X, §Y", "§X-§Y") in verify/, proofs/, docs/, README.md and tests/ names a
   heading of docs/paper2.md.
 * No reference of the old, out-of-repository form ("lse.md", "spec lse", "lse §9.3", "lse 9.2") is left in verify/,
-  proofs/, docs/ or README.md.  ``PENDING`` lists what other work still has to rewrite; the last test shows (as an
-  expected failure) whether anything is left there.
+  proofs/, docs/ or README.md.  ``PENDING`` lists what other work still has to rewrite (nothing now); the last test
+  asserts that nothing is left there.
 """
 import re
 from pathlib import Path
@@ -23,9 +23,7 @@ HEADING = re.compile(r"^#{2,3} §(\d+(?:\.\d+)?) \S", re.M)
 OLD = re.compile(r"lse\.md|\bspec\s+lse\b|(?<![\w./])lse`?\s*(?:§|sections?\s+\d|\d)", re.I)
 
 # old references that other work rewrites; each entry: path -> (who, substrings of the lines concerned or None = all)
-PENDING = {
-    "verify/cli/ntk_cmd.py": ("the CLI help/messages rewrite (tests/test_ntk_cli.py pins its 'lse 9.3' note)", None),
-}
+PENDING: dict = {}
 
 
 def _files(*tops):
@@ -107,6 +105,5 @@ def test_old_pattern_ignores_module_names():
         assert OLD.search(old), old
 
 
-@pytest.mark.xfail(strict=False, reason="PENDING: rewritten by other work (see PENDING)")
 def test_no_pending_old_reference_left():
     assert not _old_references(skip_pending=False)
