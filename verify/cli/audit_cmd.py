@@ -36,6 +36,9 @@ def add_arguments(p):
                    help="how long to wait for the scheduler and for its first worker (default 10 s each)")
     p.add_argument("--report", metavar="FILE.html|FILE.md",
                    help="write a self-contained report (claim table, certificate summaries, figures)")
+    p.add_argument("--path", metavar="DIR|FILE.py|MODULE",
+                   help="run a project's own audits instead of the toolkit's: a folder (every *.py below it that "
+                        "defines AUDITS), one file or a dotted module name; runs in this process (no --workers)")
     p.add_argument("--list", action="store_true", help="list the selected audits without running them")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
@@ -114,12 +117,26 @@ def run(args) -> int:
         if workers != 1:
             raise InputError("--workers", "cannot be combined with --scheduler (the cluster decides)")
         require_distributed()
-    all_audits = load_audits()
+    if args.path is not None:
+        from ..audit.discovery import load_audits_from
+        from ..audit.spec import AuditError
+
+        if workers != 1 or args.scheduler is not None:
+            raise InputError("--path", "runs in this process: cannot be combined with --workers or --scheduler "
+                                       "(their workers load the toolkit's own audits)")
+        try:
+            all_audits = load_audits_from(args.path)
+        except (AuditError, ImportError, SyntaxError) as exc:
+            raise InputError("--path", f"{type(exc).__name__}: {exc}") from None
+    else:
+        all_audits = load_audits()
     try:
         audits = select_audits(all_audits, resolve_ids(all_audits, args.ids), quick=args.quick)
     except ValueError as exc:
         raise InputError("IDS", str(exc).split(": ", 1)[-1]) from None
     selected_claims = None
+    if args.path is not None and not args.ids:   # a project's audits: its own claims, not the whole catalogue
+        selected_claims = list(dict.fromkeys(a.claim for a in audits))
     if args.ids:
         selected_claims = []
         for raw in args.ids:
