@@ -53,15 +53,7 @@ def audit_package():
     folder = _checkout_proofs()
     if folder is None:
         raise AuditError(f"the audit package {AUDIT_PACKAGE} is not installed (reinstall the toolkit)")
-    spec = importlib.util.spec_from_file_location(AUDIT_PACKAGE, folder / "__init__.py",
-                                                  submodule_search_locations=[str(folder)])
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[AUDIT_PACKAGE] = module
-    try:
-        spec.loader.exec_module(module)
-    except BaseException:
-        del sys.modules[AUDIT_PACKAGE]
-        raise
+    module = _exec_file_as(AUDIT_PACKAGE, folder / "__init__.py", submodule_search_locations=[str(folder)])
     setattr(sys.modules[__name__.split(".", 1)[0]], "proofs", module)
     return module
 
@@ -158,7 +150,12 @@ def import_audit_file(path) -> object:
     name = "verify_user_audits." + re.sub(r"\W", "_", str(path.with_suffix("")).strip(os.sep))
     if name in sys.modules:
         return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, path)
+    return _exec_file_as(name, path)
+
+
+def _exec_file_as(name: str, path, **spec_kw) -> object:
+    """Import the file ``path`` as the module ``name`` (registered in ``sys.modules``; removed again if it fails)."""
+    spec = importlib.util.spec_from_file_location(name, path, **spec_kw)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:
