@@ -155,8 +155,9 @@ def _layer_rank2(units, xs, V, max_regions):
         d1 = dict(w1)
         dw = tuple((m, d1.get(m, 0) - d0.get(m, 0)) for m in sorted(set(d0) | set(d1)) if d1.get(m, 0) != d0.get(m, 0))
         U.append((w0, b0, dw, b1 - b0))
-    D, H = [], []
-    for h in V:
+
+    def apply(h):
+        """(the differences piece 1 - piece 0 of every unit, the unit values max(piece 0, piece 1)) at h."""
         ds, hv = [], []
         for w0, b0, dw, db in U:
             p = b0
@@ -167,8 +168,13 @@ def _layer_rank2(units, xs, V, max_regions):
                 d += c * h[m]
             ds.append(d)
             hv.append(p + d if d > 0 else p)
+        return ds, tuple(hv)
+
+    D, H = [], []
+    for h in V:
+        ds, hv = apply(h)
         D.append(ds)
-        H.append(tuple(hv))
+        H.append(hv)
     new_xs, new_V = [], []
     n = len(xs)
     nu = len(U)
@@ -192,17 +198,8 @@ def _layer_rank2(units, xs, V, max_regions):
                 ts.sort()
             for t in ts:
                 h = tuple(a + t * (bb - a) for a, bb in zip(ha, hb))
-                hv = []
-                for w0, b0, dw, db in U:
-                    p = b0
-                    for m, c in w0:
-                        p += c * h[m]
-                    d = db
-                    for m, c in dw:
-                        d += c * h[m]
-                    hv.append(p + d if d > 0 else p)
                 new_xs.append(xa + t * (xb - xa))
-                new_V.append(tuple(hv))
+                new_V.append(apply(h)[1])
         if len(new_xs) > max_regions:
             raise SizeLimitError("max_regions", f"more than {max_regions} cells")
     new_xs.append(xs[-1])
