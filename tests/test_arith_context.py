@@ -115,3 +115,41 @@ def test_one_arithmetic_mechanism():
 def test_protocol_base_is_abstract_in_sign():
     with pytest.raises(NotImplementedError):
         Context().sign(1)
+
+
+# -- pins of the helpers whose mutants survived the first bench run (bench/mutation.py, 2026-12-01) -------------
+
+def test_combinations_default_constant_and_empty_rows():
+    assert EXACT.linear_combination([F(1, 2)], [3]) == F(3, 2)          # the constant defaults to 0
+    assert EXACT.linear_combination([F(5), F(7)], [0, 0]) == 0          # no non-zero coefficient: zero
+    assert EXACT.sparse_combination([F(5)], []) == 0
+    assert EXACT.sparse_combination([F(5)], [], F(2)) == 2
+    assert EXACT.sparse_combination([F(5), F(1, 3)], [(1, 3)]) == 1
+
+
+def test_fmpq_affine_is_w_h_plus_b():
+    W = FMPQ.matrix(2, 2, [FMPQ.convert(x) for x in (1, 2, 3, 4)])
+    H = FMPQ.matrix(2, 1, [FMPQ.convert(x) for x in (F(1, 2), -1)])
+    B = FMPQ.matrix(2, 1, [FMPQ.convert(x) for x in (F(1, 3), 0)])
+    assert [FMPQ.to_fraction(v) for v in FMPQ.affine(W, B, H)] == [F(1, 2) - 2 + F(1, 3), F(3, 2) - 4]
+
+
+def test_sympy_native_values_are_non_rational_expressions():
+    import sympy
+
+    x = sympy.Symbol("x")
+    assert SYMPY.is_native(x + 1) is True
+    assert SYMPY.is_native(sympy.Rational(1, 2)) is False
+    assert SYMPY.is_native(3) is False and SYMPY.is_native(F(1, 2)) is False
+
+
+def test_text_default_digits():
+    from flint import arb
+
+    b = BallContext()
+    x = arb(1) / 3
+    assert b.text(x) == x.str(20, radius=True)
+    m = MpmathContext(dps=40)
+    with m.scope():
+        y = m.convert(F(1, 3))
+        assert m.text(y) == m._mp.nstr(y, 30)
