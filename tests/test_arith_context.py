@@ -146,10 +146,25 @@ def test_sympy_native_values_are_non_rational_expressions():
 def test_text_default_digits():
     from flint import arb
 
+    from verify.arith.ball import workprec
+
     b = BallContext()
-    x = arb(1) / 3
-    assert b.text(x) == x.str(20, radius=True)
+    with workprec(200):                       # enough digits that 20 and 21 print differently
+        x = arb(1) / 3
+        assert b.text(x) == x.str(20, radius=True) != x.str(21, radius=True)
     m = MpmathContext(dps=40)
     with m.scope():
         y = m.convert(F(1, 3))
         assert m.text(y) == m._mp.nstr(y, 30)
+
+
+def test_evidence_contexts_lift_exact_constants():
+    """The evidence contexts combine their numbers with exact constants (coefficients and the constant term)."""
+    m = MpmathContext(dps=30)
+    with m.scope():
+        v = m.linear_combination([m.convert(1)], [F(1, 3)], F(1, 6))
+        assert abs(v - m.convert(F(1, 2))) < m._mp.mpf(10) ** -25
+    g = MpfrContext(prec=100)
+    with g.scope():
+        w = g.linear_combination([g.convert(1)], [F(1, 3)], F(1, 6))
+        assert abs(float(w) - 0.5) < 1e-15 and type(w).__name__ == "mpfr"
