@@ -203,25 +203,31 @@ def load_audits_from(target) -> list:
 
 
 def select_audits(audits: list, ids=None, quick: bool = False) -> list:
-    """Filter by claim IDs (``T6``) or audit IDs (``T6/o2-s40``) and by ``quick``."""
+    """Filter by claim IDs (``T6``) or audit IDs (``T6/o2-s40``) and by ``quick``.  Both are matched in any
+    case, like claim IDs (an exact match of an audit name wins; a name that matches several audits once case is
+    ignored is an error)."""
     chosen = audits
     if ids:
+        by_fold: dict = {}
+        for a in audits:
+            by_fold.setdefault(a.id.casefold(), []).append(a.id)
         wanted = []
         for raw in ids:
             token = raw.strip()
-            if "/" in token:
-                claim, _, rest = token.partition("/")
-                token = claim.upper() + "/" + rest
-            else:
-                token = token.upper()
-            base = token.split("/", 1)[0]
+            base = token.split("/", 1)[0].upper()
             if base not in CLAIMS:
                 raise ValueError(f"IDS: unknown claim {raw!r}; known: {', '.join(claim_ids())}")
+            if "/" in token:
+                matches = by_fold.get(token.casefold(), [])
+                if token not in matches and len(matches) > 1:
+                    raise ValueError(f"IDS: {raw!r} matches several audits: {', '.join(sorted(matches))}")
+                if not matches:
+                    raise ValueError(f"IDS: no audit named {raw!r}")
+                token = token if token in matches else matches[0]
+            else:
+                token = base
             wanted.append(token)
         chosen = [a for a in chosen if any(a.id == w or a.claim == w for w in wanted)]
-        for w in wanted:
-            if "/" in w and not any(a.id == w for a in audits):
-                raise ValueError(f"IDS: no audit named {w!r}")
     if quick:
         chosen = [a for a in chosen if a.quick]
     return chosen

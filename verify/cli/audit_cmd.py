@@ -59,28 +59,6 @@ def parse_workers(text) -> int:
     return n
 
 
-def resolve_ids(audits, ids) -> list:
-    """The user's IDS with audit names matched case-insensitively against ``audits`` (an exact match wins)."""
-    from ..errors import InputError
-
-    by_fold: dict = {}
-    for a in audits:
-        by_fold.setdefault(a.id.casefold(), []).append(a.id)
-    out = []
-    for raw in ids:
-        token = raw.strip()
-        if "/" in token:
-            matches = by_fold.get(token.casefold(), [])
-            if token in matches or not matches:
-                pass
-            elif len(matches) == 1:
-                token = matches[0]
-            else:
-                raise InputError("IDS", f"{raw!r} matches several audits: {', '.join(sorted(matches))}")
-        out.append(token)
-    return out
-
-
 def _empty_selection_message(args, audits_all) -> str:
     what = " ".join(args.ids) if args.ids else "all audits"
     if args.quick:
@@ -131,7 +109,7 @@ def run(args) -> int:
     else:
         all_audits = load_audits()
     try:
-        audits = select_audits(all_audits, resolve_ids(all_audits, args.ids), quick=args.quick)
+        audits = select_audits(all_audits, args.ids, quick=args.quick)
     except ValueError as exc:
         raise InputError("IDS", str(exc).split(": ", 1)[-1]) from None
     selected_claims = None
