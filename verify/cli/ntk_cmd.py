@@ -19,7 +19,6 @@ HELP = "certify the attention-NTK V-block Gram PD (interval Cholesky) or singula
 
 MAX_LAWS = 400
 SPEC_KEYS = ("distributions", "modulo")   # any other key is an error naming the nearest of these
-MAX_QUERY_BITS = 512   # = verify.kernel.ntk.MAX_BITS: the kernel re-checks no larger input (tests pin the two)
 EXIT_NOTES = ("exit status: 0 whenever a verdict is printed: PROVED (the Gram is certified PD), REFUTED (an exact "
               "null space: the Gram is not PD) and INCONCLUSIVE (neither could be certified) are all answers; read "
               "the verdict from the first line of stdout or from --json. With --expect VERDICT: 1 when the verdict "
@@ -91,6 +90,7 @@ def parse_queries(doc, dim: int, allow_float: bool = False) -> list:
     from ..arith.exact import parse_exact
     from ..errors import InputError, SizeLimitError
     from ..decide.ntk_gram import MAX_GRAM_SIZE
+    from ..kernel.ntk import MAX_BITS   # the kernel re-checks no larger input
 
     if not isinstance(doc, list) or not doc:
         raise InputError("--queries", "must be a non-empty JSON list of query tokens")
@@ -103,9 +103,9 @@ def parse_queries(doc, dim: int, allow_float: bool = False) -> list:
         row = [parse_exact(x, f"queries[{a}][{c}]", allow_float=allow_float) for c, x in enumerate(q)]
         for c, x in enumerate(row):
             bits = max(x.numerator.bit_length(), x.denominator.bit_length())
-            if bits > MAX_QUERY_BITS:
+            if bits > MAX_BITS:
                 raise SizeLimitError(f"queries[{a}][{c}]", f"numerator or denominator of {bits} bits exceeds the "
-                                                           f"limit {MAX_QUERY_BITS} of the kernel's re-check")
+                                                           f"limit {MAX_BITS} of the kernel's re-check")
         out.append(row)
     return out
 
