@@ -23,13 +23,6 @@ from verify.claims import CLAIMS, claim_ids
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SELF = pathlib.Path(__file__).resolve()
 
-# paper 2's pages belong to the paper-2 reference test; their names are not checked here
-PAPER2_PAGES = {"paper2", "lse"}
-
-# known occurrences of an old form in a file that another part of the work rewrites (help texts of verify/cli/);
-# each entry allows exactly that text in exactly that file
-ALLOWED_OLD_FORMS: dict = {}
-
 
 def _sources():
     """(relative path, text) of every file whose references must resolve."""
@@ -96,7 +89,7 @@ def test_every_named_doc_exists():
     for rel, text in SOURCES:
         for m in re.finditer(r"\bdocs/([A-Za-z0-9_.-]+?)\.md\b", text):
             name = m.group(1)
-            if name not in PAPER2_PAGES and not (ROOT / "docs" / f"{name}.md").is_file():
+            if not (ROOT / "docs" / f"{name}.md").is_file():
                 missing.append(f"{rel}:{_line(text, m.start())}: docs/{name}.md")
     assert not missing, "\n".join(missing)
 
@@ -125,15 +118,12 @@ def test_paper1_references_resolve():
 
 @pytest.mark.parametrize("rel, text", SOURCES + TESTS, ids=[r for r, _ in SOURCES + TESTS])
 def test_no_reference_outside_the_repository(rel, text):
-    allowed = ALLOWED_OLD_FORMS.get(rel, set())
     bad = []
     for pattern in OLD_FORMS:
         for m in pattern.finditer(text):
             line_start = text.rfind("\n", 0, m.start()) + 1
             line_end = text.find("\n", m.end())
             line = text[line_start:line_end if line_end >= 0 else None]
-            if any(a in line for a in allowed):
-                continue
             bad.append(f"{rel}:{_line(text, m.start())}: {line.strip()}")
     assert not bad, "\n".join(bad)
 

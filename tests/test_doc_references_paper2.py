@@ -3,8 +3,7 @@
 * Every "docs/paper2.md §X" (also "§X, §Y", "§X-§Y") in verify/, proofs/, docs/, README.md and tests/ names a
   heading of docs/paper2.md.
 * No reference of the old, out-of-repository form ("lse.md", "spec lse", "lse §9.3", "lse 9.2") is left in verify/,
-  proofs/, docs/ or README.md.  ``PENDING`` lists what other work still has to rewrite (nothing now); the last test
-  asserts that nothing is left there.
+  proofs/, docs/ or README.md.
 """
 import re
 from pathlib import Path
@@ -22,8 +21,6 @@ HEADING = re.compile(r"^#{2,3} §(\d+(?:\.\d+)?) \S", re.M)
 # the old forms: lse.md (any path), "spec lse", and "lse" followed by a section number or "§"
 OLD = re.compile(r"lse\.md|\bspec\s+lse\b|(?<![\w./])lse`?\s*(?:§|sections?\s+\d|\d)", re.I)
 
-# old references that other work rewrites; each entry: path -> (who, substrings of the lines concerned or None = all)
-PENDING: dict = {}
 
 
 def _files(*tops):
@@ -79,21 +76,13 @@ def test_every_paper2_reference_names_a_heading():
     assert not bad, "references to missing headings of docs/paper2.md:\n" + "\n".join(bad)
 
 
-def _pending(rel: str, line: str) -> bool:
-    entry = PENDING.get(rel)
-    return entry is not None and (entry[1] is None or any(s in line for s in entry[1]))
-
-
-def _old_references(skip_pending: bool) -> list:
-    out = []
-    for rel, n, line in _lines("verify", "proofs", "docs", "README.md"):
-        if OLD.search(line) and not (skip_pending and _pending(rel, line)):
-            out.append(f"{rel}:{n}: {line.strip()}")
-    return out
+def _old_references() -> list:
+    return [f"{rel}:{n}: {line.strip()}" for rel, n, line in _lines("verify", "proofs", "docs", "README.md")
+            if OLD.search(line)]
 
 
 def test_no_out_of_repository_paper2_reference():
-    bad = _old_references(skip_pending=True)
+    bad = _old_references()
     assert not bad, "write these as docs/paper2.md §X:\n" + "\n".join(bad)
 
 
@@ -104,6 +93,3 @@ def test_old_pattern_ignores_module_names():
     for old in ("spec lse.md 6.1", "(lse.md §9.3)", "lse 9.2", "lse §9.3", "spec `lse.md` §4", "lse section 6"):
         assert OLD.search(old), old
 
-
-def test_no_pending_old_reference_left():
-    assert not _old_references(skip_pending=False)
