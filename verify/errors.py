@@ -13,7 +13,7 @@ verify.errors.InputError: radius: must be > 0, got -1
 
 from __future__ import annotations
 
-__all__ = ["InputError", "InputTypeError", "DomainError", "SizeLimitError", "reject_unknown_keys"]
+__all__ = ["InputError", "InputTypeError", "DomainError", "SizeLimitError", "nearest", "reject_unknown_keys"]
 
 
 class InputError(ValueError):
@@ -42,6 +42,22 @@ class SizeLimitError(InputError):
     """A request exceeds a documented size limit; refused up front instead of hanging."""
 
 
+def nearest(name: str, known, prefix: bool = False):
+    """The known name closest to ``name`` (difflib, ignoring case), or None.  ``prefix``: failing that, a known
+    name that starts ``name`` (``"bias"`` -> ``"b"``, ``"weights"`` -> ``"W"``).
+
+    >>> nearest("maen", ["cov", "mean"]), nearest("bias", ["W", "b"], prefix=True), nearest("zz", ["a"])
+    ('mean', 'b', None)
+    """
+    import difflib
+
+    lower = {n.lower(): n for n in known}
+    close = difflib.get_close_matches(name.lower(), list(lower), n=1)
+    if not close and prefix:
+        close = [n for n in lower if name.lower().startswith(n)][:1]
+    return lower[close[0]] if close else None
+
+
 def reject_unknown_keys(mapping, allowed, field: str) -> None:
     """Raise :class:`InputError` for the first key of ``mapping`` (in sorted order) not in ``allowed``, naming
     it as ``field.key`` and the nearest allowed key (difflib, ignoring case; else an allowed key the unknown one
@@ -52,20 +68,12 @@ def reject_unknown_keys(mapping, allowed, field: str) -> None:
     ...
     verify.errors.InputError: SPEC.read_out: unknown key; did you mean 'readout'? (allowed: box, layers, readout)
     """
-    import difflib
-
     unknown = sorted((k for k in mapping if k not in allowed), key=str)
     if not unknown:
         return
     key = unknown[0]
     names = sorted(allowed)
-    hint = ""
-    if isinstance(key, str):
-        lower = {n.lower(): n for n in names}
-        close = difflib.get_close_matches(key.lower(), list(lower), n=1)
-        if not close:   # "bias" -> "b", "weights" -> "W": a known key that starts the typo
-            close = [n for n in lower if key.lower().startswith(n)][:1]
-        if close:
-            hint = f"; did you mean {lower[close[0]]!r}?"
+    near = nearest(key, names, prefix=True) if isinstance(key, str) else None
+    hint = f"; did you mean {near!r}?" if near else ""
     shown = str(key) if len(str(key)) <= 60 else str(key)[:57] + "..."
     raise InputError(f"{field}.{shown}", f"unknown key{hint} (allowed: {', '.join(names)})")

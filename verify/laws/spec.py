@@ -8,10 +8,9 @@ True
 
 from __future__ import annotations
 
-import difflib
 from typing import Any
 
-from ..errors import InputError, InputTypeError, reject_unknown_keys
+from ..errors import InputError, InputTypeError, nearest, reject_unknown_keys
 from .models import FAMILIES, Discrete, Distribution, Gaussian, GaussianMixture, SymmetricLaplace, UniformCube
 
 __all__ = ["distribution_from_dict"]
@@ -52,8 +51,8 @@ def distribution_from_dict(d: Any, field: str = "distribution", *, allow_float: 
         raise InputTypeError(f"{field}.family", f"expected a string (one of {', '.join(FAMILIES)}), "
                                                 f"got {type(fam).__name__}")
     if fam not in _KEYS:
-        close = difflib.get_close_matches(fam.lower(), list(_KEYS), n=1)
-        hint = f"did you mean {close[0]!r}? " if close else ""
+        near = nearest(fam, list(_KEYS))
+        hint = f"did you mean {near!r}? " if near else ""
         raise InputError(f"{field}.family", f"unknown family {fam[:60]!r}; {hint}known: {', '.join(FAMILIES)}")
     required, optional = _KEYS[fam]
     reject_unknown_keys(d, required | optional | {"family"}, field)
