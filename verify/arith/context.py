@@ -130,18 +130,8 @@ class Context:
     def linear_combination(self, values, coeffs, const=0):
         """sum_m values[m] * coeffs[m] + const with value-first products and sums, zero coefficients
         skipped, so foreign values (affine forms, balls) own the arithmetic."""
-        lift = self.convert if self.lifts_constants else None
-        acc = None
-        for v, c in zip(values, coeffs):
-            if c == 0:
-                continue
-            term = v * c if lift is None else v * lift(c)
-            acc = term if acc is None else acc + term
-        if acc is None:
-            acc = values[0] * 0
-        if const == 0:
-            return acc
-        return acc + (const if lift is None else lift(const))
+        return self.sparse_combination(values, [(i, c) for i, c in zip(range(len(values)), coeffs) if c != 0],
+                                       const)
 
     def sparse_combination(self, values, pairs, const=0):
         """:meth:`linear_combination` over the non-zero ``(index, coefficient)`` pairs of a sparse row."""
