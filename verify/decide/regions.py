@@ -104,6 +104,63 @@ class RegionCount:
             out["regions"] = self.regions
         return out
 
+    # -- display (exact numbers as p/q) ------------------------------------------------------------
+    DISPLAY_REGIONS = 12
+
+    def _box_text(self) -> str:
+        from ..results import readable
+
+        return " x ".join(f"[{readable(lo)}, {readable(hi)}]" for lo, hi in self.box)
+
+    def _headline(self) -> str:
+        extra = [f"{name} {v}" for name, v in (("activation regions", self.activation_regions),
+                                                ("pieces", self.pieces), ("cells", self.cells))
+                 if v is not None and name != self.kind]
+        return (f"{self.count} {self.kind} on {self._box_text()} (d = {self.dim})"
+                + (f"; {', '.join(extra)}" if extra else "") + (f"; {self.method}" if self.method else ""))
+
+    def _region_rows(self) -> list:
+        """(where, map) text per shown region: the interval or the number of polygons, and y = affine map."""
+        from ..results import readable
+
+        names = ["x"] if self.dim == 1 else [f"x_{i + 1}" for i in range(self.dim)]
+        rows = []
+        for reg in self.regions[: self.DISPLAY_REGIONS]:
+            if "interval" in reg:
+                where = f"[{readable(reg['interval'][0])}, {readable(reg['interval'][1])}]"
+            else:
+                cells = reg.get("cells", [])
+                where = f"{len(cells)} polygon(s), {sum(len(c) for c in cells)} vertices"
+            maps = []
+            for out in reg.get("map") or []:
+                terms = [n if c == 1 else f"-{n}" if c == -1 else f"{readable(c)}*{n}"
+                         for c, n in zip(out[1:], names) if c != 0]
+                if out[0] != 0 or not terms:
+                    terms.append(readable(out[0]))
+                maps.append(" + ".join(terms).replace("+ -", "- "))
+            rows.append((where, "; ".join(maps)))
+        return rows
+
+    def __repr__(self) -> str:
+        return f"RegionCount({self._headline()})"
+
+    def _repr_markdown_(self) -> str:
+        lines = [f"**RegionCount**: {self._headline()}", "", "| region | where | affine map |", "|---|---|---|"]
+        lines += [f"| {i + 1} | {w} | {m} |" for i, (w, m) in enumerate(self._region_rows())]
+        if len(self.regions) > self.DISPLAY_REGIONS:
+            lines.append(f"| … | {len(self.regions) - self.DISPLAY_REGIONS} more | |")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        rows = "".join(f"<tr><td>{i + 1}</td><td>{escape(w)}</td><td><code>{escape(m)}</code></td></tr>"
+                       for i, (w, m) in enumerate(self._region_rows()))
+        if len(self.regions) > self.DISPLAY_REGIONS:
+            rows += f"<tr><td>&hellip;</td><td>{len(self.regions) - self.DISPLAY_REGIONS} more</td><td></td></tr>"
+        return (f"<p><b>RegionCount</b>: {escape(self._headline())}</p><table><tr><th>region</th><th>where</th>"
+                f"<th>affine map</th></tr>{rows}</table>")
+
 
 # -- 1-D exact breakpoint sweep for maxout networks ------------------------------------------------
 
