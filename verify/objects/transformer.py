@@ -144,13 +144,7 @@ def format_matrix(rows, row_names: Sequence[str], col_names: Sequence[str], *, c
 
 
 def _latex_matrix(rows, row_names, col_names, col_groups=None, row_groups=None) -> str:
-    def tex(q):
-        q = Fraction(q)
-        if q == 0:
-            return "\\cdot"
-        s = f"\\tfrac{{{abs(q.numerator)}}}{{{q.denominator}}}" if q.denominator != 1 else str(abs(q.numerator))
-        return ("-" if q < 0 else "") + s
-
+    tex = _tex_entry
     head = " & ".join(["~"] + [f"\\scriptstyle {c}" for c in col_names])
     row_cuts = _boundaries(row_groups)
     body = "".join((" \\\\ \\hline " if i in row_cuts else " \\\\ " if i else "") +
@@ -226,6 +220,9 @@ class Head:
         self._k = tuple(_sparse(r) for r in self.W_K)
         self._v = tuple(_sparse(r) for r in self.W_V)
         self._o = tuple(_sparse(r) for r in self.W_O)
+
+    def __repr__(self):
+        return f"Head(size={self.size}, E={self.embedding_dim})"
 
     def parameter_count(self, nonzero: bool = False) -> int:
         if nonzero:
@@ -304,6 +301,9 @@ class Attention:
             return None
         return frozenset().union(*(h.writes for h in self.heads))
 
+    def __repr__(self):
+        return f"Attention({self.n_heads} head(s), E={self.embedding_dim}, sizes {[h.size for h in self.heads]})"
+
     def parameter_count(self, nonzero: bool = False) -> int:
         return sum(h.parameter_count(nonzero) for h in self.heads)
 
@@ -348,6 +348,10 @@ class FeedForward:
         self.writes = parse_blocks(writes, "writes")
         self._w1 = tuple(_sparse(row) for row in self.W1)
         self._w2 = tuple(_sparse(row) for row in self.W2)
+
+    def __repr__(self):
+        return (f"FeedForward(width={self.width}, E={self.embedding_dim}, "
+                f"non-zero W1/W2 entries {_nnz(self.W1)}/{_nnz(self.W2)})")
 
     def parameter_count(self, nonzero: bool = False) -> int:
         if nonzero:
@@ -642,12 +646,22 @@ class Transformer:
         matrix), every block at most ``LATEX_BLOCK_CHARS`` characters (MathJax's buffer); long matrices are
         split by rows.  With a layout the columns (and W_2's rows) are separated at the blocks and every
         title names the declared read and write blocks."""
-        return "\n".join(SublayerView(self, s)._repr_latex_() for s in range(min(self.n_sublayers, DISPLAY_SUBLAYERS)))
+        blocks, size = [], 0
+        for s in range(self.n_sublayers):
+            part = SublayerView(self, s)._repr_latex_()
+            if s >= DISPLAY_SUBLAYERS or size + len(part) > LATEX_TOTAL_CHARS:
+                blocks.append(f"$$\\text{{sublayers {s}..{self.n_sublayers - 1} not shown "
+                              f"(sublayer\\_view(s) shows any one)}}$$")
+                break
+            blocks.append(part)
+            size += len(part)
+        return "\n".join(blocks)
 
 
 DISPLAY_SUBLAYERS = 24        # sublayers shown by a Transformer's HTML / LaTeX display
 DISPLAY_ROWS = 48             # matrix rows shown per table in HTML
 LATEX_BLOCK_CHARS = 1900      # one $$ block of LaTeX stays below MathJax's buffer (about 2,000 characters)
+LATEX_TOTAL_CHARS = 60_000    # a Transformer's LaTeX display stops after the sublayer that would pass this
 
 
 def _tex_name(n: str) -> str:
@@ -662,10 +676,20 @@ def _sub_groups(groups, a: int, b: int):
     return tuple(y - x for x, y in zip(cuts, cuts[1:]))
 
 
+def _tex_entry(q) -> str:
+    """One matrix entry as :func:`_latex_matrix` writes it."""
+    q = Fraction(q)
+    if q == 0:
+        return "\\cdot"
+    s = f"\\tfrac{{{abs(q.numerator)}}}{{{q.denominator}}}" if q.denominator != 1 else str(abs(q.numerator))
+    return ("-" if q < 0 else "") + s
+
+
 def _latex_pieces(title: str, mats) -> list:
     """``$$ ... $$`` blocks for ``title`` and the labelled matrices ``mats`` (label, rows, row names, column
     names, column groups, row groups): all in one block if it fits in LATEX_BLOCK_CHARS, else one block per
-    matrix, a long matrix split into row chunks."""
+    matrix; a matrix that does not fit is cut into column chunks (each with its header) and row chunks, and
+    only its first DISPLAY_ROWS rows are shown."""
     tex = [(label, _latex_matrix(rows, rn, cn, cg, rg)) for label, rows, rn, cn, cg, rg in mats]
     whole = title + ",\\quad ".join(f"{label} = {t}" for label, t in tex)
     if len(whole) + 4 <= LATEX_BLOCK_CHARS:
@@ -675,15 +699,31 @@ def _latex_pieces(title: str, mats) -> list:
         if len(title) + len(label) + len(t) + 8 <= LATEX_BLOCK_CHARS:
             blocks.append(f"$${title}{label} = {t}$$")
             continue
-        a, n = 0, len(rows)
-        while a < n:
-            b = a + 1
-            while b < n and len(_latex_matrix(rows[a:b + 1], rn[a:b + 1], cn, cg, _sub_groups(rg, a, b + 1))) \
-                    + len(title) + len(label) + 40 <= LATEX_BLOCK_CHARS:
-                b += 1
-            part = _latex_matrix(rows[a:b], rn[a:b], cn, cg, _sub_groups(rg, a, b))
-            blocks.append(f"$${title}{label}\\ \\text{{(rows {a + 1}..{b} of {n})}} = {part}$$")
-            a = b
+        n, m = len(rows), len(cn)
+        shown = min(n, DISPLAY_ROWS)
+        budget = LATEX_BLOCK_CHARS - len(title) - len(label) - 80
+        widest = [max((rows[i][j] for i in range(shown)), key=lambda q: len(_tex_entry(q))) for j in range(m)]
+        name = max(rn[:shown], key=len)
+        c0 = 0
+        while c0 < m:                       # columns c0..c1-1: the header and the widest row fit
+            c1 = c0 + 1
+            while c1 < m and len(_latex_matrix([widest[c0:c1 + 1]], [name], cn[c0:c1 + 1],
+                                               _sub_groups(cg, c0, c1 + 1))) <= budget:
+                c1 += 1
+            cols = f", columns {c0 + 1}..{c1} of {m}" if (c0, c1) != (0, m) else ""
+            r0 = 0
+            while r0 < shown:
+                r1 = r0 + 1
+                while r1 < shown and len(_latex_matrix([r[c0:c1] for r in rows[r0:r1 + 1]], rn[r0:r1 + 1], cn[c0:c1],
+                                                       _sub_groups(cg, c0, c1), _sub_groups(rg, r0, r1 + 1))) <= budget:
+                    r1 += 1
+                part = _latex_matrix([r[c0:c1] for r in rows[r0:r1]], rn[r0:r1], cn[c0:c1], _sub_groups(cg, c0, c1),
+                                     _sub_groups(rg, r0, r1))
+                blocks.append(f"$${title}{label}\\ \\text{{(rows {r0 + 1}..{r1} of {n}{cols})}} = {part}$$")
+                r0 = r1
+            c0 = c1
+        if shown < n:
+            blocks.append(f"$${title}{label}\\ \\text{{(rows {shown + 1}..{n} not shown)}}$$")
     return blocks
 
 
@@ -729,7 +769,10 @@ class SublayerView:
         self.sublayer = transformer.sublayers[index]
 
     def __repr__(self):
-        return "\n".join(self.transformer._describe_sublayer(self.index))
+        lines = self.transformer._describe_sublayer(self.index)
+        if len(lines) > DISPLAY_ROWS + 1:
+            lines = lines[:DISPLAY_ROWS + 1] + [f"    ... {len(lines) - DISPLAY_ROWS - 1} more lines (describe() shows all)"]
+        return "\n".join(lines)
 
     def _matrices(self, tex: bool):
         """(title, [(label, rows, row names, column names, column groups, row groups)]) per part."""
