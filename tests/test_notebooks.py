@@ -83,3 +83,16 @@ def test_notebook_runs(kernel, path):
         for text in texts:
             text = "".join(text) if isinstance(text, list) else text     # (base64 PNGs hold no parentheses)
             assert "Fraction(" not in text, f"{path.name}: an output shows Fraction(...): {text[:200]}"
+
+
+def test_readme_figures_script_draws_the_linked_figures(tmp_path):
+    import importlib.util
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("readme_figures", ROOT / "scripts" / "readme_figures.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["--out", str(tmp_path)]) == 0
+    for name in module.FIGURES:
+        assert f"(docs/img/{name})" in readme and (ROOT / "docs" / "img" / name).is_file(), name
+        assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
