@@ -13,6 +13,7 @@ from fractions import Fraction
 import pytest
 
 import verify
+from verify.constructions.reference_networks import random_maxout
 from verify.results import readable
 
 HOOKS = ("__repr__", "__str__", "_repr_html_", "_repr_markdown_", "_repr_latex_")
@@ -42,6 +43,7 @@ def samples():
     compiled = verify.compile_maxout(HAT, [[-1, 2]])
     compiled2 = verify.compile_maxout(NET2, [[-1, 1], [-1, 1]])
     wide = verify.compile_maxout(_wide_network(), [[-1, 1]])
+    o2 = verify.compile_maxout(verify.o2_network(), [[0, 1]])     # its one-block LaTeX (8,923 chars) broke MathJax
     beta = verify.Discrete([[0, 0], ["1/2", 0], [0, 1]], ["1/4", "1/4", "1/2"])
     laws = [beta, beta.dilated(2)]
     result = verify.Result("T6", "a statement with 3/4", "proved", "exact",
@@ -55,14 +57,14 @@ def samples():
                                                       "summary": "exact relation L1 - L2 = -1/2 theta_1"},
                                          conventions={"modulo": "affine", "point": (Fraction(1, 3),)}),
                    verify.Result("N3", "s" * 5000, "inconclusive", "certified", evidence={"summary": "e" * 5000})],
-        "MaxoutNetwork": [HAT, NET2, verify.o2_network()],
-        "Transformer": [plain, compiled.transformer, compiled2.transformer, wide.transformer],
+        "MaxoutNetwork": [HAT, NET2, verify.o2_network(), random_maxout(seed=1, d=2, k=6, L=3, max_width=6)],
+        "Transformer": [plain, compiled.transformer, compiled2.transformer, wide.transformer, o2.transformer],
         "SublayerView": [compiled.transformer.sublayer_view(0), compiled.transformer.sublayer_view(1),
                          wide.transformer.sublayer_view(0)],
         "Attention": [plain.sublayers[0]], "Head": [head], "FeedForward": [ffn],
         "CPWL1D": [verify.CPWL1D(0, 1, ["1/3"], [1, "-1/2"], "1/5")],
         "DCFunction": [verify.DCFunction([([1], 0), (["-1/2"], 0)], [([2], "-2/3")])],
-        "CompiledMaxout": [compiled, compiled2, wide],
+        "CompiledMaxout": [compiled, compiled2, wide, o2],
         "RegionCount": [verify.count_regions(HAT, [[-1, 2]]), verify.count_regions(NET2, [[-1, 1], [-1, 1]])],
         "Discrete": [beta], "UniformCube": [verify.UniformCube("3/2")],
         "SymmetricLaplace": [verify.SymmetricLaplace([["1/2"]])], "Gaussian": [verify.Gaussian([[2, 1], [1, "3/2"]])],
