@@ -141,13 +141,15 @@ def _certificate_text(r) -> str:
     return text + (("; conventions: " + ", ".join(f"{k}={v}" for k, v in sorted(conv.items()))) if conv else "")
 
 
-def _figures_by_claim(report: Mapping, with_figures: bool) -> dict:
-    if not with_figures:
+def _figures_by_claim(report: Mapping, with_figures) -> dict:
+    if with_figures is False or with_figures is None:
         return {}
-    from .figures import all_figures
+    if with_figures is True:
+        from .figures import all_figures
 
+        with_figures = all_figures(report.get("audits", []))
     out = {}
-    for f in all_figures(report.get("audits", [])):
+    for f in with_figures:
         out.setdefault(f.claim, []).append(f)
     return out
 
@@ -325,8 +327,10 @@ def _markdown(report: Mapping, figures: dict) -> str:
     return "\n".join(out) + "\n"
 
 
-def build_report(report: Mapping, fmt: str = "html", figures: bool = True) -> str:
-    """The report text for an audit JSON document (``fmt`` ``"html"`` or ``"md"``)."""
+def build_report(report: Mapping, fmt: str = "html", figures=True) -> str:
+    """The report text for an audit JSON document (``fmt`` ``"html"`` or ``"md"``).  ``figures``: True (draw
+    them), False (none), or the list :func:`verify.audit.figures.all_figures` returned for this document (to
+    write both formats from one drawing)."""
     if not isinstance(report, Mapping) or not isinstance(report.get("audits"), list):
         raise InputError("report", "must be an audit document with an 'audits' list (verify audit --json)")
     if fmt not in ("html", "md"):
