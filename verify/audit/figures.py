@@ -294,7 +294,7 @@ def _softmax(items, claim) -> list:
     if not groups:
         return []
     _, _, title = FIGURE_TYPES["softmax_error"]
-    note = (f"{len(items)} Results; tokens n = " + ", ".join(g.split("=")[-1].strip() for g in labels)
+    note = (f"{len(items)} Result{'s' if len(items) != 1 else ''}; tokens n = " + ", ".join(g.split("=")[-1].strip() for g in labels)
             + ". E = max s - <softmax(lambda s), s>, largest over all scores s in R^n; the bound is attained at "
             "s*, so the certified points sit on the bound.")
     return [_xy_figure("softmax", claim, title, groups, "softmax scale lambda",

@@ -1,10 +1,14 @@
 """Self-contained audit reports: ``verify audit --report report.html`` (or ``report.md``).
 
-One file: the claim table (ID, statement, rigour, expected vs actual verdict, time), every
-certificate summary, and the figures of :mod:`verify.audit.figures` as base64-embedded PNGs.  The
-report is built from the audit JSON document (:func:`verify.audit.runner.audit_report_dict`), so a
-saved ``verify audit --json`` file can be rendered later with :func:`build_report`.  Apart from the
-times, the same audit run gives the same report bytes (no dates, deterministic PNGs).
+One file, navigable: a summary first (per claim that ran: verdict counts, audits met, time, its one-line
+title), a table of contents with in-page anchors, then one section per claim holding its figures, its audit
+table and, collapsed in ``<details>``, its certificate summaries; papers and library versions last.  Claims
+that were not run do not appear (a subset report shows only what was run).  The figures of
+:mod:`verify.audit.figures` are drawn from the typed figure data of the claim's Results
+(``evidence["figure"]``) and embedded as base64 PNGs.  The report is built from the audit JSON document
+(:func:`verify.audit.runner.audit_report_dict`), so a saved ``verify audit --json`` file can be rendered later
+with :func:`build_report`.  Apart from the times, the same audit run gives the same report bytes (no dates,
+deterministic PNGs).  docs/reports.md describes the layout.
 
 >>> report_format_of("out/report.html"), report_format_of("r.md")
 ('html', 'md')
@@ -45,9 +49,13 @@ def report_format_of(path: str) -> str:
 def _summary_of(result: Optional[Mapping]) -> str:
     if not isinstance(result, Mapping):
         return ""
-    cert = result.get("certificate")
+    cert, ev = result.get("certificate"), result.get("evidence")
     if isinstance(cert, Mapping) and cert.get("summary"):
         return str(cert["summary"])
+    if isinstance(ev, Mapping) and isinstance(ev.get("summary"), str) and ev["summary"]:
+        return ev["summary"]
+    if isinstance(cert, Mapping) and cert.get("kind"):
+        return f"certificate of kind {cert['kind']} (re-checked by verify check, docs/soundness.md §2)"
     return ""
 
 
