@@ -47,7 +47,7 @@ from typing import Iterable, Optional
 __all__ = ["FigureOut", "render_xy", "number", "figure_data", "claim_figures", "all_figures", "FIGURE_TYPES",
            "piece_boundaries", "draw_pieces"]
 
-FIG_SIZE = (8.4, 4.2)
+FIG_SIZE = (6.0, 4.0)
 FIG_DPI = 100
 FONT = {"font.size": 10, "axes.titlesize": 11, "axes.labelsize": 10, "xtick.labelsize": 9,
         "ytick.labelsize": 9, "legend.fontsize": 9, "figure.titlesize": 12}
@@ -222,7 +222,11 @@ def _draw_axes(ax, series, title, xlabel, ylabel, logx, logy, legend=None) -> No
     ax.set_title(title)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    ax.grid(True, which="both", alpha=0.3)
+    ax.grid(True, which="major", alpha=0.3)
+    if logx:
+        ax.xaxis.set_minor_locator(_null_locator())
+    if logy:
+        ax.yaxis.set_minor_locator(_null_locator())
     if legend is not None:
         from matplotlib.lines import Line2D
 
@@ -231,6 +235,13 @@ def _draw_axes(ax, series, title, xlabel, ylabel, logx, logy, legend=None) -> No
                   frameon=False)
     elif any(label for label, *_ in series):
         ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
+
+
+def _null_locator():
+    """No minor ticks on log axes: fewer labels to lay out (the major decades are labelled)."""
+    from matplotlib.ticker import NullLocator
+
+    return NullLocator()
 
 
 def _wrap(text: str, width: int = 38) -> str:
@@ -489,7 +500,7 @@ def _gram(items, claim) -> list:
             ax.set_ylim(-0.7, len(rows) - 0.3)
             ax.invert_yaxis()
             ax.set_xlabel(f"{word} eigenvalue of the Gram matrix")
-            ax.grid(True, which="both", axis="x", alpha=0.3)
+            ax.grid(True, which="major", axis="x", alpha=0.3)
         axes[0].set_yticklabels([n for n, *_ in rows])
         axes[1].set_yticklabels([])
         handles, hlabels = [], []
