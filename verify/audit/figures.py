@@ -12,7 +12,7 @@ type               claims   fields
 ``emulation_error`` T7      ``series`` (x = lambda, y = sup error or bound)
 ``region_counts``  T10      ``group`` (family), ``series`` (x = depth D, y = count or bound)
 ``gradient_flow``  N10      ``group`` (eps), ``series`` (x = time t, y = loss or bound)
-``pieces_2d``      T10      ``kind``, ``box``, ``pieces``: per region its exact cells (polygons)
+``pieces_2d``      T10, T9  ``kind``, ``box``, ``pieces``: per region its exact cells (polygons)
 ``gram_spectrum``  N7       ``name``, ``size``, ``verdict``, ``certified`` (enclosures or null), ``float64``
 =================  =======  =============================================================================
 
