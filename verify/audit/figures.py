@@ -5,16 +5,12 @@ A check that has something to draw puts it in ONE place of its Result: ``evidenc
 Schema is ``verify/schemas/figure.json``).  Nothing else is read: no key names are guessed.  Evidence is
 metadata the kernel ignores, so the figure data never decides anything.
 
-=================  =======  =============================================================================
-type               claims   fields
-=================  =======  =============================================================================
-``softmax_error``  T2       ``group`` (``"n = 4"``), ``series`` (x = lambda, y = error or bound)
-``emulation_error`` T7      ``series`` (x = lambda, y = sup error or bound)
-``region_counts``  T10      ``group`` (family), ``series`` (x = depth D, y = count or bound)
-``gradient_flow``  N10      ``group`` (eps), ``series`` (x = time t, y = loss or bound)
-``pieces_2d``      T10, T9  ``kind``, ``box``, ``pieces``: per region its exact cells (polygons)
-``gram_spectrum``  N7       ``name``, ``size``, ``verdict``, ``certified`` (enclosures or null), ``float64``
-=================  =======  =============================================================================
+* ``softmax_error`` (T2): ``group`` (``"n = 4"``), ``series`` (x = lambda, y = error or bound);
+* ``emulation_error`` (T7): ``series`` (x = lambda, y = the error or the lemma's bound);
+* ``region_counts`` (T10): ``group`` (family and q), ``series`` (x = depth D, y = count or bound);
+* ``gradient_flow`` (N10): ``group`` (eps), ``series`` (x = time t, y = loss or bound);
+* ``pieces_2d`` (T10, T9): ``kind``, ``box``, ``pieces``: per region its exact cells (polygons);
+* ``gram_spectrum`` (N7): ``name``, ``size``, ``verdict``, ``certified`` (enclosures or null), ``float64``.
 
 A series is ``{"name": <plain words>, "role": "certified" | "exact" | "bound" | "evidence", "points":
 [[x, y], ...]}`` with numbers as strings (``"3/4"``, ``"0.125"``, ``"1e-3"``).  The figures of a claim are
