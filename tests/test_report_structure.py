@@ -161,17 +161,28 @@ def test_figure_data_is_typed_and_byte_identical(real_outcomes):
     assert "unavailable" not in build_report({"audits": odd[:1]}, "md")
 
 
+_NET_2D = {"layers": [
+    {"W": [[["-2", "1"], ["0", "0"]], [["1", "-2"], ["0", "0"]], [["-1", "1"], ["0", "0"]], [["0", "2"], ["0", "0"]],
+           [["1", "-3"], ["0", "0"]], [["1", "-3"], ["0", "0"]]],
+     "b": [["1/4", "0"], ["0", "0"], ["1/2", "0"], ["-1/4", "0"], ["-1/4", "0"], ["1/4", "0"]]},
+    {"W": [[["1", "3", "1", "0", "0", "2"], ["0"] * 6], [["3", "-2", "-2", "2", "-2", "3"], ["0"] * 6],
+           [["1", "0", "2", "-3", "2", "3"], ["0"] * 6], [["-3", "-2", "3", "1", "-3", "-1"], ["0"] * 6]],
+     "b": [["-1/2", "0"], ["0", "0"], ["1/4", "0"], ["1/2", "0"]]}],
+    "readout": {"W": [["1", "1", "1", "2"]], "b": ["0"]}}
+
+
 def test_region_plot_edges_only_between_pieces():
+    """2-D region pictures (report figures and verify regions --plot) colour pieces, not cells: an edge between
+    two cells of the same piece is not drawn (this network has 52 activation regions but 48 pieces)."""
     from verify.decide.regions import count_regions
     from verify.objects.maxout import MaxoutNetwork
 
-    # |x1| + |x2| on [-1, 1]^2 as one ReLU layer: 4 pieces; with kind="activation" the same 4 quadrants
-    net = MaxoutNetwork.from_relu([[[1, 0], [-1, 0], [0, 1], [0, -1]], [[1, 1, 1, 1]]], [[0, 0, 0, 0], [0]])
-    rc = count_regions(net, [[-1, 1], [-1, 1]], kind="pieces")
+    rc = count_regions(MaxoutNetwork.from_dict(_NET_2D), [[-1, 1], [-1, 1]], kind="pieces")
     pieces = [reg["cells"] for reg in rc.regions]
-    segs = piece_boundaries(pieces)
-    edges = sum(len(c) for p in pieces for c in p)
-    assert rc.count == 4 and len(segs) <= edges
-    # merging all cells into one piece leaves only the outline of the box
+    assert (rc.count, rc.activation_regions) == (48, 52) and any(len(p) > 1 for p in pieces)
+    per_piece = piece_boundaries(pieces)
+    per_cell = piece_boundaries([[c] for p in pieces for c in p])
+    assert set(per_piece) < set(per_cell) and len(per_cell) - len(per_piece) == 4
+    # one piece of every cell: only the outline of the box is left
     one = piece_boundaries([[c for p in pieces for c in p]])
-    assert all(a[0] == b[0] in (-1, 1) or a[1] == b[1] in (-1, 1) for a, b in one)
+    assert one and all(a[0] == b[0] in (-1, 1) or a[1] == b[1] in (-1, 1) for a, b in one)
