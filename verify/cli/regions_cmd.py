@@ -70,12 +70,13 @@ def _limits(net):
 
 
 def plot_regions(rc, path: str) -> None:
-    """1-D: the graph of each piece; 2-D: the polygons of each region, one colour per region."""
+    """1-D: the graph of each piece; 2-D: the polygons of each region, one colour per region, with edges drawn
+    only between different regions (not between the cells of one region)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from matplotlib.collections import LineCollection, PolyCollection
+    from matplotlib.collections import LineCollection
 
     fig, ax = plt.subplots(figsize=(6, 4.5), dpi=100)
     cmap = plt.get_cmap("tab20")
@@ -90,19 +91,10 @@ def plot_regions(rc, path: str) -> None:
         ax.autoscale()
         ax.set_xlabel("x")
         ax.set_ylabel("f(x)  (output 1)")
-    else:
-        polys, colors = [], []
-        for i, reg in enumerate(rc.regions):
-            for cell in reg["cells"]:
-                polys.append([(float(v[0]), float(v[1])) for v in cell])
-                colors.append(cmap(i % 20))
-        ax.add_collection(PolyCollection(polys, facecolors=colors, edgecolors="k", linewidths=0.2))
-        (x0, x1), (y0, y1) = rc.box
-        ax.set_xlim(float(x0), float(x1))
-        ax.set_ylim(float(y0), float(y1))
-        ax.set_aspect("equal")
-        ax.set_xlabel("x1")
-        ax.set_ylabel("x2")
+    else:   # one colour per region; edges only between different regions (verify.audit.figures.draw_pieces)
+        from ..audit.figures import draw_pieces
+
+        draw_pieces(ax, [reg["cells"] for reg in rc.regions], rc.box)
     ax.set_title(f"{region_words(rc.count, rc.kind)} (exact)")
     fig.tight_layout()
     fig.savefig(path, metadata={"Software": None})
