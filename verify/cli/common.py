@@ -274,12 +274,12 @@ def read_network_input(args, limits=None) -> NetworkInput:
 
     path = args.spec
     is_file_net = path.lower().endswith(NETWORK_SUFFIXES)
+    if args.units != "original" and not path.lower().endswith(".nnet"):
+        raise InputError("--units", "normalised units exist only for .nnet files")
     if is_file_net:
         loaded = load_network(path, units=args.units)
         net, file_box, source = loaded.net, loaded.box, loaded.source
     else:
-        if args.units != "original":
-            raise InputError("--units", "normalised units exist only for .nnet files")
         from ..errors import InputTypeError
         from ..objects.maxout import MaxoutNetwork, parse_box
 
