@@ -498,7 +498,7 @@ def _guarded_stages(stages, deadline, progress, finished):
         def run(s, ops):
             now = clock()
             if deadline is not None and now > deadline:
-                raise BudgetExhausted("time_budget", f"the time budget ran out after {now - t0:.1f} s")
+                raise BudgetExhausted("time_budget", "the time budget ran out")
             if progress is not None and now >= tick[0]:
                 tick[0] = now + 0.5
                 progress(len(finished), now - t0)
