@@ -156,3 +156,18 @@ def test_cli_defaults_are_the_apis():
 
     assert maxout_cmd.DEFAULT_CELLS == emulation.DEFAULT_COVER_CELLS
     assert maxout_cmd.MAX_CELLS == tracer.MAX_TRACED_CELLS and regions_cmd.MAX_CELLS == regions.MAX_REGIONS
+
+
+def test_json_spec_slices_and_the_slice_hint(capsys, tmp_path):
+    # |x0 + x1| on [-1, 1]^2, sliced at x1 = 1/2: |x0 + 1/2| on [-1, 1] has 2 pieces
+    spec = tmp_path / "abs.json"
+    spec.write_text(json.dumps({"layers": [{"W": [[["1", "1"], ["-1", "-1"]]], "b": [["0", "0"]]}],
+                                "box": [["-1", "1"], ["-1", "1"]]}))
+    code, out, err, _ = _cli(capsys, "regions", spec, "--fix", "1=1/2")
+    assert code == 0 and "2 regions (pieces)" in out and "free inputs [0], fixed x1 = 1/2" in out
+    code, out, err, _ = _cli(capsys, "maxout", spec, "--fix", "1=1/2", "--box=0:1")
+    assert code == 0 and "T6 PROVED" in out
+    five = tmp_path / "five.nnet"
+    five.write_text(gen.nnet_text([5, 2, 1], seed=0))
+    code, out, err, _ = _cli(capsys, "regions", five)
+    assert code == 2 and err.startswith("error: --slice: the network has 5 inputs"), err
