@@ -312,7 +312,8 @@ def read_network_input(args, limits=None) -> NetworkInput:
     if args.box:
         box = _intervals_option(args.box, args.allow_float)
         if len(box) != len(free):
-            raise InputError("--box", f"expected {len(free)} intervals (one per free input), got {len(box)}")
+            raise InputError("--box", f"expected {len(free)} interval{'s' if len(free) != 1 else ''} (one per free "
+                                      f"input), got {len(box)}")
         if file_box is not None and is_file_net:
             for (lo, hi), i in zip(box, free):
                 flo, fhi = file_box[i]
