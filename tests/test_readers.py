@@ -158,7 +158,8 @@ def _replace_line(text, n, new):
     (_replace_line(GOOD, 7, "1,0,1,"), r"^nnet line 8: range 1 is 0"),
     (GOOD + "1,2,\n", r"^nnet line \d+: unexpected data after the last layer"),
     ("\n".join(GOOD.splitlines()[:12]), r"^nnet <text>: ended before"),
-    ("1,2,1,3,\n2,1,\n0,\n-1,-1,\n1,1,\n0,0,0,\n1,1,1,\n1,1,\n0,\n", r"^nnet <text>: 1 layer\(s\): a ReLU network needs at least one hidden layer"),
+    ("1,2,1,3,\n2,1,\n0,\n-1,-1,\n1,1,\n0,0,0,\n1,1,1,\n1,1,\n0,\n",
+     r"^nnet <text>: 1 layer\(s\): a ReLU network needs at least one hidden layer"),
 ])
 def test_bad_nnet_files_name_the_line(text, match):
     with pytest.raises(InputError, match=match):

@@ -20,7 +20,8 @@ from ..arith.exact import JsonFloat
 from ..errors import InputError
 
 __all__ = ["load_json_file", "parse_json_text", "parse_json_document", "check_output_path", "write_json_output",
-           "read_network_spec", "add_network_spec_arguments", "read_network_input", "NetworkInput", "parse_budgets", "MAX_SPEC_BYTES", "MAX_JSON_INT_DIGITS",
+           "read_network_spec", "add_network_spec_arguments", "read_network_input", "NetworkInput", "parse_budgets",
+           "MAX_SPEC_BYTES", "MAX_JSON_INT_DIGITS",
            "atomic_write_text"]
 
 MAX_SPEC_BYTES = 16 * 1024 * 1024

@@ -44,8 +44,9 @@ Limits
 INCONCLUSIVE when: the cover needs more than ``max_cells`` final cells (default ``DEFAULT_COVER_CELLS`` =
 50,000, accepted up to 2,000,000) or the decomposition outlives ``time_budget`` seconds (default None: no time
 limit; at most ``MAX_TIME_BUDGET``, a week) -- budgets, not caps: the evidence's ``partial`` gives the cells
-finished and checked equal and the exact fraction of the box they cover; the code is not piecewise affine or not traceable (an exact point
-witness from up to ``samples`` points is still tried for recorded weights); the output counts differ;
+finished and checked equal and the exact fraction of the box they cover; the code is not piecewise affine
+or not traceable (an exact point witness from up to ``samples`` points is still tried for recorded weights);
+the output counts differ;
 a side is a Python callable (no kernel certificate); the ``network`` given for the kernel differs from the
 traced reference on a cell; or d >= 3 and every sampled point agrees.  Box dimension at most 64, samples in
 [1, 100000].

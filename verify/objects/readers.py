@@ -146,7 +146,8 @@ class _Builder:
                                          "at least one layer of units is needed")
         if readout is not None:
             W, b = readout
-            identity = (len(W) == self.width and all(v == (i == j) for i, row in enumerate(W) for j, v in enumerate(row))
+            identity = (len(W) == self.width
+                        and all(v == (i == j) for i, row in enumerate(W) for j, v in enumerate(row))
                         and all(v == 0 for v in b))
             if identity:
                 readout = None
