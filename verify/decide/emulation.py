@@ -42,8 +42,11 @@ only refute: equality at the sampled points is INCONCLUSIVE.
 Limits
 ------
 INCONCLUSIVE when: the cover needs more than ``max_cells`` final cells (default ``DEFAULT_COVER_CELLS`` =
-50,000, accepted up to 2,000,000); the code is not piecewise affine or not traceable (an exact point
-witness from up to ``samples`` points is still tried for recorded weights); the output counts differ;
+50,000, accepted up to 2,000,000) or the decomposition outlives ``time_budget`` seconds (default None: no time
+limit; at most ``MAX_TIME_BUDGET``, a week) -- budgets, not caps: the evidence's ``partial`` gives the cells
+finished and checked equal and the exact fraction of the box they cover; the code is not piecewise affine
+or not traceable (an exact point witness from up to ``samples`` points is still tried for recorded weights);
+the output counts differ;
 a side is a Python callable (no kernel certificate); the ``network`` given for the kernel differs from the
 traced reference on a cell; or d >= 3 and every sampled point agrees.  Box dimension at most 64, samples in
 [1, 100000].
@@ -63,12 +66,13 @@ from __future__ import annotations
 
 import inspect
 import random
+import time
 from fractions import Fraction
 from typing import Any, Callable
 
 from .geometry import box_faces, to_fraction, to_q
 from ..canonical import jsonable
-from .tracer import MAX_TRACED_CELLS, NotPiecewiseLinear, UntraceableCode, as_form, trace
+from .tracer import MAX_TRACED_CELLS, NotPiecewiseLinear, TracedCell, UntraceableCode, as_form, trace
 from ..arith.exact import fraction_str, parse_box, parse_positive, parse_exact as parse_exact_num
 from ..errors import InputError, SizeLimitError
 from ..arith.context import EXACT
@@ -77,10 +81,11 @@ from ..objects.transformer import TIE_RULES
 from ..results import Method, Result, Verdict, check_label
 
 __all__ = ["prove_emulation", "AlteredCompiled", "alter_weight", "emulation_stages", "MAX_EXACT_DIM",
-           "DEFAULT_COVER_CELLS"]
+           "DEFAULT_COVER_CELLS", "MAX_TIME_BUDGET", "BudgetExhausted"]
 
 MAX_EXACT_DIM = 2
 DEFAULT_COVER_CELLS = 50_000   # default max_cells: final cells of the closed cover (INCONCLUSIVE beyond, never a hang)
+MAX_TIME_BUDGET = 7 * 24 * 3600   # seconds: a larger time_budget is refused as absurd (None: no time limit)
 MAX_SAMPLE_DIM = 64
 STATEMENT = ("the compiled hardmax Transformer equals the network at every point of the box "
              "(exact region decomposition, both sides affine and equal on every cell)")
@@ -416,7 +421,8 @@ def _result(claim, verdict, statement, cert, params, conventions, evidence, seed
 
 def prove_emulation(net_or_compiled, box=None, tie: str = "both", *, S=None, reference=None, claim: str = "T6",
                     max_cells: int = DEFAULT_COVER_CELLS, samples: int = 200, seed: int = 0,
-                    record_regions: bool = True, network=None, formula=None, witness=None, label=None) -> Result:
+                    record_regions: bool = True, network=None, formula=None, witness=None, label=None,
+                    time_budget=None, progress=None) -> Result:
     """PROVED / REFUTED (exact witness) / INCONCLUSIVE that the Transformer equals the network on the box.
 
     ``net_or_compiled``: a MaxoutNetwork (compiled here with ``compile_maxout(net, box, S=S)``), a compiled
@@ -433,6 +439,11 @@ def prove_emulation(net_or_compiled, box=None, tie: str = "both", *, S=None, ref
     ``label``: the user's name for the Result (``Result.label``: metadata, not part of what is claimed).
     ``record_regions``: put every cell's exact maps in the evidence.  ``witness``: a point of the box tried
     first (REFUTED there if the two sides differ; otherwise the full decomposition runs).
+    ``time_budget``: seconds (a number > 0, at most ``MAX_TIME_BUDGET``) for the decomposition (d <= 2); when it
+    or ``max_cells`` runs out the verdict is INCONCLUSIVE with the partial coverage in the evidence (``partial``:
+    cells finished and checked equal, the exact fraction of the box's length / area they cover), or REFUTED if a
+    finished cell already differs.  ``progress``: a callable ``progress(cells_done, seconds)`` called about twice
+    a second during the decomposition (the CLI's progress line).
 
     Algorithm
     ---------
@@ -451,13 +462,86 @@ def prove_emulation(net_or_compiled, box=None, tie: str = "both", *, S=None, ref
     PROVED; callables give at most INCONCLUSIVE).
     """
     check_label(label)
+    budget = _check_budget(time_budget)
+    deadline = None if budget is None else time.monotonic() + budget   # the compile counts too
+    if progress is not None and not callable(progress):
+        raise InputError("progress", f"must be a callable progress(cells_done, seconds) or None, got "
+                                     f"{type(progress).__name__}")
     result = _prove_emulation(net_or_compiled, box, tie, S, reference, claim, max_cells, samples, seed,
-                              record_regions, network, formula, witness)
+                              record_regions, network, formula, witness, deadline, progress)
     return result if label is None else result.with_label(label)
 
 
+def _check_budget(time_budget):
+    """``time_budget`` as a float number of seconds in (0, MAX_TIME_BUDGET], or None."""
+    if time_budget is None:
+        return None
+    try:
+        t = float(Fraction(parse_exact_num(time_budget, "time_budget", allow_float=True)))
+    except (InputError, TypeError, ValueError):
+        raise InputError("time_budget", f"must be a number of seconds > 0, got {time_budget!r}") from None
+    if not 0 < t <= MAX_TIME_BUDGET:
+        raise InputError("time_budget", f"must be in (0, {MAX_TIME_BUDGET}] seconds, got {time_budget!r}")
+    return t
+
+
+class BudgetExhausted(SizeLimitError):
+    """The time budget of a decomposition ran out (raised inside the traced stages, caught here)."""
+
+
+def _guarded_stages(stages, deadline, progress, finished):
+    """The stages with a clock check before each run; the last one records every cell it finishes."""
+    clock = time.monotonic
+    t0 = clock()
+    tick = [t0 + 0.5]
+
+    def guard(stage, last):
+        def run(s, ops):
+            now = clock()
+            if deadline is not None and now > deadline:
+                raise BudgetExhausted("time_budget", "the time budget ran out")
+            if progress is not None and now >= tick[0]:
+                tick[0] = now + 0.5
+                progress(len(finished), now - t0)
+            out = stage(s, ops)
+            if last:
+                finished.append(TracedCell(ops.cell, out, ()))
+            return out
+        return run
+
+    return [guard(st, i == len(stages) - 1) for i, st in enumerate(stages)]
+
+
+def _measure(cell, axes):
+    """Length (one free axis) or area (two) of a cell of full dimension in the box's free axes; a point: 1."""
+    vs = cell.vertices_fraction()
+    if not axes:
+        return Fraction(1)
+    if len(axes) == 1:
+        a = axes[0]
+        xs = [v[a] for v in vs]
+        return max(xs) - min(xs)
+    area = Fraction(0)
+    for i, v in enumerate(vs):
+        w = vs[(i + 1) % len(vs)]
+        area += v[0] * w[1] - w[0] * v[1]
+    return abs(area) / 2
+
+
+def _coverage(cells, bx) -> dict:
+    """Cells finished and what fraction of the box's length / area (its non-degenerate sides) they cover."""
+    axes = [i for i, (lo, hi) in enumerate(bx) if lo < hi]
+    whole = Fraction(1)
+    for i in axes:
+        whole *= bx[i][1] - bx[i][0]
+    full = [tc for tc in cells if tc.cell.dim == len(axes)]
+    covered = sum((_measure(tc.cell, axes) for tc in full), Fraction(0))
+    return {"cells_proved": len(cells), "open_cells_proved": len(full), "covered_fraction": covered / whole,
+            "measure": ["point", "length", "area"][len(axes)]}
+
+
 def _prove_emulation(net_or_compiled, box, tie, S, reference, claim, max_cells, samples, seed, record_regions,
-                     network, formula, witness) -> Result:
+                     network, formula, witness, deadline=None, progress=None) -> Result:
     if not isinstance(max_cells, int) or not 1 <= max_cells <= MAX_TRACED_CELLS:
         raise InputError("max_cells", f"must be an integer in [1, {MAX_TRACED_CELLS}], got {max_cells!r}")
     if not isinstance(samples, int) or not 1 <= samples <= 100_000:
@@ -513,11 +597,17 @@ def _prove_emulation(net_or_compiled, box, tie, S, reference, claim, max_cells, 
         # the network the kernel evaluates is traced too, so the cells also fix its decisions (and it is checked
         # to be the same function as the reference on every cell)
         stages.append(lambda s, ops: (s[0], s[1], {**s[2], "spec": _as_tuple(spec_obj.evaluate(list(s[0]), ops=ops))}))
+    finished = []
+    stages = _guarded_stages(stages, deadline, progress, finished)
+    partial = None
     try:
         cells = trace(stages, box_faces(bx), initial=(_identity(d), _identity(d), None), closed=True,
                       max_cells=max_cells, keep_patterns=False)
     except SizeLimitError as exc:
-        return inconclusive(f"region decomposition stopped: {exc}")
+        # a budget ran out: check the cells finished so far (a difference there is still an exact witness)
+        partial = {**_coverage(finished, bx), "stopped": str(exc),
+                   "budget": "time_budget" if isinstance(exc, BudgetExhausted) else "max_cells"}
+        cells = finished
     except (NotPiecewiseLinear, UntraceableCode) as exc:
         if why_not is None:         # recorded weights: an exact point witness is still a kernel certificate
             hit = _search_points(ref, target, bx, rules, samples, seed)
@@ -555,6 +645,12 @@ def _prove_emulation(net_or_compiled, box, tie, S, reference, claim, max_cells, 
             regions.append({"dim": tc.cell.dim, "vertices": tc.cell.vertices_fraction(),
                             "network": [f.to_fractions() for f in net_forms],
                             "transformer": {r: [f.to_fractions() for f in t_all[r]] for r in rules}})
+    if partial is not None:
+        frac = partial["covered_fraction"]
+        evidence["partial"] = partial
+        return inconclusive(f"region decomposition stopped ({partial['stopped']}): {partial['cells_proved']} cells "
+                            f"finished, equal there, covering {float(frac):.4g} of the box's {partial['measure']} "
+                            f"(exactly {fraction_str(frac)}); no verdict for the rest")
     n_open = sum(1 for c in cells if c.cell.dim == d)
     summary = (f"equal on all of the box ({len(cells)} cells, {n_open} open), tie rule{'s' if len(rules) > 1 else ''} "
                f"{' and '.join(rules)}")
