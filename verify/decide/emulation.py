@@ -80,6 +80,7 @@ __all__ = ["prove_emulation", "AlteredCompiled", "alter_weight", "emulation_stag
            "DEFAULT_COVER_CELLS"]
 
 MAX_EXACT_DIM = 2
+MAX_POLYTOPE_DIM = 6           # d = 3..6: exact polyhedral cells (verify.decide.polytope)
 DEFAULT_COVER_CELLS = 50_000   # default max_cells: final cells of the closed cover (INCONCLUSIVE beyond, never a hang)
 MAX_SAMPLE_DIM = 64
 STATEMENT = ("the compiled hardmax Transformer equals the network at every point of the box "
@@ -416,7 +417,8 @@ def _result(claim, verdict, statement, cert, params, conventions, evidence, seed
 
 def prove_emulation(net_or_compiled, box=None, tie: str = "both", *, S=None, reference=None, claim: str = "T6",
                     max_cells: int = DEFAULT_COVER_CELLS, samples: int = 200, seed: int = 0,
-                    record_regions: bool = True, network=None, formula=None, witness=None, label=None) -> Result:
+                    record_regions: bool = True, network=None, formula=None, witness=None, label=None,
+                    time_budget=None) -> Result:
     """PROVED / REFUTED (exact witness) / INCONCLUSIVE that the Transformer equals the network on the box.
 
     ``net_or_compiled``: a MaxoutNetwork (compiled here with ``compile_maxout(net, box, S=S)``), a compiled
@@ -452,12 +454,12 @@ def prove_emulation(net_or_compiled, box=None, tie: str = "both", *, S=None, ref
     """
     check_label(label)
     result = _prove_emulation(net_or_compiled, box, tie, S, reference, claim, max_cells, samples, seed,
-                              record_regions, network, formula, witness)
+                              record_regions, network, formula, witness, time_budget)
     return result if label is None else result.with_label(label)
 
 
 def _prove_emulation(net_or_compiled, box, tie, S, reference, claim, max_cells, samples, seed, record_regions,
-                     network, formula, witness) -> Result:
+                     network, formula, witness, time_budget=None) -> Result:
     if not isinstance(max_cells, int) or not 1 <= max_cells <= MAX_TRACED_CELLS:
         raise InputError("max_cells", f"must be an integer in [1, {MAX_TRACED_CELLS}], got {max_cells!r}")
     if not isinstance(samples, int) or not 1 <= samples <= 100_000:
@@ -505,6 +507,8 @@ def _prove_emulation(net_or_compiled, box, tie, S, reference, claim, max_cells, 
             if _exact_target(target, x, rule) != a:
                 return _witness_result(claim, ref, target, spec, x, rule, params, conventions, evidence, why_not)
     if d > MAX_EXACT_DIM:
+        if why_not is None and d <= MAX_POLYTOPE_DIM:
+            return _polytope(claim, ref, target, spec, params, conventions, evidence, max_cells, time_budget)
         return _sampled(claim, ref, target, bx, rules, samples, seed, params, conventions, evidence, why_not, spec)
 
     stages = emulation_stages(ref, target, rules)
@@ -567,6 +571,36 @@ def _prove_emulation(net_or_compiled, box, tie, S, reference, claim, max_cells, 
     evidence["summary"] = summary
     return _result(claim, Verdict.PROVED, kernel_statement(params, conventions, "emulation-regions"), cert, params,
                    conventions, evidence)
+
+
+def _polytope(claim, ref, target, spec, params, conventions, evidence, max_cells, time_budget):
+    """d >= 3: exact polyhedral cells (:mod:`verify.decide.polytope`, kernel kind ``emulation-polytope``)."""
+    from .polytope import DEFAULT_TIME_BUDGET, Stuck, emulation_search, strip
+
+    budget = DEFAULT_TIME_BUDGET if time_budget is None else parse_positive(time_budget, "time_budget")
+    try:
+        info = emulation_search(params, max_cells=max_cells, time_budget=float(budget))
+    except Stuck as exc:
+        return _result(claim, Verdict.INCONCLUSIVE, STATEMENT, {"summary": f"polyhedral cells: {exc}"}, params,
+                       conventions, evidence)
+    ev = {**evidence, "cells": info["leaves"], "faces": info["roots"], "faces_done": info["roots_done"]}
+    if info["stop"] is not None:
+        (_, rule), p, _ = info["stop"]
+        return _witness_result(claim, ref, target, spec, [to_fraction(c) for c in p], rule, params, conventions,
+                               ev, None)
+    if not info["complete"]:
+        ev["volume_fraction_estimate"] = info["volume_estimate"]
+        return _result(claim, Verdict.INCONCLUSIVE, STATEMENT,
+                       {"summary": f"budget: {info['stopped']}; {info['roots_done']} of {info['roots']} box faces "
+                                   f"proved, about {info['volume_estimate']:.1%} of the volume (estimate, evidence "
+                                   f"only)", "partial": {"faces_done": info["roots_done"],
+                                                         "roots": strip(info["trees"][:info["roots_done"]])}},
+                       params, conventions, ev)
+    ev["summary"] = (f"equal on all of the box ({info['leaves']} polyhedral cells over {info['roots']} faces), tie "
+                     f"{params['tie']}")
+    cert = {"kind": "emulation-polytope", "roots": strip(info["trees"])}
+    return _result(claim, Verdict.PROVED, kernel_statement(params, conventions, "emulation-polytope"), cert, params,
+                   conventions, ev)
 
 
 def R_digest(data) -> str:
