@@ -20,9 +20,9 @@ from verify.kernel import check
 from verify.kernel._read import Rejected
 from verify.objects.maxout import MaxoutNetwork
 
-BOX3 = [[-1, 1]] * 3
-# two ReLU units in d = 3 (rank-2 maxout form: max(w x + b, 0))
-NET3 = MaxoutNetwork([([[[1, 1, 0], [0, 0, 0]], [[1, -1, 1], [0, 0, 0]]], [[0, 0], ["1/3", 0]])])
+BOX3 = [[0, 1]] * 3
+# two ReLU units in d = 3 (rank-2 maxout form: max(w x + b, 0)) whose planes cross inside the cube
+NET3 = MaxoutNetwork([([[[1, 1, 0], [0, 0, 0]], [[1, -1, 1], [0, 0, 0]]], [["-1/2", 0], ["-1/3", 0]])])
 
 
 @pytest.fixture(scope="module")

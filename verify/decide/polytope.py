@@ -52,9 +52,10 @@ from ..kernel import _poly as KP
 
 __all__ = ["SearchCell", "Split", "Stuck", "search", "emulation_search", "activation_search", "prove_activation_count",
            "CONVENTIONS",
-           "DEFAULT_MAX_CELLS", "DEFAULT_TIME_BUDGET"]
+           "DEFAULT_MAX_CELLS", "DEFAULT_TIME_BUDGET", "MAX_DIM"]
 
 DEFAULT_MAX_CELLS = 200_000
+MAX_DIM = KP.MAX_POLY_DIM
 DEFAULT_TIME_BUDGET = 600.0
 _Z = mpq(0)
 _DENS = (2 ** 6, 2 ** 12, 2 ** 24, 2 ** 40)
@@ -505,6 +506,10 @@ def prove_activation_count(network: dict, bx, expected=None, *, claim: str = "T1
     from ..kernel import regions as KR
     from ..results import Method, Result, Verdict
 
+    if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool) or expected < 0):
+        from ..errors import InputError
+
+        raise InputError("expected", f"must be a non-negative integer, got {expected!r}")
     params = {"network": jsonable(network), "box": jsonable([[lo, hi] for lo, hi in bx]), "kind": "activation"}
     conv = dict(CONVENTIONS)
 
