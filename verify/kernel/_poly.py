@@ -31,8 +31,9 @@ Guarantees (docs/regions.md, "Polyhedral cells in any dimension", proves each le
 * the cell exposes the interface of :class:`verify.kernel._cells.Cell` that ``eval_maxout`` and
   ``eval_transformer`` use: ``vertices`` are the d + 1 points p, p + e_1, ..., p + e_d (an affine function is
   determined by its values there, linear operations act on them point-wise, and the first is the cell's
-  point, so "constant on the cell" is "f - f(p) = 0 on the cell"); ``decide(vals)`` turns the values into
-  the form and calls ``sign``.  So every decision those evaluators take holds on the whole cell.
+  point, so "constant on the cell" is "f - f(p) = 0 on the cell", decided by exact elimination against the
+  equations; "not constant" is always the safe answer); ``decide(vals)`` turns the values into the form and
+  calls ``sign``.  So every decision those evaluators take holds on the whole cell.
 
 Bounds: d <= :data:`MAX_POLY_DIM` (3^d roots), at most :data:`MAX_NODES` tree nodes; loops call ``tick``.
 """
