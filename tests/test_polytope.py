@@ -202,7 +202,7 @@ def _brute_force(spec, d, lo=-1.0, hi=1.0):
     return count
 
 
-@pytest.mark.parametrize("seed,widths", [(1, [4]), (2, [3, 2]), (3, [2, 3])])
+@pytest.mark.parametrize("seed,widths", [(1, [4]), (2, [3, 2])])
 def test_t10_d3_activation_count_matches_brute_force(seed, widths):
     spec = _relu_spec(random.Random(seed), 3, widths)
     r = prove_activation_count(spec, [(Fraction(-1), Fraction(1))] * 3)

@@ -33,9 +33,9 @@ AUDITS += [
 # d = 3, 4, 5: exact polyhedral cells (kernel kind emulation-polytope): one ReLU unit whose hyperplane cuts [0, 1]^d
 AUDITS += [
     Audit("T8", f"polytope-d{d}", P, check_relu_emulation,
-          {"weights": [[[1, -1] + [1] * (d - 2)]], "biases": [["-1/2"]], "box": [[0, 1]] * d,
+          {"weights": [[[1, -1] + [1] * (d - 2)]], "biases": [["-1/2" if d < 5 else "-5/2"]], "box": [[0, 1]] * d,
            "tie": "both" if d == 3 else "average"},
-          description=f"d = {d}: ReLU(x1 - x2 + ... - 1/2) equal to its compiled Transformer on the closed box "
+          description=f"d = {d}: ReLU(x1 - x2 + x3 + ... - {'1/2' if d < 5 else '5/2'}) equal to its compiled Transformer on the closed box "
                       f"[0, 1]^{d} ({3 ** d} faces)")
     for d in (3, 4, 5)
 ]
