@@ -232,3 +232,15 @@ def test_t10_d3_forged_counts_rejected():
     n["children"][0] = None
     with pytest.raises(Rejected):
         check(cut)
+
+
+def test_same_inputs_same_json_and_bad_budget_named():
+    spec = _relu_spec(random.Random(1), 3, [3])
+    bx = [(Fraction(-1), Fraction(1))] * 3
+    assert prove_activation_count(spec, bx).to_json() == prove_activation_count(spec, bx).to_json()
+    from verify.errors import InputError
+
+    with pytest.raises(InputError, match="time_budget"):
+        prove_emulation(NET3, BOX3, time_budget=0)
+    with pytest.raises(InputError, match="expected"):
+        prove_activation_count(spec, bx, expected=-1)

@@ -9,8 +9,10 @@ kernel (:mod:`verify.kernel.emulation`, kind ``emulation-regions``) re-evaluates
 recorded weights (parameters ``network`` and ``transformer``) on every cell, checks that every decision is
 constant there and that the affine maps agree, and checks that the cells partition the closed box.  A
 difference gives an exact rational witness in the cell (kind ``emulation-witness``: the kernel embeds x
-and evaluates both sides itself).  Input dimension >= 3: exact evaluation at seeded random rational points --
-a difference is an exact REFUTED witness; otherwise INCONCLUSIVE with the sampled evidence attached.
+and evaluates both sides itself).  Input dimension 3..6 with recorded weights: exact polyhedral cells
+(:mod:`verify.decide.polytope`, kind ``emulation-polytope``, docs/regions.md "Polyhedral cells in any
+dimension").  Otherwise (d > 6 or a Python callable) for d >= 3: exact evaluation at seeded random rational
+points -- a difference is an exact REFUTED witness; otherwise INCONCLUSIVE with the sampled evidence attached.
 
 A decided verdict needs what the kernel can re-check: a maxout network in the SPEC format (a
 ``MaxoutNetwork``, or an object with ``.maxout`` / ``spec_network=``) and a compiled Transformer with recorded
@@ -27,7 +29,9 @@ Algorithm
    sublayers and read-out of the Transformer for every tie rule) over :func:`~verify.decide.geometry.box_faces`
    (``closed=True``); on every final cell the affine maps are compared at every vertex.  Cost: one stage
    run per (cell, stage), the number of cells being that of the joint decomposition.
-4. d >= 3: exact evaluation at the 2^d box corners (d <= 8) and ``samples`` seeded points of the grid
+4. d = 3..6 with recorded weights: the polyhedral-cell search (:func:`verify.decide.polytope.emulation_search`)
+   over the 3^d faces of the closed box, at most ``max_cells`` leaves and ``time_budget`` seconds (default 600).
+5. otherwise d >= 3: exact evaluation at the 2^d box corners (d <= 8) and ``samples`` seeded points of the grid
    k/1024 of the box.
 
 Soundness
@@ -36,7 +40,7 @@ Exact rational arithmetic and the tracer's partition of the closed box (:mod:`ve
 PROVED (kind ``emulation-regions``) and REFUTED (``emulation-witness``, or ``emulation-sizes`` for a size
 formula) are re-checked by the kernel from the recorded weights (docs/regions.md, "Re-checking by the
 kernel"); a REFUTED witness is re-evaluated exactly on both sides before it is reported.  The lemma entry
-(S against the interval-propagation bound, the R4 hypothesis) is evidence only.  Sampling (d >= 3) can
+(S against the interval-propagation bound, the R4 hypothesis) is evidence only.  Sampling (d > 6, callables) can
 only refute: equality at the sampled points is INCONCLUSIVE.
 
 Limits
@@ -45,7 +49,8 @@ INCONCLUSIVE when: the cover needs more than ``max_cells`` final cells (default 
 50,000, accepted up to 2,000,000); the code is not piecewise affine or not traceable (an exact point
 witness from up to ``samples`` points is still tried for recorded weights); the output counts differ;
 a side is a Python callable (no kernel certificate); the ``network`` given for the kernel differs from the
-traced reference on a cell; or d >= 3 and every sampled point agrees.  Box dimension at most 64, samples in
+traced reference on a cell; d = 3..6 and a budget runs out (partial coverage in the evidence) or no exact
+certificate is found; or d > 6 and every sampled point agrees.  Box dimension at most 64, samples in
 [1, 100000].
 
 >>> from verify.objects.maxout import MaxoutNetwork
@@ -439,7 +444,7 @@ def prove_emulation(net_or_compiled, box=None, tie: str = "both", *, S=None, ref
     Algorithm
     ---------
     Steps 1-4 of the module docstring: sizes (with ``formula``), the ``witness``, then the exact
-    decomposition of the closed box (d <= 2) or exact sampling (d >= 3).
+    decomposition of the closed box (d <= 2), polyhedral cells (d = 3..6) or exact sampling (otherwise).
 
     Soundness
     ---------
@@ -449,8 +454,8 @@ def prove_emulation(net_or_compiled, box=None, tie: str = "both", *, S=None, ref
 
     Limits
     ------
-    See the module docstring (``max_cells`` default 50,000, at most 2,000,000; input dimension <= 2 for a
-    PROVED; callables give at most INCONCLUSIVE).
+    See the module docstring (``max_cells`` default 50,000, at most 2,000,000; ``time_budget`` seconds for
+    d = 3..6, default 600; input dimension <= 6 for a PROVED; callables give at most INCONCLUSIVE).
     """
     check_label(label)
     result = _prove_emulation(net_or_compiled, box, tie, S, reference, claim, max_cells, samples, seed,
