@@ -1,7 +1,7 @@
 """Benchmark: exact polyhedral cells in d = 3..5 (verify/decide/polytope.py) against a float LP walker, and
 prove_emulation cells per second.
 
-    python3 bench/polytope.py [--repeat 3] [--quick]
+    python3 bench/polytope.py [--repeat 3] [--quick] [--large]
 
 For each seeded random ReLU network (rank-2 maxout form) on [-1, 1]^d it prints, side by side, the exact
 activation count (every cell certified exactly, the certificate the kernel re-checks) and the count of a float
@@ -96,6 +96,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--large", action="store_true", help="add a d = 5 prove_emulation run with > 10^4 cells")
     args = ap.parse_args(argv)
     import scipy.optimize  # noqa: F401  (import cost outside the timings)
 
@@ -124,6 +125,8 @@ def main(argv=None) -> int:
     print("\nprove_emulation (T6/T8 path, compiled Transformer, tie average), cells = leaves of the split trees:")
     print(f"{'d':>2} {'widths':>8} {'verdict':>9} {'cells':>7} {'seconds':>8} {'cells/s':>8}")
     emu = [(3, [2]), (3, [4]), (4, [3]), (5, [2])] if not args.quick else [(3, [2])]
+    if args.large:
+        emu.append((5, [3]))
     for i, (d, widths) in enumerate(emu):
         net = MaxoutNetwork.from_dict(relu_spec(200 + i, d, widths))
         ts, r = [], None
