@@ -415,6 +415,11 @@ def check_region_count(spec, box, kind: str = "pieces", expected: int | None = N
     SPEC on a 1-D or 2-D box: PROVED iff it has exactly ``expected`` regions of ``kind`` (REFUTED otherwise);
     ``expected=None`` claims the exact count found."""
     net = spec if isinstance(spec, MaxoutNetwork) else MaxoutNetwork.from_dict(spec)
+    if net.input_dim >= 3 and kind == "activation":      # exact polyhedral cells (kind regions-polytope)
+        from ..arith.exact import parse_box
+        from ..decide.polytope import MAX_DIM, prove_activation_count
+
+        return prove_activation_count(net.to_dict(), parse_box(box, net.input_dim, max_dim=MAX_DIM), expected)
     rc = count_regions(net, box, kind=kind, tie=tie)
     claimed = rc.count if expected is None else expected
     if not isinstance(claimed, int) or isinstance(claimed, bool) or claimed < 0:

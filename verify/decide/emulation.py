@@ -9,8 +9,10 @@ kernel (:mod:`verify.kernel.emulation`, kind ``emulation-regions``) re-evaluates
 recorded weights (parameters ``network`` and ``transformer``) on every cell, checks that every decision is
 constant there and that the affine maps agree, and checks that the cells partition the closed box.  A
 difference gives an exact rational witness in the cell (kind ``emulation-witness``: the kernel embeds x
-and evaluates both sides itself).  Input dimension >= 3: exact evaluation at seeded random rational points --
-a difference is an exact REFUTED witness; otherwise INCONCLUSIVE with the sampled evidence attached.
+and evaluates both sides itself).  Input dimension 3..6 with recorded weights: exact polyhedral cells
+(:mod:`verify.decide.polytope`, kind ``emulation-polytope``, docs/regions.md "Polyhedral cells in any
+dimension").  Otherwise (d > 6 or a Python callable) for d >= 3: exact evaluation at seeded random rational
+points -- a difference is an exact REFUTED witness; otherwise INCONCLUSIVE with the sampled evidence attached.
 
 A decided verdict needs what the kernel can re-check: a maxout network in the SPEC format (a
 ``MaxoutNetwork``, or an object with ``.maxout`` / ``spec_network=``) and a compiled Transformer with recorded
@@ -27,7 +29,9 @@ Algorithm
    sublayers and read-out of the Transformer for every tie rule) over :func:`~verify.decide.geometry.box_faces`
    (``closed=True``); on every final cell the affine maps are compared at every vertex.  Cost: one stage
    run per (cell, stage), the number of cells being that of the joint decomposition.
-4. d >= 3: exact evaluation at the 2^d box corners (d <= 8) and ``samples`` seeded points of the grid
+4. d = 3..6 with recorded weights: the polyhedral-cell search (:func:`verify.decide.polytope.emulation_search`)
+   over the 3^d faces of the closed box, at most ``max_cells`` leaves and ``time_budget`` seconds (default 600).
+5. otherwise d >= 3: exact evaluation at the 2^d box corners (d <= 8) and ``samples`` seeded points of the grid
    k/1024 of the box.
 
 Soundness
@@ -36,7 +40,7 @@ Exact rational arithmetic and the tracer's partition of the closed box (:mod:`ve
 PROVED (kind ``emulation-regions``) and REFUTED (``emulation-witness``, or ``emulation-sizes`` for a size
 formula) are re-checked by the kernel from the recorded weights (docs/regions.md, "Re-checking by the
 kernel"); a REFUTED witness is re-evaluated exactly on both sides before it is reported.  The lemma entry
-(S against the interval-propagation bound, the R4 hypothesis) is evidence only.  Sampling (d >= 3) can
+(S against the interval-propagation bound, the R4 hypothesis) is evidence only.  Sampling (d > 6, callables) can
 only refute: equality at the sampled points is INCONCLUSIVE.
 
 Limits
@@ -48,7 +52,8 @@ finished and checked equal and the exact fraction of the box they cover; the cod
 or not traceable (an exact point witness from up to ``samples`` points is still tried for recorded weights);
 the output counts differ;
 a side is a Python callable (no kernel certificate); the ``network`` given for the kernel differs from the
-traced reference on a cell; or d >= 3 and every sampled point agrees.  Box dimension at most 64, samples in
+traced reference on a cell; d = 3..6 and a budget runs out (partial coverage in the evidence) or no exact
+certificate is found; or d > 6 and every sampled point agrees.  Box dimension at most 64, samples in
 [1, 100000].
 
 >>> from verify.objects.maxout import MaxoutNetwork
@@ -84,6 +89,7 @@ __all__ = ["prove_emulation", "AlteredCompiled", "alter_weight", "emulation_stag
            "DEFAULT_COVER_CELLS", "MAX_TIME_BUDGET", "BudgetExhausted"]
 
 MAX_EXACT_DIM = 2
+MAX_POLYTOPE_DIM = 6           # d = 3..6: exact polyhedral cells (verify.decide.polytope)
 DEFAULT_COVER_CELLS = 50_000   # default max_cells: final cells of the closed cover (INCONCLUSIVE beyond, never a hang)
 MAX_TIME_BUDGET = 7 * 24 * 3600   # seconds: a larger time_budget is refused as absurd (None: no time limit)
 MAX_SAMPLE_DIM = 64
@@ -439,7 +445,7 @@ def prove_emulation(net_or_compiled, box=None, tie: str = "both", *, S=None, ref
     ``label``: the user's name for the Result (``Result.label``: metadata, not part of what is claimed).
     ``record_regions``: put every cell's exact maps in the evidence.  ``witness``: a point of the box tried
     first (REFUTED there if the two sides differ; otherwise the full decomposition runs).
-    ``time_budget``: seconds (a number > 0, at most ``MAX_TIME_BUDGET``) for the decomposition (d <= 2); when it
+    ``time_budget``: seconds (a number > 0, at most ``MAX_TIME_BUDGET``) for the decomposition (any d); when it
     or ``max_cells`` runs out the verdict is INCONCLUSIVE with the partial coverage in the evidence (``partial``:
     cells finished and checked equal, the exact fraction of the box's length / area they cover), or REFUTED if a
     finished cell already differs.  ``progress``: a callable ``progress(cells_done, seconds)`` called about twice
@@ -448,7 +454,7 @@ def prove_emulation(net_or_compiled, box=None, tie: str = "both", *, S=None, ref
     Algorithm
     ---------
     Steps 1-4 of the module docstring: sizes (with ``formula``), the ``witness``, then the exact
-    decomposition of the closed box (d <= 2) or exact sampling (d >= 3).
+    decomposition of the closed box (d <= 2), polyhedral cells (d = 3..6) or exact sampling (otherwise).
 
     Soundness
     ---------
@@ -458,8 +464,8 @@ def prove_emulation(net_or_compiled, box=None, tie: str = "both", *, S=None, ref
 
     Limits
     ------
-    See the module docstring (``max_cells`` default 50,000, at most 2,000,000; input dimension <= 2 for a
-    PROVED; callables give at most INCONCLUSIVE).
+    See the module docstring (``max_cells`` default 50,000, at most 2,000,000; ``time_budget`` seconds for
+    d = 3..6, default 600; input dimension <= 6 for a PROVED; callables give at most INCONCLUSIVE).
     """
     check_label(label)
     budget = _check_budget(time_budget)
@@ -468,7 +474,7 @@ def prove_emulation(net_or_compiled, box=None, tie: str = "both", *, S=None, ref
         raise InputError("progress", f"must be a callable progress(cells_done, seconds) or None, got "
                                      f"{type(progress).__name__}")
     result = _prove_emulation(net_or_compiled, box, tie, S, reference, claim, max_cells, samples, seed,
-                              record_regions, network, formula, witness, deadline, progress)
+                              record_regions, network, formula, witness, deadline, progress, budget)
     return result if label is None else result.with_label(label)
 
 
@@ -541,7 +547,7 @@ def _coverage(cells, bx) -> dict:
 
 
 def _prove_emulation(net_or_compiled, box, tie, S, reference, claim, max_cells, samples, seed, record_regions,
-                     network, formula, witness, deadline=None, progress=None) -> Result:
+                     network, formula, witness, deadline=None, progress=None, time_budget=None) -> Result:
     if not isinstance(max_cells, int) or not 1 <= max_cells <= MAX_TRACED_CELLS:
         raise InputError("max_cells", f"must be an integer in [1, {MAX_TRACED_CELLS}], got {max_cells!r}")
     if not isinstance(samples, int) or not 1 <= samples <= 100_000:
@@ -589,6 +595,8 @@ def _prove_emulation(net_or_compiled, box, tie, S, reference, claim, max_cells, 
             if _exact_target(target, x, rule) != a:
                 return _witness_result(claim, ref, target, spec, x, rule, params, conventions, evidence, why_not)
     if d > MAX_EXACT_DIM:
+        if why_not is None and d <= MAX_POLYTOPE_DIM:
+            return _polytope(claim, ref, target, spec, params, conventions, evidence, max_cells, time_budget)
         return _sampled(claim, ref, target, bx, rules, samples, seed, params, conventions, evidence, why_not, spec)
 
     stages = emulation_stages(ref, target, rules)
@@ -663,6 +671,36 @@ def _prove_emulation(net_or_compiled, box, tie, S, reference, claim, max_cells, 
     evidence["summary"] = summary
     return _result(claim, Verdict.PROVED, kernel_statement(params, conventions, "emulation-regions"), cert, params,
                    conventions, evidence)
+
+
+def _polytope(claim, ref, target, spec, params, conventions, evidence, max_cells, time_budget):
+    """d >= 3: exact polyhedral cells (:mod:`verify.decide.polytope`, kernel kind ``emulation-polytope``)."""
+    from .polytope import DEFAULT_TIME_BUDGET, Stuck, emulation_search, strip
+
+    budget = DEFAULT_TIME_BUDGET if time_budget is None else parse_positive(time_budget, "time_budget")
+    try:
+        info = emulation_search(params, max_cells=max_cells, time_budget=float(budget))
+    except Stuck as exc:
+        return _result(claim, Verdict.INCONCLUSIVE, STATEMENT, {"summary": f"polyhedral cells: {exc}"}, params,
+                       conventions, evidence)
+    ev = {**evidence, "cells": info["leaves"], "faces": info["roots"], "faces_done": info["roots_done"]}
+    if info["stop"] is not None:
+        (_, rule), p, _ = info["stop"]
+        return _witness_result(claim, ref, target, spec, [to_fraction(c) for c in p], rule, params, conventions,
+                               ev, None)
+    if not info["complete"]:
+        ev["volume_fraction_estimate"] = info["volume_estimate"]
+        return _result(claim, Verdict.INCONCLUSIVE, STATEMENT,
+                       {"summary": f"budget: {info['stopped']}; {info['roots_done']} of {info['roots']} box faces "
+                                   f"proved, about {info['volume_estimate']:.1%} of the volume (estimate, evidence "
+                                   f"only)", "partial": {"faces_done": info["roots_done"],
+                                                         "roots": strip(info["trees"][:info["roots_done"]])}},
+                       params, conventions, ev)
+    ev["summary"] = (f"equal on all of the box ({info['leaves']} polyhedral cells over {info['roots']} faces), tie "
+                     f"{params['tie']}")
+    cert = {"kind": "emulation-polytope", "roots": strip(info["trees"])}
+    return _result(claim, Verdict.PROVED, kernel_statement(params, conventions, "emulation-polytope"), cert, params,
+                   conventions, ev)
 
 
 def R_digest(data) -> str:

@@ -628,6 +628,21 @@ def _map_json(forms, d) -> list:
 
 # -- the counter ----------------------------------------------------------------------------------
 
+def _count_polytope(f, box, max_regions):
+    """d >= 3, activation regions: exact polyhedral cells (:mod:`verify.decide.polytope`)."""
+    from .polytope import MAX_DIM, Stuck, activation_search
+
+    bx = parse_box(box, f.input_dim, max_dim=MAX_DIM)
+    try:
+        info = activation_search(f.to_dict(), bx, max_cells=max_regions)
+    except Stuck as exc:
+        raise SizeLimitError(f"polyhedral cells: {exc}") from None
+    if not info["complete"]:
+        raise SizeLimitError(f"polyhedral cells: {info['stopped']}")
+    n = len(set(info["patterns"]))
+    return RegionCount("activation", n, bx, len(bx), [], n, None, info["leaves"], "exact polyhedral cells (d >= 3)")
+
+
 def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_regions: int = MAX_REGIONS,
                   include_regions: bool = True, method: str = "auto") -> RegionCount:
     """Exact number of ``kind`` regions of f on the box (dimension 1 or 2, full-dimensional box).
@@ -649,7 +664,8 @@ def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_reg
     Limits
     ------
     ``max_regions`` in [1, 2,100,000] (:class:`~verify.errors.InputError` outside); more cells raise
-    :class:`~verify.errors.SizeLimitError`; boxes of dimension > 2 are refused; ``method="sweep"`` needs a
+    :class:`~verify.errors.SizeLimitError`; boxes of dimension > 2 are refused except for activation regions of
+    a maxout network (d = 3..6: exact polyhedral cells, docs/regions.md); ``method="sweep"`` needs a
     1-D ``MaxoutNetwork``; the tracer's errors propagate for untraceable ``f``.
     """
     if kind not in KINDS:
@@ -658,6 +674,8 @@ def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_reg
         raise InputError("method", f"must be auto, sweep or trace, got {method!r}")
     if not isinstance(max_regions, int) or not 1 <= max_regions <= MAX_REGIONS:
         raise InputError("max_regions", f"must be an integer in [1, {MAX_REGIONS}], got {max_regions!r}")
+    if kind == "activation" and isinstance(f, MaxoutNetwork) and f.input_dim >= 3:
+        return _count_polytope(f, box, max_regions)
     # regions are counted on a full-dimensional box: lo < hi on every side
     bx = parse_box(box, getattr(f, "input_dim", None), max_dim=2)
     d = len(bx)
