@@ -58,7 +58,7 @@ from flint import arb
 
 from .ntk_gram import NtkGram, ntk_gram, ntk_gram_float64
 from ..canonical import jsonable
-from ..arith.ball import ball_bounds, ball_cholesky, to_ball, workprec
+from ..arith.ball import ball_bounds, ball_cholesky, ball_cholesky_blocked, to_ball, workprec
 from ..arith.exact import fraction_str, parse_exact, rank_q
 from ..errors import InputError
 from ..kernel import Rejected, ntk as kernel_ntk
@@ -467,7 +467,7 @@ def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed
         gram = ntk_gram(dists, queries, heads=heads, seed=seed, law=law, key_dim=key_dim, head_set=head_set,
                         precision=prec, scale=scale, reading=reading)
         with workprec(prec):
-            chol = ball_cholesky(gram.entries())
+            chol = ball_cholesky_blocked(gram.matrix)
         attempts.append({"precision_bits": prec, "positive_definite": bool(chol.positive_definite),
                          **({} if chol.positive_definite else {"failed_at_pivot": chol.failed_at})})
         if chol.positive_definite:

@@ -1,0 +1,113 @@
+"""The case-split engine's shared memo (verify.decide.casesplit.shared_memo) and the byte-identity of the
+audits whose procedures were sped up: the sha256 of each Result's JSON, without "timing" and "versions"
+(the interpreter and library versions, not part of a verdict or certificate), recorded on the commit before
+the speed-ups.  The audits that take seconds are compared only with VERIFY_HASH_ALL=1 (the audit run of the
+test suite checks their verdicts anyway)."""
+
+import hashlib
+import os
+
+import pytest
+
+from verify.audit.discovery import load_audits
+from verify.audit.runner import run_audit, strip_timing
+from verify.canonical import canonical_dumps
+from verify.decide import casesplit as C
+from verify.decide.casesplit import DecisionTree, LinearForm, explore_decisions, shared_memo, tree_from_leaves
+
+BEFORE = {
+    "N7/F1-m1": "4232d204c0224ff39ee1718478d52de0c83187b91f90cd1fa546e2ed201df964",
+    "N7/F11-m1-d1": "32fb74f53db660df9a593db5cd711f729da7aeb5241138bbfdd3d3bd35dc8032",
+    "N7/equivalence-oracle-and-random": "b1a261a049f959e170ed02e4bfdde97053c376c71bf53af339a73c58c36c184d",
+    "N7/equivalence-quick": "83bce17bedf3289d69c8c77f7d734b827a3226368c1ccf2def405dd73d4192cb",
+    "N7/equivalence-swapped-pairing": "5cc5ac4f0d0c80114506ae1d0b7980358fb37f3732d3e338728bd53c4ea4669e",
+    "N7/float64-table": "51b36d0586edc542e855dac01508581ca3cff62d2ecd1cc5cb707b5e1c94bb1b",
+    "N7/n1-per-token-translates-singular": "43478ea62bc061f45d0dbf71d2f10d0d72c372880f5f7e5e89cef9dfd1014c83",
+    "N7/n2-zero-head-F8": "14f752f6cfa2d7ec439ca053df88ce83e61debff10d1ea86e4fe06022714ff1e",
+    "N7/oracle-dilations3-s=0.5": "2a12b848de0d87e62e6db2c3fcf3401a03ee781ed37cd02189da963757bab230",
+    "N7/oracle-dilations5-s=0.125": "70940f24de34e73d3f976ec7051fa42a849e9c2ec6bf1f4bf0775b040f123bca",
+    "N7/oracle-dilations5-s=0.25": "e349884e89b7d2b2e13ca1b7bc873620f54ebcf781ae7bd749aed826ef74f720",
+    "N7/oracle-translates-m1": "b3faf0273ed97746b80f5d8b8526a8ad23946712b139f314949e3012c4530b58",
+    "N7/oracle-translates-m2": "061e47fedfe09570836759e6c318c9e1b09cf12d1cbbe530fa848eec197b27c9",
+    "N7/outside-setting-d1-collinear": "5e39b0d54722b71a97bb52aedd9a720abbadf294eda384f4230c79e6beb2948d",
+    "N7/shared-translates-singular": "79d38d661148c5ab9eb3ba99dea55d0a1cff9acb2986c7d3c778c5f25d99816b",
+    "T1/n-value-ne-score": "48f6e39496f79777e57c1efd95a9ff8eab58226130069ebaa94a63cb99e7e35f",
+    "T1/symbolic-n6-grid-random": "9628844b90ebc14ede706aaad8e52997dfc6c52412699c6298aff4ade18d70ea",
+    "T1/symbolic-n8": "d1bfd9cb0ce3b8aaf808d273020fc2a8e76bbb56ba99624593bbadcdb01d60a5",
+    "T1/value-eq-score-control": "12defa4e30b505b9eecd5158f6e9792d1446e1edddad1e24b6cb32c846d9296b",
+    "T3/n1-u-exceeds-S": "f97520d80d59cd64f128cd81137fa68ae1d46da8b267d992358011f8442cbc5d",
+    "T3/n2-non-binary-code": "0e717d453e2cdc2279efe226254331ac5f07bf6080cee0675221f5b19679402c",
+    "T3/symbolic-S10": "3daf6797a47f3520d0fac9a9e50a3a939c16ba4d73bf90d8d2ca9f31a9f54ee9",
+    "T5/M-2C-no-counterexample-sampled": "f716a1164a4fb1fc56b28c77e0e16ffe292b741e82457c99e106a9ddaab16359",
+    "T5/O7-M-2C-plus-1-100": "b84017b8cf5b4d9c5979e6016011d021f5024ff5ed5d223fd73176d3290cd6a5",
+    "T5/O7-M-7C": "d94f880c7133f630c9c5daccb07e4d85c2f6cb1bb2ff9d847feac17efcbfa44b",
+    "T5/control-M-201-100": "950811dd9f783847e3e0de1757a054430e284dc033d19977eebf7c65be178c54",
+    "T5/control-M-201-100-order-cdab": "dc71836e8ceeb3c7ef1674fc325fac689c5db1a530ddad9b37474a1d879609b1",
+    "T5/n-M-2C-average": "10cf97e54d404ca377d5d8e380676190d6442935eae45b01fe44d34fdd2df469",
+    "T5/n-M-2C-first-order-cdab": "37f81a130cf1aba50f41b796d3d252caa10794e9407f5e94d2b4a526f0eaafa9",
+}
+SLOW = {"T1/symbolic-n8", "T5/O7-M-2C-plus-1-100", "T5/O7-M-7C", "N7/equivalence-oracle-and-random",
+        "N7/equivalence-quick", "N7/float64-table", "T1/symbolic-n6-grid-random"}
+ALL = os.environ.get("VERIFY_HASH_ALL") == "1"
+
+
+def result_hash(result) -> str:
+    d = strip_timing(result.to_dict())
+    d.pop("versions", None)
+    return hashlib.sha256(canonical_dumps(d).encode()).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def audits():
+    return {a.id: a for a in load_audits()}
+
+
+@pytest.mark.parametrize("audit_id", sorted(BEFORE))
+def test_results_byte_identical_to_before(audit_id, audits):
+    if audit_id in SLOW and not ALL:
+        pytest.skip("seconds long: compared with VERIFY_HASH_ALL=1")
+    if audit_id not in audits:
+        pytest.skip(f"{audit_id} renamed by its owner")
+    assert result_hash(run_audit(audits[audit_id]).result) == BEFORE[audit_id]
+
+
+def _max3(ops):
+    z = [LinearForm.var(a) for a in range(3)]
+    m = z[0] + ops.relu(z[1] - z[0])
+    return m + ops.relu(z[2] - m)
+
+
+def test_memo_changes_nothing_and_is_scoped():
+    assert C._memo() is None
+    leaves, nodes = explore_decisions(3, _max3)
+    assert C._memo() is None                    # the exploration's memo is gone afterwards
+    with shared_memo() as memo:
+        again, nodes2 = explore_decisions(3, _max3)
+        assert C._memo() is memo and memo       # nested: the outer memo is used and filled
+    assert C._memo() is None and nodes2 == nodes
+    assert tree_from_leaves([o.facts for o, _ in leaves]) == tree_from_leaves([o.facts for o, _ in again])
+    assert [out.key() for _, out in leaves] == [out.key() for _, out in again]
+
+
+def test_memo_keys_by_identity_and_value():
+    z0, z1 = LinearForm.var(0), LinearForm.var(1)
+    with shared_memo():
+        a = z0 + z1
+        assert z0 + z1 is a                     # the same operands: the same result object
+        assert (z0 * 2).key() == (((0, 2),), 0) and (z0 * 3).key() == (((0, 3),), 0)
+        w = LinearForm.var(0) + z1              # equal value, another operand: computed, not confused
+        assert w is not a and w.key() == a.key()
+
+
+def test_shared_sign_shape_still_refuses_and_decides():
+    # negative: a sign that is not a comparison of two symbols is refused inside a memo as outside
+    with shared_memo():
+        ops = DecisionTree(2)
+        with pytest.raises(C.UnsupportedDecision):
+            ops.sign(LinearForm.var(0) * 2 + LinearForm.var(1))
+        with pytest.raises(C.Undecided):
+            ops.sign(LinearForm.var(0) - LinearForm.var(1))
+        f = LinearForm.var(1) - LinearForm.var(0)
+        assert DecisionTree(2, [(0, 1, 1)]).sign(f) == -1
+        assert DecisionTree(2, [(0, 1, 0)]).sign(f) == 0        # equal symbols merge: not the cached shape
+        assert DecisionTree(2, [(0, 1, -1)]).sign(f) == 1
