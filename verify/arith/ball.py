@@ -25,7 +25,8 @@ Exact rationals enter as balls (:func:`to_ball`); every operation is python-flin
 is an ``attempt(prec)`` run at each rung of the ladder in turn (:func:`decide_with_ladder`), its balls
 rebuilt from the exact inputs at that precision; it stops at the first rung that decides.
 :func:`ball_cholesky` is the textbook Cholesky on balls (about n^3/6 ball multiply-adds), stopping at
-the first pivot not certainly > 0.
+the first pivot not certainly > 0; :func:`ball_cholesky_blocked` is the same factorisation 32 columns at a
+time with the panel solves and trailing updates in Arb's ``arb_mat`` routines.
 
 Soundness
 ---------
