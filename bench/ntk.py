@@ -1,5 +1,5 @@
-"""bench/ntk: time of the certified PD verdict, before and after the blocked Cholesky, beside float64 eigvalsh,
-for Gram sizes N*m up to 400, in one run.
+"""bench/ntk: time of the certified PD verdict before and after (Cholesky sums in Arb, shared exponentials)
+beside float64, for Gram sizes N*m up to 400, in one run.
 
     python3 bench/ntk.py            # sizes 20, 50, 100, 200, 400 (a few minutes at most)
     python3 bench/ntk.py --quick    # sizes 20, 50, 100
@@ -11,9 +11,10 @@ Columns (medians over the repeats):
   before    = the previous path: per-law gradient batches (verify.laws.cgf.discrete_grad_ball_many), the
               textbook ball Cholesky (verify.arith.ball.ball_cholesky), the ladder 64, 128, ..., 2048 bits
               from its bottom until the Cholesky succeeds, times summed over every rung tried;
-  after     = verify.decide.ntk_gram.ntk_gram (shared exponentials) and ball_cholesky_blocked, the ladder
-              started at the rung the float64 condition number predicts (verify.decide.ntk.predicted_start;
-              the float64 Gram's time is counted in 'after');
+  after     = verify.decide.ntk_gram.ntk_gram (shared exponentials) and ball_cholesky_dot (one arb_mat
+              matrix-vector product per column), the ladder started at the rung the float64 condition
+              number predicts (verify.decide.ntk.predicted_start; the float64 Gram's time is counted in
+              'after');
   float64   = numpy Gram from the same exact heads + eigvalsh.
 Ratios: before / after (the speed-up), after / float64 and before / float64 (certified over the float floor).
 ``run()`` returns the figures for bench/run.py; the table goes to stderr.
@@ -34,7 +35,7 @@ from flint import arb_mat
 from verify.decide.ntk import FLOAT64_UNDECIDED_RATIO, predicted_start
 from verify.decide.ntk_gram import _discrete_atoms, apply_head, gaussian_heads, ntk_gram, ntk_gram_float64, \
     query_lists
-from verify.arith.ball import ball_cholesky, ball_cholesky_blocked, workprec
+from verify.arith.ball import ball_cholesky, ball_cholesky_dot, workprec
 from verify.laws import Discrete
 from verify.laws.cgf import discrete_grad_ball_many
 
@@ -93,7 +94,7 @@ def after(laws, heads):
     for prec in LADDER[start:]:
         g = ntk_gram(laws, QUERIES, head_set=heads, precision=prec)
         with workprec(prec):
-            if ball_cholesky_blocked(g.matrix).positive_definite:
+            if ball_cholesky_dot(g.matrix).positive_definite:
                 return "PD", prec, time.perf_counter() - t0
     return "undecided", LADDER[-1], time.perf_counter() - t0
 

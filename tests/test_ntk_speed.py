@@ -1,4 +1,5 @@
-"""The NTK speed-ups: blocked ball Cholesky (verify.arith.ball.ball_cholesky_blocked), the Gram's shared
+"""The NTK speed-ups: ball Cholesky with Arb's sums (verify.arith.ball.ball_cholesky_dot, the one the NTK
+check uses) and blocked (verify.arith.ball.ball_cholesky_blocked), the Gram's shared
 exponentials (verify.decide.ntk_gram), the ladder's predicted first rung (verify.decide.ntk.predicted_start),
 and the null basis of a refuted Gram whose kernel has dimension 2."""
 
@@ -10,7 +11,7 @@ import pytest
 from flint import arb, arb_mat
 
 from verify import kernel
-from verify.arith.ball import ball_cholesky, ball_cholesky_blocked, to_ball, workprec
+from verify.arith.ball import ball_cholesky, ball_cholesky_blocked, ball_cholesky_dot, to_ball, workprec
 from verify.decide.ntk import predicted_start, ntk_positive_definite
 from verify.decide.ntk_gram import ntk_gram
 from verify.laws import Discrete, Gaussian
@@ -112,3 +113,36 @@ def test_two_dimensional_null_spaces_are_reported_as_a_basis():
     r = ntk_positive_definite(laws, [[1]], heads=8, seed=0, ladder=(200, 400))
     assert r.verdict is Verdict.REFUTED and len(r.certificate["null_space"]) == 2
     assert "null space of dimension 2" in kernel.check(json.loads(r.to_json()))
+
+
+@pytest.mark.parametrize("n", [1, 2, 9, 30])
+def test_dot_cholesky_agrees_with_the_textbook_one(n):
+    with workprec(128):
+        M = _spd(n, seed=n + 100)
+        rows = [[M[i, j] for j in range(n)] for i in range(n)]
+        a, b = ball_cholesky(rows), ball_cholesky_dot(M)
+        assert a.positive_definite and b.positive_definite and ball_cholesky_dot(rows).positive_definite
+        assert all(x.overlaps(y) and y.rad() <= 4 * x.rad() for x, y in zip(a.pivots, b.pivots))
+
+
+def test_dot_cholesky_never_certifies_a_matrix_that_is_not_pd():
+    with workprec(128):
+        rng = random.Random(5)
+        C = arb_mat(10, 8, [arb(rng.randint(-5, 5)) for _ in range(80)])
+        S = C * C.transpose()                                   # rank 8
+        r = ball_cholesky_dot(S)
+        assert r.positive_definite is None and r.failed_at == 8
+        M = _spd(7, seed=4)
+        M[5, 5] = arb(-50)                                      # indefinite
+        assert ball_cholesky_dot(M).failed_at == 5
+        P = arb_mat([[1, 1], [1, 1]])
+        P[1, 1] = arb(1, 1e-30)                                 # the ball contains a singular matrix
+        assert ball_cholesky_dot(P).positive_definite is None
+        M = _spd(5, seed=6)
+        forged = arb_mat(M)
+        for i in range(5):
+            for j in range(i + 1, 5):
+                forged[i, j] = arb(-1000)                       # only the lower triangle is read
+        assert ball_cholesky_dot(forged).pivots[-1].overlaps(ball_cholesky_dot(M).pivots[-1])
+    with pytest.raises(ValueError):
+        ball_cholesky_dot(arb_mat(3, 2))

@@ -57,7 +57,8 @@ from ..results import Verdict
 __all__ = [
     "LADDER", "workprec", "to_ball", "ball_bounds", "ball_midpoint", "sign", "certainly_positive", "certainly_negative",
     "certainly_nonzero", "certainly_less", "certainly_contains", "LadderOutcome", "decide_with_ladder",
-    "ball_cholesky", "ball_cholesky_blocked", "CholeskyOutcome", "CHOLESKY_BLOCK", "certify_positive_definite", "certify_full_column_rank",
+    "ball_cholesky", "ball_cholesky_blocked", "ball_cholesky_dot", "CholeskyOutcome", "CHOLESKY_BLOCK",
+    "certify_positive_definite", "certify_full_column_rank",
     "ball_str",
 ]
 
@@ -327,6 +328,67 @@ def ball_cholesky_blocked(matrix, block: int = CHOLESKY_BLOCK) -> CholeskyOutcom
         t = (A22 - X.transpose() * X).entries()
         e = [t[i * rest + c] if c <= i else t[c * rest + i] for i in range(rest) for c in range(rest)]
         r, j0 = rest, j0 + b
+    return CholeskyOutcome(True, tuple(pivots))
+
+
+def ball_cholesky_dot(matrix) -> CholeskyOutcome:
+    """Interval Cholesky with the inner sums in Arb: the outcome of :func:`ball_cholesky` (``positive_definite``,
+    the squared pivots, ``failed_at``), its O(n^3) work as one ``arb_mat`` matrix-vector product per column.
+
+    Algorithm
+    ---------
+    Left-looking, column by column: with L the factor so far (an n x n ``arb_mat``, zero beyond column j),
+    d = L (L_j0, ..., L_j,j-1, 0, ...)^T gives every sum_k<j L_ik L_jk at once (``arb_mat`` product: Arb's
+    dot products, one rounding per sum); then s_j = m_jj - d_j, stop unless certainly > 0, L_jj = sqrt(s_j)
+    and L_ij = (m_ij - d_i) / L_jj for i > j.  n matrix-vector products (n^3 ball multiply-adds inside Arb,
+    half of them by exact zeros), n^2/2 ball operations in Python.
+
+    Soundness
+    ---------
+    The same factorisation and the same lemma as :func:`ball_cholesky`: every operation is Arb's, whose
+    result contains the exact result for every point of its input balls, so for every symmetric matrix A
+    inside the entry balls each computed ball contains the corresponding exact quantity of A's Cholesky
+    factorisation; all pivots certainly > 0 prove every such A positive definite (docs/conventions.md
+    section 2).  Only the diagonal and the lower triangle are read.
+
+    Limits
+    ------
+    ``None`` (undecided, never "not PD") at the first pivot whose ball touches 0 or lies below it
+    (``failed_at``); a non-square matrix is a ``ValueError``.  Its balls are close to, not equal to,
+    :func:`ball_cholesky`'s (Arb's dot products round once per sum).
+    """
+    if isinstance(matrix, arb_mat):
+        n = matrix.nrows()
+        if matrix.ncols() != n:
+            raise ValueError(f"matrix: {n} x {matrix.ncols()} is not square")
+        e = matrix.entries()
+    else:
+        n = len(matrix)
+        for i, row in enumerate(matrix):
+            if len(row) != n:
+                raise ValueError(f"matrix: row {i} has length {len(row)}, expected {n} (square)")
+        e = [to_ball(x) for row in matrix for x in row]
+    L = arb_mat(n, n)
+    rows = [[] for _ in range(n)]          # rows[j] = [L_j0, ..., L_j,j-1] (Python copies, for the vectors)
+    pivots = []
+    for j in range(n):
+        if j:
+            d = (L * arb_mat(n, 1, rows[j] + [0] * (n - j))).entries()
+            s = e[j * n + j] - d[j]
+        else:
+            d = None
+            s = e[0]
+        pivots.append(s)
+        if not certainly_positive(s):
+            return CholeskyOutcome(None, tuple(pivots), failed_at=j)
+        ljj = s.sqrt()
+        L[j, j] = ljj
+        rows[j].append(ljj)
+        for i in range(j + 1, n):
+            t = e[i * n + j] if d is None else e[i * n + j] - d[i]
+            lij = t / ljj
+            L[i, j] = lij
+            rows[i].append(lij)
     return CholeskyOutcome(True, tuple(pivots))
 
 

@@ -15,8 +15,9 @@ a node cannot fork its parent's evaluation state; instead every node of one expl
 (:func:`shared_memo`) of the :class:`LinearForm` results it computes (sums, products, keys, the shape of a
 sign), keyed by the operands' identity: what does not depend on the decisions (the queries, keys, values,
 scores and their differences) is computed once for the whole tree and looked up by the other nodes.  Cost:
-one run of the computation's control flow per node of the tree, most of its arithmetic shared; the leaves are at most the weak orderings of the n symbols (Fubini
-numbers: 75 for n = 4, 4683 for n = 6), since each leaf is a non-empty union of them.
+one run of the computation's control flow per node of the tree, most of its arithmetic shared; the leaves
+are at most the weak orderings of the n symbols (Fubini numbers: 75 for n = 4, 4683 for n = 6), since each
+leaf is a non-empty union of them.
 
 Soundness
 ---------
@@ -25,8 +26,9 @@ The three outcomes of every branching are exhaustive and each leaf's facts are c
 computation made is entailed by the leaf's facts, so its output, an exact linear form, is the output at every
 point of that leaf.  The memo returns the value an operation would compute: forms are never mutated, each
 entry keeps its operands alive (so an identity is never reused while the memo lives), and a sign's cached
-shape is used only at nodes without equality facts, where no symbols merge.  :func:`tree_from_leaves` writes the leaves as the flat preorder tree that the kernel
-(:mod:`verify.kernel.casesplit`) re-checks on its own.  Everything is exact (``mpq`` coefficients).
+shape is used only at nodes without equality facts, where no symbols merge.  :func:`tree_from_leaves`
+writes the leaves as the flat preorder tree that the kernel (:mod:`verify.kernel.casesplit`) re-checks on
+its own.  Everything is exact (``mpq`` coefficients).
 
 Limits
 ------

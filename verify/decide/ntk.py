@@ -26,8 +26,8 @@ Algorithm
 1. The float64 Gram first (evidence), whose condition number picks the first rung worth trying
    (:func:`predicted_start`; the bottom rung when float64 is undecided or sees no PD matrix); then for each
    rung of ``ladder`` (``NTK_LADDER`` = 200, 400, 800 bits) from there: the ball Gram
-   (:func:`~verify.decide.ntk_gram.ntk_gram`) and its blocked interval Cholesky
-   (:func:`~verify.arith.ball.ball_cholesky_blocked`: O(n^3) ball operations inside Arb's ``arb_mat``
+   (:func:`~verify.decide.ntk_gram.ntk_gram`) and its interval Cholesky
+   (:func:`~verify.arith.ball.ball_cholesky_dot`: the O(n^3) sums inside Arb's ``arb_mat``
    routines), until it succeeds.
 2. PD: the kernel's own Gram and pivots give the certificate (:func:`pd_certificate`); the certified
    spectrum (n <= 40) is added as evidence.
@@ -63,7 +63,7 @@ import math
 
 from .ntk_gram import NtkGram, ntk_gram, ntk_gram_float64, ntk_inputs
 from ..canonical import jsonable
-from ..arith.ball import ball_bounds, ball_cholesky, ball_cholesky_blocked, to_ball, workprec
+from ..arith.ball import ball_bounds, ball_cholesky, ball_cholesky_dot, to_ball, workprec
 from ..arith.exact import fraction_str, parse_exact, rank_q
 from ..errors import InputError
 from ..kernel import Rejected, ntk as kernel_ntk
@@ -505,7 +505,7 @@ def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed
         gram = ntk_gram(dists, queries, heads=heads, seed=seed, law=law, key_dim=key_dim, head_set=head_set,
                         precision=prec, scale=scale, reading=reading)
         with workprec(prec):
-            chol = ball_cholesky_blocked(gram.matrix)
+            chol = ball_cholesky_dot(gram.matrix)
         attempts.append({"precision_bits": prec, "positive_definite": bool(chol.positive_definite),
                          **({} if chol.positive_definite else {"failed_at_pivot": chol.failed_at})})
         if chol.positive_definite:
