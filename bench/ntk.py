@@ -1,4 +1,5 @@
-"""bench/ntk: time of the certified PD verdict vs float64 eigvalsh for Gram sizes N*m up to 400.
+"""bench/ntk: time of the certified PD verdict before and after (Cholesky sums in Arb, shared exponentials)
+beside float64, for Gram sizes N*m up to 400, in one run.
 
     python3 bench/ntk.py            # sizes 20, 50, 100, 200, 400 (a few minutes at most)
     python3 bench/ntk.py --quick    # sizes 20, 50, 100
@@ -7,10 +8,15 @@ Family: N random discrete laws in d = 2 (4 distinct atoms each, coordinates k/8,
 m = 2 shared queries (1, 1/2), (-3/10, 1); H = ceil(N*m/d) + 8 Gaussian heads (seed 0, scale 1/4).
 
 Columns (medians over the repeats):
-  certified = arb Gram + interval Cholesky, summed over the rungs of the ladder 64, 128, ..., 2048 bits
-              until the Cholesky succeeds (gram / cholesky = the two parts);
-  float64   = numpy Gram from the same exact heads + eigvalsh;  eigvalsh = the eigenvalue call alone.
-Ratios: certified / float64 (whole verdict) and cholesky / eigvalsh (the decision step alone).
+  before    = the previous path: per-law gradient batches (verify.laws.cgf.discrete_grad_ball_many), the
+              textbook ball Cholesky (verify.arith.ball.ball_cholesky), the ladder 64, 128, ..., 2048 bits
+              from its bottom until the Cholesky succeeds, times summed over every rung tried;
+  after     = verify.decide.ntk_gram.ntk_gram (shared exponentials) and ball_cholesky_dot (one arb_mat
+              matrix-vector product per column), the ladder started at the rung the float64 condition
+              number predicts (verify.decide.ntk.predicted_start; the float64 Gram's time is counted in
+              'after');
+  float64   = numpy Gram from the same exact heads + eigvalsh.
+Ratios: before / after (the speed-up), after / float64 and before / float64 (certified over the float floor).
 ``run()`` returns the figures for bench/run.py; the table goes to stderr.
 """
 
@@ -24,10 +30,14 @@ import time
 from fractions import Fraction as F
 
 import numpy as np
+from flint import arb_mat
 
-from verify.decide.ntk_gram import gaussian_heads, ntk_gram, ntk_gram_float64, query_lists
-from verify.arith.ball import ball_cholesky, workprec
+from verify.decide.ntk import FLOAT64_UNDECIDED_RATIO, predicted_start
+from verify.decide.ntk_gram import _discrete_atoms, apply_head, gaussian_heads, ntk_gram, ntk_gram_float64, \
+    query_lists
+from verify.arith.ball import ball_cholesky, ball_cholesky_dot, workprec
 from verify.laws import Discrete
+from verify.laws.cgf import discrete_grad_ball_many
 
 QUERIES = [[F(1), F(1, 2)], [F(-3, 10), F(1)]]
 LADDER = (64, 128, 256, 512, 1024, 2048)
@@ -44,68 +54,94 @@ def family(n_laws: int, seed: int = 2026) -> list:
     return laws
 
 
-def certified(laws, heads):
-    """(verdict, deciding precision, gram seconds, cholesky seconds), times summed over every rung tried."""
-    tg = tc = 0.0
+def _gram_before(laws, heads, prec):
+    """The Gram as built before (one discrete_grad_ball_many batch per law, per-column shifted exponentials)."""
+    qs = query_lists(laws, QUERIES)[0]
+    thetas = [apply_head(A, q) for A in heads for q in qs]
+    m = len(qs)
+    with workprec(prec):
+        rows = []
+        for law in laws:
+            atoms, weights = _discrete_atoms(law)
+            feats = discrete_grad_ball_many(atoms, weights, thetas)
+            for a in range(m):
+                rows.append([g for h in range(len(heads)) for g in feats[h * m + a]])
+        Fm = arb_mat(rows)
+        K = (Fm * Fm.transpose()) / len(heads)
+        n = K.nrows()
+        return [[K[max(r, c), min(r, c)] for c in range(n)] for r in range(n)]
+
+
+def before(laws, heads):
+    """(verdict, deciding precision, seconds), the previous path."""
+    t0 = time.perf_counter()
     for prec in LADDER:
-        t0 = time.perf_counter()
-        g = ntk_gram(laws, QUERIES, head_set=heads, precision=prec)
-        t1 = time.perf_counter()
+        M = _gram_before(laws, heads, prec)
         with workprec(prec):
-            chol = ball_cholesky(g.entries())
-        t2 = time.perf_counter()
-        tg, tc = tg + t1 - t0, tc + t2 - t1
-        if chol.positive_definite:
-            return "PD", prec, tg, tc
-    return "undecided", LADDER[-1], tg, tc
+            if ball_cholesky(M).positive_definite:
+                return "PD", prec, time.perf_counter() - t0
+    return "undecided", LADDER[-1], time.perf_counter() - t0
+
+
+def after(laws, heads):
+    """(verdict, deciding precision, seconds), the current path with the predicted first rung."""
+    t0 = time.perf_counter()
+    M = ntk_gram_float64(laws, query_lists(laws, QUERIES), heads)
+    eig = np.linalg.eigvalsh(M)
+    ratio = float(eig[0] / eig[-1])
+    start = predicted_start({"size": len(M), "ratio": ratio, "undecided": not abs(ratio) > FLOAT64_UNDECIDED_RATIO,
+                             "naive_rule": "PD" if eig[0] > 0 else "not PD"}, LADDER)
+    for prec in LADDER[start:]:
+        g = ntk_gram(laws, QUERIES, head_set=heads, precision=prec)
+        with workprec(prec):
+            if ball_cholesky_dot(g.matrix).positive_definite:
+                return "PD", prec, time.perf_counter() - t0
+    return "undecided", LADDER[-1], time.perf_counter() - t0
 
 
 def float64(laws, heads):
     t0 = time.perf_counter()
     M = ntk_gram_float64(laws, query_lists(laws, QUERIES), heads)
-    t1 = time.perf_counter()
     eig = np.linalg.eigvalsh(M)
-    t2 = time.perf_counter()
-    return float(eig[0] / eig[-1]), t1 - t0, t2 - t1
+    return float(eig[0] / eig[-1]), time.perf_counter() - t0
 
 
 def run(quick: bool = False, repeats: int = None) -> dict:
     sizes = (20, 50, 100) if quick else (20, 50, 100, 200, 400)
     out = {"sizes": list(sizes), "rows": []}
     err = sys.stderr
-    err.write(f"{'N*m':>5} {'H':>4} {'verdict':>9} {'bits':>5} {'certified s':>12} {'(gram':>8} {'chol)':>8} "
-              f"{'float64 s':>10} {'eigvalsh s':>11} {'cert/f64':>9} {'chol/eig':>9} {'f64 ratio':>11}\n")
-    cert_ratios, step_ratios = [], []
+    err.write(f"{'N*m':>5} {'H':>4} {'verdict':>9} {'bits b/a':>9} {'before s':>9} {'after s':>8} "
+              f"{'float64 s':>10} {'before/after':>13} {'after/f64':>10} {'before/f64':>11} {'f64 ratio':>10}\n")
     for n in sizes:
         laws = family(n // 2)
         H = -(-n // 2) + 8
         heads, _ = gaussian_heads(H, 2, seed=0, scale=F(1, 4))
         reps = repeats or (3 if n <= 100 else 1)
-        c_tot, c_gram, c_chol, f_tot, f_eig = [], [], [], [], []
-        verdict = prec = ratio = None
+        tb, ta, tf = [], [], []
         for _ in range(reps):
-            verdict, prec, tg, tc = certified(laws, heads)
-            ratio, fg, fe = float64(laws, heads)
-            c_tot.append(tg + tc), c_gram.append(tg), c_chol.append(tc)
-            f_tot.append(fg + fe), f_eig.append(fe)
-        row = {"size": n, "heads": H, "verdict": verdict, "precision_bits": prec,
-               "certified_s": statistics.median(c_tot), "gram_s": statistics.median(c_gram),
-               "cholesky_s": statistics.median(c_chol), "float64_s": statistics.median(f_tot),
-               "eigvalsh_s": statistics.median(f_eig), "float64_lambda_ratio": ratio}
-        row["certified_over_float64_ratio"] = row["certified_s"] / row["float64_s"]
-        row["cholesky_over_eigvalsh_ratio"] = row["cholesky_s"] / max(row["eigvalsh_s"], 1e-9)
-        cert_ratios.append(row["certified_over_float64_ratio"])
-        step_ratios.append(row["cholesky_over_eigvalsh_ratio"])
+            vb, pb, t = before(laws, heads)
+            tb.append(t)
+            va, pa, t = after(laws, heads)
+            ta.append(t)
+            ratio, t = float64(laws, heads)
+            tf.append(t)
+        row = {"size": n, "heads": H, "verdict_before": vb, "verdict_after": va, "precision_before": pb,
+               "precision_after": pa, "before_s": statistics.median(tb), "after_s": statistics.median(ta),
+               "float64_s": statistics.median(tf), "float64_lambda_ratio": ratio}
+        row["speedup"] = row["before_s"] / row["after_s"]
+        row["certified_over_float64_ratio"] = row["after_s"] / row["float64_s"]
+        row["before_over_float64_ratio"] = row["before_s"] / row["float64_s"]
         out["rows"].append(row)
-        err.write(f"{n:>5} {H:>4} {verdict:>9} {prec:>5} {row['certified_s']:>12.3f} {row['gram_s']:>8.3f} "
-                  f"{row['cholesky_s']:>8.3f} {row['float64_s']:>10.4f} {row['eigvalsh_s']:>11.5f} "
-                  f"{row['certified_over_float64_ratio']:>9.1f} {row['cholesky_over_eigvalsh_ratio']:>9.0f} "
-                  f"{ratio:>11.3e}\n")
+        verdict = va if va == vb else f"{vb}/{va}"
+        err.write(f"{n:>5} {H:>4} {verdict:>9} {f'{pb}/{pa}':>9} {row['before_s']:>9.3f} {row['after_s']:>8.3f} "
+                  f"{row['float64_s']:>10.4f} {row['speedup']:>13.1f} {row['certified_over_float64_ratio']:>10.1f} "
+                  f"{row['before_over_float64_ratio']:>11.1f} {ratio:>10.3e}\n")
         err.flush()
-    out["median_certified_over_float64_ratio"] = statistics.median(cert_ratios)
-    out["median_cholesky_over_eigvalsh_ratio"] = statistics.median(step_ratios)
-    err.write(f"median certified/float64 = {out['median_certified_over_float64_ratio']:.1f}x, "
-              f"median cholesky/eigvalsh = {out['median_cholesky_over_eigvalsh_ratio']:.0f}x\n")
+    out["median_certified_over_float64_ratio"] = statistics.median(r["certified_over_float64_ratio"]
+                                                                   for r in out["rows"])
+    out["speedup_at_largest"] = out["rows"][-1]["speedup"]
+    err.write(f"median after/float64 = {out['median_certified_over_float64_ratio']:.1f}x; "
+              f"before/after at N*m = {sizes[-1]}: {out['speedup_at_largest']:.1f}x\n")
     return out
 
 

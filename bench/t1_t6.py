@@ -1,4 +1,5 @@
-"""Timing of T1 at n = 8 (exact decision-tree proof over every ordering/tie pattern) and of T6 (exact region
+"""Timing of T1 at n = 8 (exact decision-tree proof over every ordering/tie pattern; with and without the
+case-split engine's shared memo, ratio printed) and of T6 (exact region
 decomposition) for the O2 network and for a 2-D maxout network with >= 50 regions.
 
     python3 bench/t1_t6.py            # prints the table; run() returns the figures for bench/run.py
@@ -9,6 +10,7 @@ same forward pass (a speed ratio only: the float version is never used for a ver
 
 from __future__ import annotations
 
+import contextlib
 import random
 import statistics
 import sys
@@ -38,6 +40,20 @@ def _net2d(seed=7, widths=(3, 2), k=2):
     return MaxoutNetwork(layers, readout=([[num() for _ in range(prev)]], [num()]))
 
 
+@contextlib.contextmanager
+def _memo_off():
+    """The case-split engine without its shared memo (each node evaluated from scratch, as before)."""
+    import verify.checks.t1_hardmax_max as t1
+    import verify.decide.casesplit as cs
+
+    saved = cs.shared_memo, t1.shared_memo
+    cs.shared_memo = t1.shared_memo = contextlib.nullcontext
+    try:
+        yield
+    finally:
+        cs.shared_memo, t1.shared_memo = saved
+
+
 def _float_forward(T, X):
     import numpy as np
 
@@ -65,8 +81,14 @@ def run(quick: bool = False) -> dict:
     from verify.constructions.reference_networks import o2_network
 
     figures = {}
-    r, t = _time(lambda: check_hardmax_max(n_min=8, n_max=8, grid_step=13, random_cases=0), repeat=1 if quick else 3)
+    t1 = lambda: check_hardmax_max(n_min=8, n_max=8, grid_step=13, random_cases=0)
+    r, t = _time(t1, repeat=1 if quick else 3)
     figures["t1_n8_seconds"] = t
+    with _memo_off():
+        r_off, t_off = _time(t1, repeat=1 if quick else 3)
+    assert r_off.to_json().split('"timing"')[0] == r.to_json().split('"timing"')[0]
+    figures["t1_n8_seconds_memo_off"] = t_off
+    figures["t1_n8_memo_off_over_on_ratio"] = statistics.median(t_off) / statistics.median(t)
     # one case-split tree per n, a flat preorder list in which [] is a leaf (docs/soundness.md §2, casesplit)
     figures["t1_n8_leaves"] = sum(1 for node in r.certificate["trees"][-1] if node == [])
     figures["t1_n8_verdict"] = r.verdict.value

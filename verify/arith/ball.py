@@ -25,7 +25,8 @@ Exact rationals enter as balls (:func:`to_ball`); every operation is python-flin
 is an ``attempt(prec)`` run at each rung of the ladder in turn (:func:`decide_with_ladder`), its balls
 rebuilt from the exact inputs at that precision; it stops at the first rung that decides.
 :func:`ball_cholesky` is the textbook Cholesky on balls (about n^3/6 ball multiply-adds), stopping at
-the first pivot not certainly > 0.
+the first pivot not certainly > 0; :func:`ball_cholesky_blocked` is the same factorisation 32 columns at a
+time with the panel solves and trailing updates in Arb's ``arb_mat`` routines.
 
 Soundness
 ---------
@@ -48,7 +49,7 @@ import dataclasses
 from fractions import Fraction
 from typing import Any, Callable, Optional, Sequence
 
-from flint import arb, ctx, fmpq
+from flint import arb, arb_mat, ctx, fmpq
 
 from ..canonical import arf_to_fraction
 from ..results import Verdict
@@ -56,11 +57,13 @@ from ..results import Verdict
 __all__ = [
     "LADDER", "workprec", "to_ball", "ball_bounds", "ball_midpoint", "sign", "certainly_positive", "certainly_negative",
     "certainly_nonzero", "certainly_less", "certainly_contains", "LadderOutcome", "decide_with_ladder",
-    "ball_cholesky", "CholeskyOutcome", "certify_positive_definite", "certify_full_column_rank",
+    "ball_cholesky", "ball_cholesky_blocked", "ball_cholesky_dot", "CholeskyOutcome", "CHOLESKY_BLOCK",
+    "certify_positive_definite", "certify_full_column_rank",
     "ball_str",
 ]
 
 LADDER: tuple = (64, 128, 256, 512)
+CHOLESKY_BLOCK = 32      # the block size of ball_cholesky_blocked
 
 
 def workprec(bits: int):
@@ -233,6 +236,159 @@ def ball_cholesky(matrix: Sequence[Sequence[arb]]) -> CholeskyOutcome:
             for k in range(j):
                 t -= L[i][k] * L[j][k]
             L[i][j] = t / ljj
+    return CholeskyOutcome(True, tuple(pivots))
+
+
+def _scalar_block(e, r: int, b: int, pivots: list):
+    """Textbook ball Cholesky of the leading b x b block of the r x r row-major entries ``e`` (lower
+    triangle read); the factor's rows, or None at the first pivot not certainly > 0 (appended to ``pivots``)."""
+    L = [[None] * b for _ in range(b)]
+    for j in range(b):
+        Lj = L[j]
+        s = e[j * r + j]
+        for k in range(j):
+            s -= Lj[k] * Lj[k]
+        pivots.append(s)
+        if not certainly_positive(s):
+            return None
+        ljj = s.sqrt()
+        Lj[j] = ljj
+        for i in range(j + 1, b):
+            Li = L[i]
+            t = e[i * r + j]
+            for k in range(j):
+                t -= Li[k] * Lj[k]
+            Li[j] = t / ljj
+    return L
+
+
+def ball_cholesky_blocked(matrix, block: int = CHOLESKY_BLOCK) -> CholeskyOutcome:
+    """Blocked interval Cholesky: the outcome of :func:`ball_cholesky` (``positive_definite``, the squared
+    pivots, ``failed_at``) with the O(n^3) work in Arb's own ``arb_mat`` routines.
+
+    Algorithm
+    ---------
+    Right-looking, ``block`` columns at a time, on the trailing matrix T (an ``arb_mat``; at first the
+    input, its lower triangle mirrored): the leading b x b block of T by the textbook ball Cholesky
+    (b^3/6 ball operations in Python), the panel L21 = A21 L11^-T as ``arb_mat.solve(L11, A21^T)`` (Arb's
+    ``arb_mat_solve``), the new trailing matrix A22 - L21 L21^T as one ``arb_mat`` product and difference.
+    Cost: about n^3/3 ball multiply-adds inside Arb, n b^2/6 in Python, n^2/2 entry copies per block.
+
+    Soundness
+    ---------
+    Fix any symmetric matrix A inside the entry balls (lower triangle).  Each operation is Arb's, which
+    returns a ball containing the exact result for every point of its input balls: the scalar steps, the
+    product and difference, and ``arb_mat_solve`` (its enclosure of A^-1 B holds for every A, B in the input
+    balls; a numerically singular L11 raises, and the outcome is then undecided).  By induction every ball
+    computed contains the corresponding exact quantity of the Cholesky factorisation of A (the blocked and
+    the textbook factorisation are the same exact numbers); the pivots are those of A's factorisation, so if
+    every pivot ball is certainly > 0, A is positive definite (docs/conventions.md section 2).  Only the
+    lower triangle of each trailing matrix is read, so symmetry is exact.
+
+    Limits
+    ------
+    ``None`` (undecided, never "not PD") at the first pivot whose ball touches 0 or lies below it
+    (``failed_at``), or when ``arb_mat_solve`` cannot invert a diagonal block (``failed_at`` = its first
+    column; no pivot recorded for it); the pivot balls are not those of :func:`ball_cholesky` (another order
+    of operations), so a borderline pivot may be decided by one and not the other.  A non-square matrix is
+    a ``ValueError``; ``block`` must be >= 1.
+    """
+    if not isinstance(block, int) or block < 1:
+        raise ValueError(f"block: must be an integer >= 1, got {block!r}")
+    if isinstance(matrix, arb_mat):
+        n = matrix.nrows()
+        if matrix.ncols() != n:
+            raise ValueError(f"matrix: {n} x {matrix.ncols()} is not square")
+        e = matrix.entries()
+    else:
+        n = len(matrix)
+        for i, row in enumerate(matrix):
+            if len(row) != n:
+                raise ValueError(f"matrix: row {i} has length {len(row)}, expected {n} (square)")
+        e = [to_ball(x) for row in matrix for x in row]
+    pivots: list = []
+    r, j0 = n, 0
+    # the lower triangle, mirrored: T[i][c] = T[max(i, c)][min(i, c)]
+    e = [e[i * r + c] if c <= i else e[c * r + i] for i in range(r) for c in range(r)]
+    while r:
+        b = min(block, r)
+        L = _scalar_block(e, r, b, pivots)
+        if L is None:
+            return CholeskyOutcome(None, tuple(pivots), failed_at=len(pivots) - 1)
+        rest = r - b
+        if not rest:
+            break
+        L11 = arb_mat(b, b, [L[i][k] if k <= i else 0 for i in range(b) for k in range(b)])
+        A21T = arb_mat(b, rest, [e[(b + i) * r + k] for k in range(b) for i in range(rest)])
+        try:
+            X = L11.solve(A21T)                          # L21^T = L11^-1 A21^T
+        except ZeroDivisionError:
+            return CholeskyOutcome(None, tuple(pivots), failed_at=j0 + b)
+        A22 = arb_mat(rest, rest, [e[(b + i) * r + b + c] for i in range(rest) for c in range(rest)])
+        t = (A22 - X.transpose() * X).entries()
+        e = [t[i * rest + c] if c <= i else t[c * rest + i] for i in range(rest) for c in range(rest)]
+        r, j0 = rest, j0 + b
+    return CholeskyOutcome(True, tuple(pivots))
+
+
+def ball_cholesky_dot(matrix) -> CholeskyOutcome:
+    """Interval Cholesky with the inner sums in Arb: the outcome of :func:`ball_cholesky` (``positive_definite``,
+    the squared pivots, ``failed_at``), its O(n^3) work as one ``arb_mat`` matrix-vector product per column.
+
+    Algorithm
+    ---------
+    Left-looking, column by column: with L the factor so far (an n x n ``arb_mat``, zero beyond column j),
+    d = L (L_j0, ..., L_j,j-1, 0, ...)^T gives every sum_k<j L_ik L_jk at once (``arb_mat`` product: Arb's
+    dot products, one rounding per sum); then s_j = m_jj - d_j, stop unless certainly > 0, L_jj = sqrt(s_j)
+    and L_ij = (m_ij - d_i) / L_jj for i > j.  n matrix-vector products (n^3 ball multiply-adds inside Arb,
+    half of them by exact zeros), n^2/2 ball operations in Python.
+
+    Soundness
+    ---------
+    The same factorisation and the same lemma as :func:`ball_cholesky`: every operation is Arb's, whose
+    result contains the exact result for every point of its input balls, so for every symmetric matrix A
+    inside the entry balls each computed ball contains the corresponding exact quantity of A's Cholesky
+    factorisation; all pivots certainly > 0 prove every such A positive definite (docs/conventions.md
+    section 2).  Only the diagonal and the lower triangle are read.
+
+    Limits
+    ------
+    ``None`` (undecided, never "not PD") at the first pivot whose ball touches 0 or lies below it
+    (``failed_at``); a non-square matrix is a ``ValueError``.  Its balls are close to, not equal to,
+    :func:`ball_cholesky`'s (Arb's dot products round once per sum).
+    """
+    if isinstance(matrix, arb_mat):
+        n = matrix.nrows()
+        if matrix.ncols() != n:
+            raise ValueError(f"matrix: {n} x {matrix.ncols()} is not square")
+        e = matrix.entries()
+    else:
+        n = len(matrix)
+        for i, row in enumerate(matrix):
+            if len(row) != n:
+                raise ValueError(f"matrix: row {i} has length {len(row)}, expected {n} (square)")
+        e = [to_ball(x) for row in matrix for x in row]
+    L = arb_mat(n, n)
+    rows = [[] for _ in range(n)]          # rows[j] = [L_j0, ..., L_j,j-1] (Python copies, for the vectors)
+    pivots = []
+    for j in range(n):
+        if j:
+            d = (L * arb_mat(n, 1, rows[j] + [0] * (n - j))).entries()
+            s = e[j * n + j] - d[j]
+        else:
+            d = None
+            s = e[0]
+        pivots.append(s)
+        if not certainly_positive(s):
+            return CholeskyOutcome(None, tuple(pivots), failed_at=j)
+        ljj = s.sqrt()
+        L[j, j] = ljj
+        rows[j].append(ljj)
+        for i in range(j + 1, n):
+            t = e[i * n + j] if d is None else e[i * n + j] - d[i]
+            lij = t / ljj
+            L[i, j] = lij
+            rows[i].append(lij)
     return CholeskyOutcome(True, tuple(pivots))
 
 

@@ -32,7 +32,7 @@ from fractions import Fraction
 from ..canonical import jsonable
 from ..arith.exact import fraction_str, parse_exact
 from ..decide.casesplit import MAX_NODES, LinearForm, UnsupportedDecision, explore_decisions, parse_ties, \
-    tree_from_leaves
+    shared_memo, tree_from_leaves
 from ..errors import InputError
 from ..objects.transformer import TIE_RULES, Attention, Head, Transformer
 from ..kernel import casesplit as K
@@ -56,6 +56,11 @@ def _symbolic_case(n: int, tie: str, T: Transformer) -> dict:
     def run(ops):
         return T.evaluate(X, tie=tie, ops=ops)
 
+    with shared_memo():       # the leaf checks below reuse the exploration's keys of shared forms
+        return _explore_and_check(n, tie, T, X, run)
+
+
+def _explore_and_check(n, tie, T, X, run) -> dict:
     try:
         leaves, nodes = explore_decisions(n, run)
     except UnsupportedDecision as exc:

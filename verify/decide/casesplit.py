@@ -10,17 +10,25 @@ sign it asks for is answered when it is a constant, or c (z_a - z_b) with the co
 (equality classes by union-find, strict order by reachability); an undecided comparison raises
 :class:`Undecided` and :func:`explore_decisions` re-runs the computation three times with the fact added as
 <, =, >.  Any other sign (a form that is not a comparison of two symbols, a product of two symbolic values)
-raises :class:`UnsupportedDecision`: outside what the case analysis covers.  Cost: one full run of the
-computation per node of the tree; the leaves are at most the weak orderings of the n symbols (Fubini
-numbers: 75 for n = 4, 4683 for n = 6), since each leaf is a non-empty union of them.
+raises :class:`UnsupportedDecision`: outside what the case analysis covers.  Python has no continuations, so
+a node cannot fork its parent's evaluation state; instead every node of one exploration shares one memo
+(:func:`shared_memo`) of the :class:`LinearForm` results it computes (sums, products, keys, the shape of a
+sign), keyed by the operands' identity: what does not depend on the decisions (the queries, keys, values,
+scores and their differences) is computed once for the whole tree and looked up by the other nodes.  Cost:
+one run of the computation's control flow per node of the tree, most of its arithmetic shared; the leaves
+are at most the weak orderings of the n symbols (Fubini numbers: 75 for n = 4, 4683 for n = 6), since each
+leaf is a non-empty union of them.
 
 Soundness
 ---------
 The three outcomes of every branching are exhaustive and each leaf's facts are consistent
 (realised by :meth:`DecisionTree.witness`), so the leaves partition R^n (Q^n); at a leaf every decision the
 computation made is entailed by the leaf's facts, so its output, an exact linear form, is the output at every
-point of that leaf.  :func:`tree_from_leaves` writes the leaves as the flat preorder tree that the kernel
-(:mod:`verify.kernel.casesplit`) re-checks on its own.  Everything is exact (``mpq`` coefficients).
+point of that leaf.  The memo returns the value an operation would compute: forms are never mutated, each
+entry keeps its operands alive (so an identity is never reused while the memo lives), and a sign's cached
+shape is used only at nodes without equality facts, where no symbols merge.  :func:`tree_from_leaves`
+writes the leaves as the flat preorder tree that the kernel (:mod:`verify.kernel.casesplit`) re-checks on
+its own.  Everything is exact (``mpq`` coefficients).
 
 Limits
 ------
@@ -39,6 +47,8 @@ symbolic values, raises :class:`UnsupportedDecision` (not caught here).
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from fractions import Fraction
 
 from gmpy2 import mpq
@@ -48,10 +58,26 @@ from ..arith.context import Context
 from ..objects.transformer import TIE_RULES
 
 __all__ = ["LinearForm", "DecisionTree", "Undecided", "UnsupportedDecision", "explore_decisions",
-           "tree_from_leaves", "scan_tree", "parse_ties", "MAX_NODES"]
+           "tree_from_leaves", "scan_tree", "parse_ties", "shared_memo", "MAX_NODES"]
 
 MAX_NODES = 200_000
 _MPQ = type(mpq(0))
+
+# The memo shared by every node of one exploration (see explore_decisions): (operation, operand ids) ->
+# (operands, result).  Each entry holds its operands, so their ids stay unique while the memo lives.
+_SHARED = threading.local()
+_SHARED.memo = None
+
+
+def _memo():
+    return getattr(_SHARED, "memo", None)
+
+
+def _const_key(o):
+    """A hashable key of an exact constant, cheap for Fractions (equal values, equal keys)."""
+    if type(o) is Fraction:
+        return (o.numerator, o.denominator)
+    return o
 
 
 def parse_ties(ties) -> tuple:
@@ -101,7 +127,18 @@ class LinearForm:
 
     def _plus(self, o, s):
         """self + s * o for s = +1 or -1."""
-        o = self._lift(o)
+        memo = _memo()
+        if memo is not None:
+            key = (id(self), s, id(o)) if isinstance(o, LinearForm) else (id(self), s, "c", _const_key(o))
+            hit = memo.get(key)
+            if hit is not None:
+                return hit[2]
+            out = self._plus_new(self._lift(o), s)
+            memo[key] = (self, o, out)
+            return out
+        return self._plus_new(self._lift(o), s)
+
+    def _plus_new(self, o, s):
         c = dict(self.coef)
         for a, v in o.coef.items():
             w = c.get(a, 0) + s * v
@@ -126,6 +163,18 @@ class LinearForm:
         return self._lift(o) - self
 
     def __mul__(self, o):
+        memo = _memo()
+        if memo is not None:
+            key = (id(self), "*", id(o)) if isinstance(o, LinearForm) else (id(self), "*c", _const_key(o))
+            hit = memo.get(key)
+            if hit is not None:
+                return hit[2]
+            out = self._times(o)
+            memo[key] = (self, o, out)
+            return out
+        return self._times(o)
+
+    def _times(self, o):
         if isinstance(o, LinearForm):
             if not o.coef:
                 o = o.const
@@ -152,6 +201,15 @@ class LinearForm:
         return LinearForm._raw(self._merged(lambda a: rep.get(a, a)), self.const)
 
     def key(self):
+        memo = _memo()
+        if memo is None:
+            return self._key()
+        hit = memo.get(("key", id(self)))
+        if hit is None:
+            hit = memo[("key", id(self))] = (self, self._key())
+        return hit[1]
+
+    def _key(self):
         return (tuple(sorted((a, Fraction(int(v.numerator), int(v.denominator))) for a, v in self.coef.items()
                              if v != 0)), Fraction(int(self.const.numerator), int(self.const.denominator)))
 
@@ -160,6 +218,18 @@ class LinearForm:
         if self.const or not terms:
             terms.append(str(self.const))
         return " + ".join(terms)
+
+
+def _shape(coef: dict, c0) -> tuple:
+    """What deciding the sign of sum coef[a] z_a + c0 needs: ``("const", sign)``, ``("compare", a, b, positive)``
+    (c (z_a - z_b), a < b, c > 0 iff positive) or ``("unsupported",)``."""
+    if not coef:
+        return ("const", (c0 > 0) - (c0 < 0))
+    if not c0 and len(coef) == 2:
+        (a, ca), (b, cb) = sorted(coef.items())
+        if ca == -cb:
+            return ("compare", a, b, ca > 0)
+    return ("unsupported",)
 
 
 class Undecided(Exception):
@@ -184,6 +254,7 @@ class DecisionTree(Context):
         self._memo = {}
         for a, b, s in self.facts:
             self._add(a, b, s)
+        self._flat = not any(s == 0 for _, _, s in self.facts)     # no equalities: every symbol its own class
         self.decisions = []
 
     def find(self, a):
@@ -236,16 +307,21 @@ class DecisionTree(Context):
     def sign(self, form) -> int:
         if not isinstance(form, LinearForm):
             return (form > 0) - (form < 0)
-        items = list(form._merged(self.find).items())          # symbols of one equality class merged
-        c0 = form.const
-        if not items:
-            return (c0 > 0) - (c0 < 0)
-        if not c0 and len(items) == 2:
-            (a, ca), (b, cb) = sorted(items)
-            if ca == -cb:
-                s = self.compare(a, b)
-                self.decisions.append((a, b, s))
-                return s if ca > 0 else -s
+        memo = _memo()
+        if self._flat and memo is not None:          # no merging: the form's shape is the same at every node
+            hit = memo.get(("sign", id(form)))
+            if hit is None:
+                hit = memo[("sign", id(form))] = (form, _shape(form.coef, form.const))
+            shape = hit[1]
+        else:
+            shape = _shape(form._merged(self.find), form.const)   # symbols of one equality class merged
+        if shape[0] == "const":
+            return shape[1]
+        if shape[0] == "compare":
+            _, a, b, positive = shape
+            s = self.compare(a, b)
+            self.decisions.append((a, b, s))
+            return s if positive else -s
         raise UnsupportedDecision(f"sign of {form} is not a comparison of two token values")
 
     def mul(self, a, b):
@@ -276,6 +352,8 @@ class DecisionTree(Context):
 
     def same(self, f, g) -> bool:
         """f = g as exact linear forms once the equalities among the facts are substituted."""
+        if self._flat:
+            return LinearForm._lift(f).key() == LinearForm._lift(g).key()
         rep = {a: self.find(a) for a in range(self.n)}
         return LinearForm._lift(f).substitute(rep).key() == LinearForm._lift(g).substitute(rep).key()
 
@@ -286,6 +364,22 @@ class DecisionTree(Context):
             for a in cls:
                 z[a] = Fraction(self.n - level)
         return z
+
+
+@contextlib.contextmanager
+def shared_memo():
+    """Share one memo of :class:`LinearForm` results (sums, products, keys, sign shapes, keyed by the
+    operands' identity) over the block: what the nodes of one exploration compute alike is computed once.
+    Nested blocks reuse the outer memo; a thread has its own."""
+    outer = _memo()
+    if outer is not None:
+        yield outer
+        return
+    _SHARED.memo = {}
+    try:
+        yield _SHARED.memo
+    finally:
+        _SHARED.memo = None
 
 
 def explore_decisions(n: int, run, max_nodes: int = MAX_NODES):
@@ -310,20 +404,21 @@ def explore_decisions(n: int, run, max_nodes: int = MAX_NODES):
     :class:`UnsupportedDecision` and any other exception of ``run`` propagate.
     """
     stack, leaves, nodes = [()], [], 0
-    while stack:
-        facts = stack.pop()
-        nodes += 1
-        if nodes > max_nodes:
-            return None, nodes
-        ops = DecisionTree(n, facts)
-        try:
-            out = run(ops)
-        except Undecided as u:
-            for s in (-1, 0, 1):
-                stack.append(facts + ((u.a, u.b, s),))
-            continue
-        leaves.append((ops, out))
-    return leaves, nodes
+    with shared_memo():
+        while stack:
+            facts = stack.pop()
+            nodes += 1
+            if nodes > max_nodes:
+                return None, nodes
+            ops = DecisionTree(n, facts)
+            try:
+                out = run(ops)
+            except Undecided as u:
+                for s in (-1, 0, 1):
+                    stack.append(facts + ((u.a, u.b, s),))
+                continue
+            leaves.append((ops, out))
+        return leaves, nodes
 
 
 def tree_from_leaves(leaves) -> list:

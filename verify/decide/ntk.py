@@ -23,9 +23,12 @@ beside the certified one, flagged ``undecided`` when λ_min/λ_max <= 1e-12.
 
 Algorithm
 ---------
-1. For each rung of ``ladder`` (``NTK_LADDER`` = 200, 400, 800 bits): the ball Gram
-   (:func:`~verify.decide.ntk_gram.ntk_gram`) and its interval Cholesky (O(n^3) ball operations), until
-   it succeeds.
+1. The float64 Gram first (evidence), whose condition number picks the first rung worth trying
+   (:func:`predicted_start`; the bottom rung when float64 is undecided or sees no PD matrix); then for each
+   rung of ``ladder`` (``NTK_LADDER`` = 200, 400, 800 bits) from there: the ball Gram
+   (:func:`~verify.decide.ntk_gram.ntk_gram`) and its interval Cholesky
+   (:func:`~verify.arith.ball.ball_cholesky_dot`: the O(n^3) sums inside Arb's ``arb_mat``
+   routines), until it succeeds.
 2. PD: the kernel's own Gram and pivots give the certificate (:func:`pd_certificate`); the certified
    spectrum (n <= 40) is added as evidence.
 3. Not PD: candidate null bases, from the numerical null space of the midpoints (n <= 40: eigenvalues
@@ -56,15 +59,17 @@ from typing import Optional, Sequence
 
 from flint import arb
 
-from .ntk_gram import NtkGram, ntk_gram, ntk_gram_float64
+import math
+
+from .ntk_gram import NtkGram, ntk_gram, ntk_gram_float64, ntk_inputs
 from ..canonical import jsonable
-from ..arith.ball import ball_bounds, ball_cholesky, to_ball, workprec
+from ..arith.ball import ball_bounds, ball_cholesky, ball_cholesky_dot, to_ball, workprec
 from ..arith.exact import fraction_str, parse_exact, rank_q
 from ..errors import InputError
 from ..kernel import Rejected, ntk as kernel_ntk
 from ..results import Method, Result, Verdict
 
-__all__ = ["ntk_positive_definite", "float64_verdicts", "certified_spectrum", "null_vector_from_relation",
+__all__ = ["ntk_positive_definite", "float64_verdicts", "predicted_start", "certified_spectrum", "null_vector_from_relation",
            "null_basis_from_relation", "numerical_null_basis", "canonical_basis", "instance_parameters", "pd_certificate",
            "null_certificate",
            "NTK_LADDER", "FLOAT64_UNDECIDED_RATIO", "MEAN_FIELD_ARGUMENT", "SCOPE_NOTE", "STATEMENT"]
@@ -123,6 +128,25 @@ def float64_verdicts(M) -> dict:
             "note": "float64 evidence only; platform-dependent; 'undecided' when |lambda_min|/lambda_max <= 1e-12"}
 
 
+def predicted_start(f64: dict, ladder: Sequence[int]) -> int:
+    """The index of the first rung of ``ladder`` worth trying, from float64 evidence (:func:`float64_verdicts`):
+    the first rung of at least log2(lambda_max / lambda_min) + 2 log2(n) + 16 bits, when float64 sees a PD
+    matrix it calls decided; 0 (the bottom) otherwise.  A choice of where to start only: the verdict still
+    comes from the ball Cholesky, and an under-estimate climbs the ladder as before.
+
+    >>> predicted_start({"size": 100, "ratio": 1e-30, "undecided": False, "naive_rule": "PD"}, (64, 128, 256, 512))
+    2
+    >>> predicted_start({"size": 100, "ratio": 1e-3, "undecided": True, "naive_rule": "PD"}, (64, 128))
+    0
+    """
+    ratio, n = f64.get("ratio"), f64.get("size")
+    if f64.get("undecided", True) or f64.get("naive_rule") != "PD" or not isinstance(ratio, float) \
+            or not ratio > 0 or not n:
+        return 0
+    need = math.log2(1 / ratio) + 2 * math.log2(n) + 16
+    return next((i for i, p in enumerate(ladder) if p >= need), len(ladder) - 1)
+
+
 def _float64_evidence(dists, gram) -> dict:
     """:func:`float64_verdicts` of the float64 Gram, or ``{"unavailable": why}`` when the Gram does not fit in
     float64 (an overflow, a non-finite entry): evidence only, so the certified verdict stands either way."""
@@ -137,6 +161,13 @@ def _float64_evidence(dists, gram) -> dict:
     except (OverflowError, FloatingPointError, ValueError, np.linalg.LinAlgError) as exc:
         return {"unavailable": f"float64 cannot evaluate this Gram ({type(exc).__name__}: {exc}); "
                                "the certified verdict stands"}
+
+
+class _Inputs:
+    """The queries and heads of a Gram, for :func:`_float64_evidence` before the Gram is built."""
+
+    def __init__(self, queries, heads):
+        self.queries, self.heads = queries, heads
 
 
 # ------------------------------------------------------------------------------- certified spectrum
@@ -462,12 +493,19 @@ def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed
     if not ladder or any(not isinstance(p, int) or not 16 <= p <= 4096 for p in ladder):
         raise InputError("ladder", "must be a non-empty list of precisions in bits, each in [16, 4096]")
     ladder = tuple(ladder)
-    attempts, chol, gram = [], None, None
-    for prec in ladder:
+    attempts, chol, gram, start, f64 = [], None, None, 0, None
+    try:       # float64 evidence first: where to start the ladder (an error here is raised below, in order)
+        qlists, H, _ = ntk_inputs(dists, queries, heads=heads, seed=seed, law=law, key_dim=key_dim,
+                                  head_set=head_set, scale=scale, reading=reading)
+        f64 = _float64_evidence(dists, _Inputs(qlists, H))
+        start = predicted_start(f64, ladder)
+    except Exception:                               # noqa: BLE001 - the Gram below raises it properly
+        f64 = None
+    for prec in ladder[start:]:
         gram = ntk_gram(dists, queries, heads=heads, seed=seed, law=law, key_dim=key_dim, head_set=head_set,
                         precision=prec, scale=scale, reading=reading)
         with workprec(prec):
-            chol = ball_cholesky(gram.entries())
+            chol = ball_cholesky_dot(gram.matrix)
         attempts.append({"precision_bits": prec, "positive_definite": bool(chol.positive_definite),
                          **({} if chol.positive_definite else {"failed_at_pivot": chol.failed_at})})
         if chol.positive_definite:
@@ -481,10 +519,14 @@ def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed
     conventions = dict(kernel_ntk.CONVENTIONS)
     statement = kernel_ntk.statement(params, conventions)
     seeds = {"heads": gram.head_law["seed"]} if "seed" in gram.head_law else {}
-    f64 = _float64_evidence(dists, gram)
+    if f64 is None:
+        f64 = _float64_evidence(dists, gram)
     scope = _scope(gram, dim)
     evidence = {"float64": f64, "ladder": list(ladder), "ladder_attempts": attempts, "scope": scope,
                 "head_law": jsonable(gram.head_law), "mean_field_argument": MEAN_FIELD_ARGUMENT}
+    if start:
+        evidence["ladder_start"] = (f"started at {ladder[start]} bits: float64 predicts that lower rungs cannot "
+                                    f"separate the pivots from 0 (lambda_min/lambda_max ~ {f64['ratio']:.3g})")
 
     def result(verdict, method, cert):
         return Result(claim, statement, verdict, method, certificate=cert, parameters=params,

@@ -16,7 +16,8 @@ Reading: ``"shared"`` (default, docs/paper2.md §9.2) uses the same queries for 
 Algorithm
 ---------
 For every law i, query a and head h the exact argument theta = A_h q_a, the gradient nabla Lambda_i(theta)
-as balls (discrete laws in one batch, :func:`verify.laws.cgf.discrete_grad_ball_many`); the rows form F
+as balls (a discrete law's n H arguments in one batch: logits, numerators and denominators as ``arb_mat``
+products, one pass of exponentials); the rows form F
 (n x H d) and k = F F^T / H as an ``arb_mat`` product, mirrored to exact symmetry.  Cost: n H gradient
 evaluations and about n^2 H d ball multiply-adds, n = N m.
 
@@ -51,15 +52,15 @@ import math
 from fractions import Fraction
 from typing import Any, Optional, Sequence
 
-from flint import arb_mat
+from flint import arb, arb_mat, fmpq
 
 from ..arith.ball import to_ball, workprec
 from ..arith.exact import fraction_str, parse_exact, parse_int, plain
 from ..errors import DomainError, InputError, InputTypeError, SizeLimitError
-from ..laws.cgf import discrete_grad_ball_many, discrete_grad_float
+from ..laws.cgf import discrete_grad_float
 
 __all__ = [
-    "NtkGram", "ntk_gram", "ntk_gram_float64", "gaussian_heads", "oracle_head_set", "apply_head",
+    "NtkGram", "ntk_gram", "ntk_inputs", "ntk_gram_float64", "gaussian_heads", "oracle_head_set", "apply_head",
     "query_lists", "default_head_count", "MAX_GRAM_SIZE", "MAX_HEADS", "MAX_GRADIENTS",
     "HEAD_DENOMINATOR_BITS", "HEAD_LAW_GAUSSIAN",
 ]
@@ -273,6 +274,108 @@ def _gradient_ball(dist, theta, law_index: int) -> list:
     return [to_ball(x) for x in g]
 
 
+MAX_LATTICE_EXPONENT = 64    # shared exponentials when every atom is n / D with |n_c| <= 64
+
+
+def _lattice(atom_sets):
+    """(D, J) when every atom of every set lies on (1/D) Z^d (D the least common denominator) with
+    |n_c| <= J <= MAX_LATTICE_EXPONENT, else None."""
+    D = 1
+    for atoms in atom_sets:
+        for a in atoms:
+            for x in a:
+                D = D * x.denominator // math.gcd(D, x.denominator)
+    J = max((abs(x) * D for atoms in atom_sets for a in atoms for x in a), default=0)
+    return (D, int(J)) if J <= MAX_LATTICE_EXPONENT else None
+
+
+def _power_table(thetas, D: int, J: int, dim: int) -> list:
+    """T[c][p][J + j] = exp(theta_pc / D)^j for |j| <= J (balls; one exp per argument and coordinate, the
+    powers by repeated products)."""
+    table = []
+    for c in range(dim):
+        col = []
+        for t in thetas:
+            u = to_ball(t[c] / D).exp()
+            ui = 1 / u
+            pos, neg = [arb(1)], [arb(1)]
+            for _ in range(J):
+                pos.append(pos[-1] * u)
+                neg.append(neg[-1] * ui)
+            col.append(neg[:0:-1] + pos)
+        table.append(col)
+    return table
+
+
+def _discrete_rows(atoms, weights, thetas, n_heads: int, m: int, dim: int, tables: dict) -> list:
+    """The m feature rows (head-major, d gradient coordinates per head) of the discrete law sum_k w_k
+    delta_{x_k} at the arguments ``thetas`` (index h*m + a), as balls at the current precision.
+
+    grad Lambda(theta) = X^T E / 1^T E with E_kp = w_k exp(<x_k, theta_p>) (the tilted mean of
+    :func:`verify.laws.cgf.discrete_grad_ball_many`, without its per-column shift, which changes no value).
+    Atoms on a lattice (1/D) Z^d (|n_c| <= 64): exp(<x_k, theta>) = prod_c exp(theta_c / D)^(n_kc), from a
+    table of powers shared by every law with the same arguments and D (``tables``); otherwise the logits
+    are one ``arb_mat`` product and each exponential one call.  Numerator and denominator are one product
+    each.  Every operation is a ball operation, so each row encloses the exact gradients."""
+    k, P = len(atoms), len(thetas)
+    X = arb_mat([[fmpq(x.numerator, x.denominator) for x in a] for a in atoms])
+    lat = tables.get("lattice") or _lattice([atoms])
+    if lat is not None:
+        D, J = lat
+        ints = [tuple(int(x * D) for x in a) for a in atoms]
+        key = (id(thetas), D, J)
+        if key not in tables:
+            tables[key] = (thetas, _power_table(thetas, D, J, dim))
+        T = tables[key][1]
+        wb = [to_ball(w) for w in weights]
+        vals = []
+        for j, n in enumerate(ints):
+            rows_c = [T[c] for c in range(dim)]
+            w = wb[j]
+            if dim == 1:
+                r0, i0 = rows_c[0], J + n[0]
+                vals.extend(w * r0[p][i0] for p in range(P))
+            else:
+                for p in range(P):
+                    v = w
+                    for c in range(dim):
+                        v = v * rows_c[c][p][J + n[c]]
+                    vals.append(v)
+        E = arb_mat(k, P, vals)
+    else:
+        Th = arb_mat([[fmpq(t[c].numerator, t[c].denominator) for t in thetas] for c in range(dim)])
+        logw = [to_ball(w).log() for w in weights]
+        logits = (X * Th).entries()
+        E = arb_mat(k, P, [(logits[j * P + p] + logw[j]).exp() for j in range(k) for p in range(P)])
+    S = (arb_mat([[1] * k]) * E).entries()
+    G = (X.transpose() * E).entries()
+    return [[G[c * P + h * m + a] / S[h * m + a] for h in range(n_heads) for c in range(dim)] for a in range(m)]
+
+
+def ntk_inputs(dists, queries=None, heads: Optional[int] = None, seed: int = 0, law: str = "gaussian",
+               key_dim: Optional[int] = None, head_set=None, scale=1, reading: str = "shared") -> tuple:
+    """(per-law query tuples, exact head matrices, head-law record) of a Gram, checked against the limits
+    (the inputs :func:`ntk_gram` builds from; the same errors)."""
+    dim = _check_dists(dists)
+    qlists = query_lists(dists, queries, reading)
+    n = sum(len(q) for q in qlists)
+    if n > MAX_GRAM_SIZE:
+        raise SizeLimitError("queries", f"Gram size N*m = {n} exceeds the limit {MAX_GRAM_SIZE}")
+    if head_set is not None:
+        if heads is not None:
+            raise InputError("heads", "give either heads (a count of sampled heads) or head_set, not both")
+        H = _parse_heads(head_set, dim)
+        info = {"law": "explicit head set", "count": len(H)}
+    else:
+        if law != "gaussian":
+            raise InputError("law", f"only 'gaussian' head sampling is implemented, got {law!r}")
+        count = default_head_count(len(dists), max(len(q) for q in qlists), dim) if heads is None else heads
+        H, info = gaussian_heads(count, dim, seed, key_dim=key_dim, scale=scale)
+    if n * len(H) > MAX_GRADIENTS:
+        raise SizeLimitError("heads", f"N*m*H = {n * len(H)} gradient evaluations exceed the limit {MAX_GRADIENTS}")
+    return qlists, H, info
+
+
 def ntk_gram(dists, queries=None, heads: Optional[int] = None, seed: int = 0, law: str = "gaussian",
              key_dim: Optional[int] = None, head_set=None, precision: int = 128, scale=1,
              reading: str = "shared") -> NtkGram:
@@ -296,22 +399,8 @@ def ntk_gram(dists, queries=None, heads: Optional[int] = None, seed: int = 0, la
     The sizes above (``SizeLimitError``); ``DomainError`` when some A q lies outside a CGF domain.
     """
     dim = _check_dists(dists)
-    qlists = query_lists(dists, queries, reading)
+    qlists, H, info = ntk_inputs(dists, queries, heads, seed, law, key_dim, head_set, scale, reading)
     n = sum(len(q) for q in qlists)
-    if n > MAX_GRAM_SIZE:
-        raise SizeLimitError("queries", f"Gram size N*m = {n} exceeds the limit {MAX_GRAM_SIZE}")
-    if head_set is not None:
-        if heads is not None:
-            raise InputError("heads", "give either heads (a count of sampled heads) or head_set, not both")
-        H = _parse_heads(head_set, dim)
-        info = {"law": "explicit head set", "count": len(H)}
-    else:
-        if law != "gaussian":
-            raise InputError("law", f"only 'gaussian' head sampling is implemented, got {law!r}")
-        count = default_head_count(len(dists), max(len(q) for q in qlists), dim) if heads is None else heads
-        H, info = gaussian_heads(count, dim, seed, key_dim=key_dim, scale=scale)
-    if n * len(H) > MAX_GRADIENTS:
-        raise SizeLimitError("heads", f"N*m*H = {n * len(H)} gradient evaluations exceed the limit {MAX_GRADIENTS}")
     precision = parse_int(precision, "precision", 16, 100_000)
     index = tuple((i, a) for i, q in enumerate(qlists) for a in range(len(q)))
     theta_cache = {}
@@ -321,17 +410,20 @@ def ntk_gram(dists, queries=None, heads: Optional[int] = None, seed: int = 0, la
             theta_cache[ql] = [apply_head(A, q) for A in H for q in ql]  # column h*m_i + a
         return theta_cache[ql]
 
+    discrete = [_discrete_atoms(d) for d in dists]
+    # one lattice (1/D) Z^d for all discrete laws: their exponentials share one table of powers per argument list
+    tables = {"lattice": _lattice([da[0] for da in discrete if da is not None])}
     with workprec(precision):
         rows = []
         for i, dist in enumerate(dists):
             ql = qlists[i]
             thetas = thetas_of(ql)
-            da = _discrete_atoms(dist)
-            if da is not None:
-                feats = discrete_grad_ball_many(da[0], da[1], thetas)
-            else:
-                feats = [_gradient_ball(dist, t, i) for t in thetas]
+            da = discrete[i]
             m_i = len(ql)
+            if da is not None:
+                rows.extend(_discrete_rows(da[0], da[1], thetas, len(H), m_i, dim, tables))
+                continue
+            feats = [_gradient_ball(dist, t, i) for t in thetas]
             for a in range(m_i):
                 rows.append([g for h in range(len(H)) for g in feats[h * m_i + a]])
         F = arb_mat(rows)
