@@ -1,7 +1,8 @@
 """The case-split engine's shared memo (verify.decide.casesplit.shared_memo) and the byte-identity of the
 audits whose procedures were sped up: the sha256 of each Result's JSON, without "timing", "versions" (the
 interpreter and library versions) and the "float64" evidence entries (numpy's figures, platform-dependent,
-docs/ntk.md), none of them part of a verdict or certificate, recorded on the commit before the speed-ups.  The audits that take seconds are compared only with VERIFY_HASH_ALL=1 (the audit run of the
+docs/ntk.md) and the evidence's typed figure data ("figure", docs/reports.md, added after the pins), none of
+them part of a verdict or certificate, recorded on the commit before the speed-ups.  The audits that take seconds are compared only with VERIFY_HASH_ALL=1 (the audit run of the
 test suite checks their verdicts anyway)."""
 
 import hashlib
@@ -63,6 +64,8 @@ def _strip(o):
 def result_hash(result) -> str:
     d = _strip(result.to_dict())
     d.pop("versions", None)
+    if isinstance(d.get("evidence"), dict):
+        d["evidence"].pop("figure", None)   # the typed figure data of the report (docs/reports.md), added later
     return hashlib.sha256(canonical_dumps(d).encode()).hexdigest()
 
 
