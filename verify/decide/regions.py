@@ -61,9 +61,11 @@ float64 benchmark) returns counts that are not proofs.
 from __future__ import annotations
 
 import dataclasses
+import time
 from fractions import Fraction
 from typing import Any
 
+from flint import fmpq, fmpq_mat, fmpz, fmpz_mat
 from gmpy2 import mpq
 
 from ..arith.exact import fraction_str, parse_box
@@ -107,7 +109,8 @@ class RegionCount:
 
 # -- 1-D exact breakpoint sweep for maxout networks ------------------------------------------------
 
-def maxout_values_1d(net, lo, hi, *, max_regions: int = MAX_REGIONS, after_layer=None, ctx: Context = MPQ):
+def maxout_values_1d(net, lo, hi, *, max_regions: int = MAX_REGIONS, after_layer=None, ctx: Context = MPQ,
+                     deadline: float | None = None):
     """Exact breakpoints ``xs`` (lo = xs[0] < ... < xs[-1] = hi) of the activation cells of a 1-D maxout
     network and its output values ``Y[i]`` (a tuple per breakpoint), all ``mpq``.
 
@@ -117,11 +120,43 @@ def maxout_values_1d(net, lo, hi, *, max_regions: int = MAX_REGIONS, after_layer
     crossings).  Consecutive intervals therefore differ in the activation pattern.
     ``after_layer(l, xs, V)`` (optional) is called after every layer with the hidden values (prefix counts).
     ``ctx`` is the arithmetic context whose ``convert`` gives the working numbers (exact ``mpq`` by default;
-    the comparisons are the numbers' own, so only an exact context gives exact breakpoints)."""
+    the comparisons are the numbers' own, so only an exact context gives exact breakpoints).  With the exact
+    default and a layer of at least ``_MATRIX_MIN_WIDTH`` units, the sweep runs in matrix form
+    (:func:`_matrix_sweep_1d`: one exact ``fmpq_mat`` product per layer for all breakpoints, signs from the
+    integer numerators); the breakpoints and values are the same exact numbers either way.  More than
+    ``max_regions`` cells raise :class:`~verify.errors.SizeLimitError`; ``deadline`` (a ``time.monotonic()``
+    value, used by :func:`count_regions`' ``time_budget``) raises the internal ``_TimeUp``."""
     import gc
 
     if net.input_dim != 1:
         raise InputError("network", f"the 1-D sweep needs input dimension 1, got {net.input_dim}")
+    if ctx is MPQ and max(net.widths) >= _MATRIX_MIN_WIDTH:
+        cb = None
+        if after_layer is not None:
+            def cb(xs_, H_):
+                after_layer(len(xs_), [_to_mpq(x) for x in xs_], _mpq_rows(H_))
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            xs, H = _matrix_sweep_1d(net, lo, hi, max_regions, deadline, cb)
+            if net.readout is not None:
+                Wo, bo = net.readout
+                m = len(bo)
+                Mo, oden = _int_matrix([(Wo[i], bo[i]) for i in range(m)], len(Wo[0]))
+                e = (H * Mo).entries()
+                w = H.ncols()
+                sc = H.entries()[w - 1::w]
+                V = []
+                for r in range(H.nrows()):
+                    s_ = int(sc[r] * oden)
+                    V.append(tuple(mpq(int(v), s_) for v in e[r * m:(r + 1) * m]))
+            else:
+                V = _mpq_rows(H)
+            xs = [_to_mpq(x) for x in xs]
+        finally:
+            if enabled:
+                gc.enable()
+        return xs, V
     conv = ctx.convert
     xs = [conv(lo), conv(hi)]
     V = [(xs[0],), (xs[1],)]                      # unit values at the breakpoints
@@ -129,13 +164,15 @@ def maxout_values_1d(net, lo, hi, *, max_regions: int = MAX_REGIONS, after_layer
     gc.disable()
     try:
         for W, b in net.layers:
+            if deadline is not None and time.monotonic() > deadline:
+                raise _TimeUp()
             k = len(b[0])
             units = [[(tuple((m, conv(c)) for m, c in enumerate(w) if c), conv(bij)) for w, bij in zip(Wi, bi)]
                      for Wi, bi in zip(W, b)]
             if k == 2:
-                xs, V = _layer_rank2(units, xs, V, max_regions)
+                xs, V = _layer_rank2(units, xs, V, max_regions, deadline)
             else:
-                xs, V = _layer_rank_k(units, xs, V, max_regions)
+                xs, V = _layer_rank_k(units, xs, V, max_regions, deadline)
             if after_layer is not None:
                 after_layer(len(xs), xs, V)
     finally:
@@ -148,7 +185,7 @@ def maxout_values_1d(net, lo, hi, *, max_regions: int = MAX_REGIONS, after_layer
     return xs, V
 
 
-def _layer_rank2(units, xs, V, max_regions):
+def _layer_rank2(units, xs, V, max_regions, deadline=None):
     U = []
     for (w0, b0), (w1, b1) in units:
         d0 = dict(w0)
@@ -202,12 +239,14 @@ def _layer_rank2(units, xs, V, max_regions):
                 new_V.append(apply(h)[1])
         if len(new_xs) > max_regions:
             raise SizeLimitError("max_regions", f"more than {max_regions} cells")
+        if deadline is not None and not i & 1023 and time.monotonic() > deadline:
+            raise _TimeUp()
     new_xs.append(xs[-1])
     new_V.append(H[-1])
     return new_xs, new_V
 
 
-def _layer_rank_k(units, xs, V, max_regions):
+def _layer_rank_k(units, xs, V, max_regions, deadline=None):
     def pieces_at(h):
         out = []
         for pcs in units:
@@ -261,7 +300,232 @@ def _layer_rank_k(units, xs, V, max_regions):
                 new_V.append(tuple(max(r) for r in pieces_at(h)))
         if len(new_xs) > max_regions + 1:
             raise SizeLimitError("max_regions", f"more than {max_regions} cells")
+        if deadline is not None and not i & 1023 and time.monotonic() > deadline:
+            raise _TimeUp()
     return new_xs, new_V
+
+
+# -- 1-D exact sweep, layer-wise matrix form ---------------------------------------------------------
+
+_MATRIX_MIN_WIDTH = 6          # narrower networks (tents, zigzags) stay on the scalar sweep (faster there)
+
+
+class _TimeUp(Exception):
+    """Internal: the ``deadline`` of a budgeted sweep passed (count_regions turns it into a partial result)."""
+
+
+def _fmpq(v, _F=Fraction):
+    if type(v) is not _F:
+        v = to_fraction(v)
+    return fmpq(v.numerator, v.denominator)
+
+
+def _to_mpq(v):
+    return mpq(int(v.p), int(v.q))
+
+
+def _int_matrix(cols, n_in, den=None):
+    """Columns ``(weights, bias)`` as ONE ``fmpz_mat`` of shape (n_in + 1) x C over a common denominator ``den``
+    (default: the least one; a positive scale common to every entry changes no sign and no ratio)."""
+    from math import lcm
+
+    F = Fraction
+    fr = [v if type(v) is F else to_fraction(v) for w, bb in cols for v in (*w, bb)]
+    # the private slots of Fraction: the public properties cost a Python call per entry
+    if den is None:
+        den = lcm(*[v._denominator for v in fr]) if fr else 1
+    ints = [v._numerator * (den // v._denominator) for v in fr]
+    C, w = len(cols), n_in + 1
+    flat = [0] * (w * C)
+    for c in range(C):
+        flat[c::C] = ints[c * w:(c + 1) * w]
+    return fmpz_mat(w, C, flat), den
+
+
+def _layer_int_matrices(W, b, n_in):
+    """The layer acting on homogeneous rows [s h, s] (s > 0) as integer matrices over one common denominator:
+    rank 2, (piece 0, piece 1 - piece 0), N columns each; rank k, one matrix of the N k pieces (unit-major)."""
+    from math import lcm
+
+    N, k = len(W), len(b[0])
+    if k == 2:
+        c0 = [(Wi[0], bi[0]) for Wi, bi in zip(W, b)]
+        c1 = [(Wi[1], bi[1]) for Wi, bi in zip(W, b)]
+        F = Fraction
+        den = lcm(*[(v if type(v) is F else to_fraction(v))._denominator
+                    for cols in (c0, c1) for w, bb in cols for v in (*w, bb)])
+        M0, _ = _int_matrix(c0, n_in, den)
+        M1, _ = _int_matrix(c1, n_in, den)
+        return (M0, M1 - M0), N, k, den
+    cols = [(Wi[j], bi[j]) for Wi, bi in zip(W, b) for j in range(k)]
+    M, den = _int_matrix(cols, n_in)
+    return (M,), N, k, den
+
+
+def _row_gcd_reduce(row):
+    g = row[-1]
+    for v in row:
+        if g == 1:
+            return row
+        g = g.gcd(v)
+    return [v // g for v in row] if g != 1 else row
+
+
+def _matrix_sweep_1d(net, lo, hi, max_regions, deadline=None, after_layer=None):
+    """:func:`maxout_values_1d` for exact numbers, one layer at a time as exact integer matrix products.
+
+    Every breakpoint is a homogeneous integer row ``[s h, s]`` (s > 0) of the layer inputs h; the values of all
+    pieces at all breakpoints are ONE ``fmpz_mat`` product per layer (rank 2: the first piece and the
+    difference of the two), each row on its own positive scale, so signs are integer comparisons and the
+    crossing of a unit between rows a and b is ``t = d_a s_b / (d_a s_b - d_b s_a)`` exactly.  A new
+    breakpoint's row is ``(q - p) s_b H_a + p s_a H_b`` for t = p / q, divided by its content (gcd); the
+    values at all points, old and new, come from a second product.  Returns ``(xs, H)``: the breakpoints
+    (``fmpq``) and the last layer's homogeneous rows (an ``fmpz_mat``)."""
+    Z0 = fmpz(0)
+    one = fmpq(1)
+    xs = [_fmpq(lo), _fmpq(hi)]
+    H = fmpz_mat(2, 2, [xs[0].p * xs[1].q, xs[0].q * xs[1].q, xs[1].p * xs[0].q, xs[0].q * xs[1].q])
+    n_in = 1
+    for W, b in net.layers:
+        if deadline is not None and time.monotonic() > deadline:
+            raise _TimeUp()
+        Ms, N, k, den = _layer_int_matrices(W, b, n_in)
+        w = n_in + 1
+        npts = len(xs)
+        zs = [(H * M).entries() for M in Ms]
+        hrow = H.entries()
+        sc = hrow[n_in::w]                       # the row scales s_r
+        new_pts = []                             # (index of the interval, [t, ...] sorted)
+        total = npts
+        if k == 2:
+            zd = zs[1]
+            for i in range(npts - 1):
+                ra, rb = i * N, (i + 1) * N
+                ts = None
+                for u in range(N):
+                    da, db = zd[ra + u], zd[rb + u]
+                    if (da > Z0 and db < Z0) or (da < Z0 and db > Z0):
+                        pa = da * sc[i + 1]
+                        t = fmpq(pa, pa - db * sc[i])
+                        if ts is None:
+                            ts = [t]
+                        elif t not in ts:
+                            ts.append(t)
+                if ts is not None:
+                    if len(ts) > 1:
+                        ts.sort()
+                    new_pts.append((i, ts))
+                    total += len(ts)
+                    if total - 1 > max_regions:
+                        raise SizeLimitError("max_regions", f"more than {max_regions} cells")
+                if deadline is not None and not i & 1023 and time.monotonic() > deadline:
+                    raise _TimeUp()
+        else:
+            z = zs[0]
+            C = N * k
+            half = fmpq(1, 2)
+            for i in range(npts - 1):
+                ra, rb = i * C, (i + 1) * C
+                sa, sb = sc[i], sc[i + 1]
+                ts = set()
+                for u in range(N):
+                    a = [v * sb for v in z[ra + u * k: ra + u * k + k]]      # both ends on the scale sa sb
+                    bq = [v * sa for v in z[rb + u * k: rb + u * k + k]]
+                    cand = set()
+                    for j in range(k):
+                        for j2 in range(j + 1, k):
+                            da, db = a[j2] - a[j], bq[j2] - bq[j]
+                            if (da > Z0 and db < Z0) or (da < Z0 and db > Z0):
+                                cand.add(fmpq(da, da - db))
+                    if not cand:
+                        continue
+                    grid = [fmpq(0)] + sorted(cand) + [one]
+                    prev = None
+                    for g0, g1 in zip(grid, grid[1:]):
+                        tm = (g0 + g1) * half
+                        vals = [av + tm * (bv - av) for av, bv in zip(a, bq)]
+                        top = max(vals)
+                        arg = tuple(j for j, v in enumerate(vals) if v == top)
+                        if prev is not None and arg != prev:
+                            ts.add(g0)
+                        prev = arg
+                if ts:
+                    new_pts.append((i, sorted(ts)))
+                    total += len(ts)
+                    if total - 1 > max_regions:
+                        raise SizeLimitError("max_regions", f"more than {max_regions} cells")
+                if deadline is not None and not i & 1023 and time.monotonic() > deadline:
+                    raise _TimeUp()
+        if new_pts:
+            # the new rows only: one product for all of them, then the rows merged in order
+            fnew, snew, nxs = [], [], []
+            for i, ts in new_pts:
+                Ha, Hb = hrow[i * w:(i + 1) * w], hrow[(i + 1) * w:(i + 2) * w]
+                sa, sb = sc[i], sc[i + 1]
+                xa, xb = xs[i], xs[i + 1]
+                for t in ts:
+                    p, q = t.p, t.q
+                    ca, cb = (q - p) * sb, p * sa
+                    row = _row_gcd_reduce([ca * va + cb * vb for va, vb in zip(Ha, Hb)])
+                    fnew.extend(row)
+                    snew.append(row[-1])
+                    nxs.append(xa + t * (xb - xa))
+            n_new = len(snew)
+            znew = [(fmpz_mat(n_new, w, fnew) * M).entries() for M in Ms]
+            C = len(zs[0]) // npts
+            mz = [[] for _ in zs]
+            mx, ms = [], []
+            prev_i = j = 0
+            for i, ts in new_pts:
+                mx.extend(xs[prev_i:i + 1])
+                mx.extend(nxs[j:j + len(ts)])
+                ms.extend(sc[prev_i:i + 1])
+                ms.extend(snew[j:j + len(ts)])
+                for zl, zo, zn in zip(mz, zs, znew):
+                    zl.extend(zo[prev_i * C:(i + 1) * C])
+                    zl.extend(zn[j * C:(j + len(ts)) * C])
+                j += len(ts)
+                prev_i = i + 1
+            mx.extend(xs[prev_i:])
+            ms.extend(sc[prev_i:])
+            for zl, zo in zip(mz, zs):
+                zl.extend(zo[prev_i * C:])
+            xs, sc, zs = mx, ms, mz
+        npts = len(xs)
+        out = [None] * (npts * (N + 1))
+        if k == 2:
+            z0, zd = zs
+            for r in range(npts):
+                base, o = r * N, r * (N + 1)
+                for u in range(N):
+                    d = zd[base + u]
+                    out[o + u] = z0[base + u] + d if d > Z0 else z0[base + u]
+        else:
+            z = zs[0]
+            C = N * k
+            for r in range(npts):
+                base, o = r * C, r * (N + 1)
+                for u in range(N):
+                    out[o + u] = max(z[base + u * k: base + u * k + k])
+        # the scale of row r is now s_r times the layer's common denominator
+        for r in range(npts):
+            out[r * (N + 1) + N] = sc[r] * den
+        H = fmpz_mat(npts, N + 1, out)
+        n_in = N
+        if after_layer is not None:
+            after_layer(xs, H)
+    return xs, H
+
+
+def _mpq_rows(H) -> list:
+    """Homogeneous integer rows [s h, s] as tuples of ``mpq`` values h."""
+    w = H.ncols()
+    e = H.entries()
+    out = []
+    for r in range(H.nrows()):
+        s_ = int(e[r * w + w - 1])
+        out.append(tuple(mpq(int(v), s_) for v in e[r * w:(r + 1) * w - 1]))
+    return out
 
 
 def pieces_from_values(xs, Y) -> list:
@@ -297,6 +561,11 @@ def maxout_breakpoints_1d(net, lo, hi, *, max_regions: int = MAX_REGIONS):
     """``(xs, maps)``: the breakpoints of :func:`maxout_values_1d` and per open interval the output maps
     as tuples of ``(slope, intercept)`` (mpq)."""
     xs, V = maxout_values_1d(net, lo, hi, max_regions=max_regions)
+    return xs, _maps_1d(xs, V)
+
+
+def _maps_1d(xs, V) -> list:
+    """Per open interval the output maps ``(slope, intercept)`` of the breakpoint values."""
     maps = []
     for i in range(len(xs) - 1):
         dx = xs[i + 1] - xs[i]
@@ -305,7 +574,7 @@ def maxout_breakpoints_1d(net, lo, hi, *, max_regions: int = MAX_REGIONS):
             sl = (yb - ya) / dx
             row.append((sl, ya - sl * xs[i]))
         maps.append(tuple(row))
-    return xs, maps
+    return maps
 
 
 def breakpoint_certificate(xs):
@@ -613,7 +882,7 @@ def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_reg
         n_act, n_pieces = len(xs) - 1, len(starts)
         regions = []
         if include_regions:
-            xs, maps = maxout_breakpoints_1d(f, bx[0][0], bx[0][1], max_regions=max_regions)
+            maps = _maps_1d(xs, Y)                # the same sweep's breakpoints and values
             if kind == "activation":
                 regions = [{"interval": [to_fraction(xs[i]), to_fraction(xs[i + 1])],
                             "map": [[to_fraction(c), to_fraction(s)] for s, c in maps[i]]} for i in range(len(maps))]

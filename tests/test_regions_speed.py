@@ -1,0 +1,130 @@
+"""The fast region sweeps (docs/regions.md) keep every count, region list, verdict and certificate
+byte-identical: sha256 of the JSON (timing removed) recorded on the commit before the matrix-form 1-D sweep
+(0f6d16a), asserted here; plus the matrix sweep against the scalar one on networks chosen to hit ties."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from fractions import Fraction
+
+import pytest
+
+from verify.canonical import canonical_dumps
+from verify.constructions.reference_networks import random_maxout
+from verify.constructions.token_shift import tent_network
+from verify.decide import regions as R
+from verify.decide.regions import count_regions, maxout_values_1d
+from verify.objects.maxout import MaxoutNetwork
+
+
+def relu_net(sizes, seed, den=64):
+    rng = random.Random(seed)
+    q = lambda: Fraction(rng.randint(-100, 100), den)
+    Ws = [[[q() for _ in range(sizes[i])] for _ in range(sizes[i + 1])] for i in range(len(sizes) - 1)]
+    bs = [[q() for _ in range(sizes[i + 1])] for i in range(len(sizes) - 1)]
+    return MaxoutNetwork.from_relu(Ws[:-1], bs[:-1], readout=(Ws[-1], bs[-1]))
+
+
+def sha(obj) -> str:
+    return hashlib.sha256(canonical_dumps(obj).encode()).hexdigest()
+
+
+CASES = {
+    "relu-1d-12x12": (lambda: relu_net([1, 12, 12, 1], 3), [(-1, 1)]),
+    "maxout-1d-k3": (lambda: random_maxout(2, 1, 3, 3, 5), [(-2, 2)]),
+    "maxout-1d-k4": (lambda: random_maxout(7, 1, 4, 2, 4), [(-1, 3)]),
+    "relu-1d-32x32": (lambda: relu_net([1, 32, 32, 32, 1], 8), [(-2, 2)]),
+    "tent-6": (lambda: tent_network(6), [(0, 1)]),
+    "relu-2d-16x16": (lambda: relu_net([2, 16, 16, 1], 0), [(-1, 1), (-1, 1)]),
+    "relu-2d-8x8": (lambda: relu_net([2, 8, 8, 1], 5), [(-1, 1), (-1, 1)]),
+    "maxout-2d-k3": (lambda: random_maxout(4, 2, 3, 2, 4), [(-1, 1), (-1, 1)]),
+}
+
+# count_regions(...).to_dict() (regions included), recorded on 0f6d16a
+DIRECT = {
+    ("relu-1d-12x12", "pieces"): "b35164806c3f999fb5df18e5fb45dec87d34752c81483e4de02eff9cc8e9af6c",
+    ("relu-1d-12x12", "activation"): "948e5ce23bf96548acee64803d13a557dd8e519fa3a93f7c0dd1aa45fcda553b",
+    ("maxout-1d-k3", "pieces"): "fc60407d7fb32545f467a167662ba41ac702f6f4feefc2fa5234e95c5dc2fd39",
+    ("maxout-1d-k3", "activation"): "0e17f00e18b3812026daaf2d28ece25dbc13a583ef54be24f19ad76142232ab3",
+    ("maxout-1d-k4", "pieces"): "34a995d9e4a315f50725ac6f0307cc909056bd72404c7baf1946115bd96ae12c",
+    ("maxout-1d-k4", "activation"): "7f61d748eb9fd337e8e8014d64e352d891a69b24f5fed7b7c39f3a5a82468933",
+    ("relu-1d-32x32", "pieces"): "5820068e412b46bbbb9f46ca2cf07f43505d75aa0081af6837df300680e6153d",
+    ("relu-1d-32x32", "activation"): "5cee32ad25857621d010345fbacc80ccfeae33b5dee29e4d0acb3ad26531ca77",
+    ("tent-6", "pieces"): "366b7c13a71587c0a3f45bbbb86f5b66354d6c08831913cc39dd4749267cac40",
+    ("tent-6", "activation"): "598b84bf56b9771bf956cc7a38b21015326b0e043a4f69bf806c7adbf510918d",
+    ("relu-2d-16x16", "pieces"): "92b45fbaa8abf3fab5ac8db6e8b4a77aef7b4cc508cfc6893c5eb4c01cefa4fa",
+    ("relu-2d-16x16", "activation"): "07085535a0b49f7822ac6a4a15b5cdad9289ed1cdd4d3382ae27ac4e212e1100",
+    ("relu-2d-8x8", "pieces"): "fd9761a4ec5c3d8c2f40a0fdc57b8885034391d399c6ba29f804e1fd7f12966f",
+    ("relu-2d-8x8", "activation"): "9754cd020cd691bf1720202bc28b634556afc23d3c87810b3beffc2a4772dd69",
+    ("maxout-2d-k3", "pieces"): "b67d978f7fc43d3a31591bee556cc69919379d52be86c160592cecafef881385",
+    ("maxout-2d-k3", "activation"): "1422d34873f151c50aeb7dd2026fb49af176a4f0a56ee52c2b1fd56c67b73660",
+}
+
+# Result.to_dict() of audits, timing removed, recorded on 0f6d16a
+AUDITS = {
+    "T10/O2-exact-4-pieces": "d48c2a2dad3d36fc149d615c9de27b1257fb0b51189a463333180ea23fce716c",
+    "T10/2d-three-lines-7-activation": "94267cc8bd0030b5e5d1f6798701ce093968df2e7cf34908683099592938aa4e",
+    "T10/n2-one-layer-ceiling": "8fd195fc3c8dd8f0544a7d7d44d1cae889af40a9f689857b0d56885f5067672e",
+    "T10/grid-dyadic-on-tent": "5ca5cb14671641755e207f43be7a39a11623216bdf0700ea3eb4d73f8fbe1afa",
+    "T10/n2-shallow-family-L5": "16acaf24def0aad7b95bef25b8aa0ffe504683e79e7c86166bd4b4912278580e",
+    "T4/O5-Delta2-M4-L2": "e5c5d26a9401087e8d71b5f11047299f48902612056f86d81d8d36080aa33733",
+    "T6/O2-S40": "e4d997268cb0b3bcba8bcb52179b9527ac52a7d9ba125e1c5b1185327d75d844",
+    "T6/random-d2-k2-L2-seed1": "1ac7bd5da2cbaf1e083d42b638b520e0131f3186ab1bdda55c30eba1d269de31",
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_count_regions_json_unchanged(name):
+    mk, box = CASES[name]
+    net = mk()
+    for kind in ("pieces", "activation"):
+        assert sha(count_regions(net, box, kind=kind).to_dict()) == DIRECT[(name, kind)], (name, kind)
+
+
+def test_audit_results_unchanged():
+    from verify.audit.discovery import audits_of_module
+    from verify.audit.runner import run_audit, strip_timing
+
+    mods = ("t4_token_shift", "t6_maxout_emulation", "t10_linear_regions")
+    audits = {a.id: a for m in mods for a in audits_of_module(f"verify.proofs.maxout.{m}") if a.id in AUDITS}
+    assert set(audits) == set(AUDITS)
+    for aid, h in AUDITS.items():
+        out = run_audit(audits[aid])
+        assert out.error is None, out.error
+        assert sha(strip_timing(out.result.to_dict())) == h, aid
+
+
+def _scalar(net, lo, hi, monkeypatch):
+    monkeypatch.setattr(R, "_MATRIX_MIN_WIDTH", 10 ** 9)
+    try:
+        return maxout_values_1d(net, lo, hi)
+    finally:
+        monkeypatch.undo()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_matrix_sweep_equals_scalar_sweep(seed, monkeypatch):
+    """Small integer weights force ties, shared crossings and zero differences at breakpoints; ranks 1-4."""
+    rng = random.Random(seed)
+    k = [2, 3, 1, 4, 2, 3][seed]
+    q = lambda: Fraction(rng.randint(-3, 3), rng.choice([1, 2]))
+    layers, n_in = [], 1
+    for _ in range(3):
+        N = 7
+        layers.append(([[[q() for _ in range(n_in)] for _ in range(k)] for _ in range(N)],
+                       [[q() for _ in range(k)] for _ in range(N)]))
+        n_in = N
+    net = MaxoutNetwork(layers)
+    fast = maxout_values_1d(net, -2, Fraction(5, 3))
+    assert fast == _scalar(net, -2, Fraction(5, 3), monkeypatch)
+
+
+def test_matrix_sweep_max_regions_refused():
+    net = relu_net([1, 16, 16, 1], 2)
+    n = len(maxout_values_1d(net, -1, 1)[0]) - 1
+    assert len(maxout_values_1d(net, -1, 1, max_regions=n)[0]) - 1 == n
+    from verify.errors import SizeLimitError
+
+    with pytest.raises(SizeLimitError):
+        maxout_values_1d(net, -1, 1, max_regions=n - 1)
