@@ -180,12 +180,60 @@ def bench_2d(base, repeat, quick):
               f"{'' if same else '  BASE COUNT DIFFERS'}")
 
 
+def _old_num_factory():
+    """The tracer's number cache as it was at the base commit (keyed by the Fraction's value), for comparison."""
+    from fractions import Fraction as F
+
+    from verify.decide import tracer as T
+
+    cache = {}
+
+    def _num(c):
+        t = type(c)
+        if t is T._MPQ:
+            return c
+        if t is F:
+            q = cache.get(c)
+            if q is None:
+                if len(cache) > 100_000:
+                    cache.clear()
+                q = cache[c] = T.mpq(c.numerator, c.denominator)
+            return q
+        if t is int:
+            return T.mpq(c)
+        if isinstance(c, (int, F)) and not isinstance(c, bool):
+            return T.to_q(c)
+        return None
+
+    return _num
+
+
+def bench_tracer(repeat, quick):
+    """T6 on the 1-D tent (prove_emulation): the tracer's id-keyed number cache vs the value-keyed one."""
+    from verify.constructions.token_shift import tent_network
+    from verify.decide import tracer as T
+    from verify.decide.emulation import prove_emulation
+
+    L = 8 if quick else 10
+    net = tent_network(L)
+    print(f"T6 prove_emulation, 1-D tent L={L}: tracer number cache keyed by id vs by value (same run)")
+    new_num, old_num = T._num, _old_num_factory()
+    try:
+        tn, rn = _time(lambda: prove_emulation(net, [[0, 1]], record_regions=False), repeat)
+        T._num = old_num
+        tb, rb = _time(lambda: prove_emulation(net, [[0, 1]], record_regions=False), repeat)
+    finally:
+        T._num = new_num
+    print(f"  id-keyed {tn:.2f} s  value-keyed {tb:.2f} s  speed-up {tb / tn:.2f}x  verdicts {rn.verdict.value}/"
+          f"{rb.verdict.value}")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--base", default=DEFAULT_BASE)
-    ap.add_argument("--only", choices=("1d", "2d"))
+    ap.add_argument("--only", choices=("1d", "2d", "tracer"))
     args = ap.parse_args(argv)
     if not 1 <= args.repeat <= 20:
         print("error: --repeat: must be in [1, 20]", file=sys.stderr)
@@ -193,10 +241,12 @@ def main(argv=None):
     sys.path.insert(0, str(ROOT))
     base = load_base(args.base)
     print(f"median of {args.repeat} runs; python {sys.version.split()[0]}; base {args.base}")
-    if args.only != "2d":
+    if args.only in (None, "1d"):
         bench_1d(base, args.repeat, args.quick)
-    if args.only != "1d":
+    if args.only in (None, "2d"):
         bench_2d(base, args.repeat, args.quick)
+    if args.only in (None, "tracer"):
+        bench_tracer(args.repeat, args.quick)
     return 0
 
 

@@ -124,6 +124,11 @@ def run(args) -> int:
     need_regions = bool(args.json or args.plot)
     rc = count_regions(net, box, kind=args.kind, include_regions=need_regions,
                        max_regions=MAX_REGIONS_1D if net.input_dim == 1 else MAX_CELLS_2D)
+    if not rc.complete:                   # count_regions returns a partial result; the CLI keeps refusing
+        from ..errors import SizeLimitError
+
+        raise SizeLimitError("max_regions", f"more than {MAX_REGIONS_1D if net.input_dim == 1 else MAX_CELLS_2D} "
+                                            f"cells (swept {rc.partial['coverage']} of the box)")
     if args.json and rc.count > MAX_JSON_REGIONS:
         raise InputError("--json", f"{rc.count} regions exceed the limit {MAX_JSON_REGIONS} for the JSON listing")
     if args.plot and rc.count > MAX_PLOT_REGIONS:

@@ -79,7 +79,8 @@ __all__ = ["RegionCount", "count_regions", "maxout_breakpoints_1d", "breakpoint_
            "merge_pieces_1d", "maxout_cells_2d", "maxout_values_1d", "pieces_from_values", "prefix_counts_1d", "merge_pieces_2d", "KINDS", "MAX_REGIONS"]
 
 KINDS = ("pieces", "activation")
-MAX_REGIONS = 2_100_000        # 1-D tent L = 21; a larger request is refused (SizeLimitError)
+MAX_REGIONS = 2_100_000        # 1-D tent L = 21; a larger request is refused (InputError)
+MAX_TIME_BUDGET = 86_400.0     # seconds: the largest time_budget accepted (a day)
 
 
 @dataclasses.dataclass
@@ -97,11 +98,21 @@ class RegionCount:
     pieces: int | None = None
     cells: int | None = None
     method: str = ""
+    partial: dict | None = None
+
+    @property
+    def complete(self) -> bool:
+        """False when a budget (``max_regions``, ``time_budget``) ran out: then ``count``, ``activation_regions``
+        and ``pieces`` are None and ``partial`` describes the part of the box that was swept."""
+        return self.partial is None
 
     def to_dict(self, include_regions: bool = True) -> dict:
         out = {"kind": self.kind, "count": self.count, "box": [[lo, hi] for lo, hi in self.box], "dim": self.dim,
                "activation_regions": self.activation_regions, "pieces": self.pieces, "cells": self.cells,
                "method": self.method}
+        if self.partial is not None:
+            out["complete"] = False
+            out["partial"] = self.partial
         if include_regions:
             out["regions"] = self.regions
         return out
@@ -635,7 +646,8 @@ def _area2(vs):
     return sum(vs[i][0] * vs[(i + 1) % n][1] - vs[(i + 1) % n][0] * vs[i][1] for i in range(n))
 
 
-def maxout_cells_2d(net, box, *, max_regions: int = MAX_REGIONS, ctx: Context = FMPQ) -> list:
+def maxout_cells_2d(net, box, *, max_regions: int = MAX_REGIONS, ctx: Context = FMPQ,
+                    deadline: float | None = None) -> list:
     """Open activation cells of a 2-D maxout network: ``[(vertices, pattern, output maps)]`` where a map
     is ``(a1, a2, c)`` for a1 x1 + a2 x2 + c.  Layer by layer, unit by unit: each cell computes all pieces
     of the layer at once (an exact fmpq_mat product), and a unit's argmax is resolved by exact sign tests
@@ -644,7 +656,8 @@ def maxout_cells_2d(net, box, *, max_regions: int = MAX_REGIONS, ctx: Context = 
     ``ctx``: the arithmetic context of the numbers and of the matrix products (``convert``, ``matrix``,
     ``affine``, ``to_fraction``; exact ``fmpq`` by default).  An inexact context (``ctx.exact`` False, the
     benchmark's float64 baseline in ``bench/regions.py``) keeps a cell whole when a rounded cut does not
-    shrink it; its counts are not proofs."""
+    shrink it; its counts are not proofs.  More than ``max_regions`` cells raise
+    :class:`~verify.errors.SizeLimitError`; ``deadline`` (a ``time.monotonic()`` value) the internal ``_TimeUp``."""
     import gc
 
     inexact = not ctx.exact
@@ -660,7 +673,9 @@ def maxout_cells_2d(net, box, *, max_regions: int = MAX_REGIONS, ctx: Context = 
             Wm = ctx.matrix(N * k, n_in, [conv(c) for Wi in W for w in Wi for c in w])
             Bm = ctx.matrix(N * k, 3, [v for bi in b for bij in bi for v in (zero, zero, conv(bij))])
             new_cells = []
-            for vs, Hm, pat in cells:
+            for ci, (vs, Hm, pat) in enumerate(cells):
+                if deadline is not None and not ci & 63 and time.monotonic() > deadline:
+                    raise _TimeUp()
                 flat = ctx.affine(Wm, Bm, Hm)
                 P = [[(flat[3 * (i * k + j)], flat[3 * (i * k + j) + 1], flat[3 * (i * k + j) + 2])
                       for j in range(k)] for i in range(N)]
@@ -838,38 +853,177 @@ def _map_json(forms, d) -> list:
     return [as_form(v, d).to_fractions() for v in forms]
 
 
+# -- budgets: sweeps in pieces of the box, left to right ------------------------------------------------
+
+MAX_SPLITS = 24                # bisections of a piece of the box before a budgeted sweep stops
+
+
+def _pattern_1d(net, x) -> tuple:
+    """The activation pattern (argmax set of every unit, layer by layer) of a maxout network at the point x."""
+    h = (x,)
+    pat = []
+    for W, b in net.layers:
+        nh = []
+        for Wi, bi in zip(W, b):
+            vals = [to_q(bij) + sum((to_q(c) * hm for c, hm in zip(w, h)), mpq(0)) for w, bij in zip(Wi, bi)]
+            top = max(vals)
+            pat.append(tuple(j for j, v in enumerate(vals) if v == top))
+            nh.append(top)
+        h = tuple(nh)
+    return tuple(pat)
+
+
+def _sweep_1d_budgeted(net, lo, hi, max_regions, deadline):
+    """``(xs, Y, covered, stopped)``: the 1-D sweep of [lo, hi] within the budgets.  The whole interval is
+    swept first (so a run within budget is the plain sweep); a piece that would exceed the cells left is
+    bisected and its left half swept first.  Piece ends where the activation pattern does not change are
+    dropped, so the breakpoints of the swept part [lo, covered] are exactly those of the whole sweep.
+    ``stopped`` is None, ``"max_regions"`` or ``"time_budget"``."""
+    lo, hi = to_q(Fraction(lo)), to_q(Fraction(hi))
+    todo = [(lo, hi, 0)]
+    if deadline is not None:
+        # with a clock: a first piece of 1/64 of the interval, then pieces twice as long while a piece
+        # takes less than 1/8 of the time left (so that a budget run out still leaves a swept part)
+        todo = [(lo + (hi - lo) / 64, hi, -1), (lo, lo + (hi - lo) / 64, 6)]
+    xs, Y = [], []
+    stopped = None
+    width = (hi - lo) / 64
+    while todo:
+        a, b, depth = todo.pop()
+        if depth == -1:                                 # the rest of the interval, in growing pieces
+            if b - a > width:
+                todo.append((a + width, b, -1))
+                b = a + width
+            depth = 6
+        left = max_regions - (len(xs) - 1 if xs else 0)
+        try:
+            if left < 1:
+                raise SizeLimitError("max_regions", "no cells left")
+            t_start = time.monotonic()
+            px, pY = maxout_values_1d(net, a, b, max_regions=left, deadline=deadline)
+            if deadline is not None and time.monotonic() - t_start < (deadline - time.monotonic()) / 8:
+                width = 2 * width
+        except SizeLimitError:
+            if depth < MAX_SPLITS and left >= 1:
+                m = (a + b) / 2
+                todo.append((m, b, depth + 1))
+                todo.append((a, m, depth + 1))
+                continue
+            stopped = "max_regions"
+            break
+        except _TimeUp:
+            stopped = "time_budget"
+            break
+        if xs:
+            if _pattern_1d(net, (xs[-2] + a) / 2) == _pattern_1d(net, (a + px[1]) / 2):
+                xs.pop()                        # a is no breakpoint: the two cells at a are one
+                Y.pop()
+            xs.extend(px[1:])
+            Y.extend(pY[1:])
+        else:
+            xs, Y = list(px), list(pY)
+    covered = xs[-1] if xs else lo
+    return xs, Y, covered, stopped
+
+
+def _split_box(bx):
+    """Two halves of a 2-D box, across its longer side (the lower / left half first)."""
+    (x0, x1), (y0, y1) = bx
+    if x1 - x0 >= y1 - y0:
+        m = (x0 + x1) / 2
+        return [((x0, m), (y0, y1)), ((m, x1), (y0, y1))]
+    m = (y0 + y1) / 2
+    return [((x0, x1), (y0, m)), ((x0, x1), (m, y1))]
+
+
+def _cells_2d_budgeted(net, bx, max_regions, deadline):
+    """``(raw, swept_boxes, stopped)``: :func:`maxout_cells_2d` on the box within the budgets.  The whole box
+    first; a box that would exceed the cells left is halved (depth first, lower / left half first).  Cells of
+    different boxes meet along the cuts; ``merge_pieces_2d`` joins them across those edges when their maps
+    agree, and the activation count is the number of distinct patterns, so the cuts change neither count."""
+    todo = [(tuple((Fraction(lo), Fraction(hi)) for lo, hi in bx), 0)]
+    if deadline is not None:
+        # with a clock: 16 parts swept one by one (so that a budget run out still leaves a swept part)
+        for _ in range(4):
+            todo = [(h, dp + 1) for b, dp in todo for h in _split_box(b)]
+        todo.reverse()
+    raw, swept = [], []
+    stopped = None
+    while todo:
+        b, depth = todo.pop()
+        left = max_regions - len(raw)
+        try:
+            if left < 1:
+                raise SizeLimitError("max_regions", "no cells left")
+            part = maxout_cells_2d(net, b, max_regions=left, deadline=deadline)
+        except SizeLimitError:
+            if depth < MAX_SPLITS and left >= 1:
+                for h in reversed(_split_box(b)):
+                    todo.append((h, depth + 1))
+                continue
+            stopped = "max_regions"
+            break
+        except _TimeUp:
+            stopped = "time_budget"
+            break
+        raw.extend(part)
+        swept.append(b)
+    return raw, swept, stopped
+
+
+def _partial_info(stopped, swept, coverage, n_act, n_pieces, cells) -> dict:
+    return {"stopped": stopped, "swept": swept, "coverage": fraction_str(coverage),
+            "activation_regions_swept": n_act, "pieces_swept": n_pieces, "cells_swept": cells}
+
+
+
 # -- the counter ----------------------------------------------------------------------------------
 
 def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_regions: int = MAX_REGIONS,
-                  include_regions: bool = True, method: str = "auto") -> RegionCount:
+                  include_regions: bool = True, method: str = "auto",
+                  time_budget: float | None = None) -> RegionCount:
     """Exact number of ``kind`` regions of f on the box (dimension 1 or 2, full-dimensional box).
 
     ``method``: ``"auto"`` (1-D maxout networks use the breakpoint sweep, 2-D maxout networks the polygon
     sweep, everything else the tracer), ``"sweep"`` or ``"trace"`` (to cross-check the two).  ``tie`` is
-    used for hardmax Transformers.
+    used for hardmax Transformers.  ``time_budget``: seconds (default: none).
 
     Algorithm
     ---------
     Parse the box (at most 2 sides, lo < hi), then the 1-D breakpoint sweep, the 2-D polygon sweep or the
     tracer (see the module docstring), then merging of adjacent cells with equal maps for ``"pieces"``.
-    ``include_regions`` adds every region's cells and exact map (1-D sweep: a second sweep).
+    ``include_regions`` adds every region's cells and exact map (from the same sweep).  Budgets: the sweeps
+    run on the whole box first; a part of the box that would exceed the cells left is halved and its lower /
+    left half swept first (1-D: piece ends where the pattern does not change are dropped, so the swept part's
+    breakpoints are those of the whole sweep; 2-D: cells of different parts merge across the cuts).
 
     Soundness
     ---------
     Exact: ``count`` is the number of regions of ``kind`` (docs/regions.md), computed in exact rationals.
+    A run that ends by a budget never returns a count: ``count``, ``activation_regions`` and ``pieces`` are
+    None and ``partial`` says which part of the box was swept and what was counted there.
 
     Limits
     ------
-    ``max_regions`` in [1, 2,100,000] (:class:`~verify.errors.InputError` outside); more cells raise
-    :class:`~verify.errors.SizeLimitError`; boxes of dimension > 2 are refused; ``method="sweep"`` needs a
-    1-D ``MaxoutNetwork``; the tracer's errors propagate for untraceable ``f``.
+    ``max_regions`` in [1, 2,100,000] and ``time_budget`` in (0, 86,400] s
+    (:class:`~verify.errors.InputError` outside).  More cells than ``max_regions`` or a ``time_budget`` run
+    out end in a partial result (``complete`` False; ``partial`` with ``stopped``, the ``swept`` interval or
+    boxes, their ``coverage`` as a fraction of the box, and the counts on the swept part, of which the 1-D
+    counts and the 2-D activation count are lower bounds of the whole); the tracer (objects other than
+    maxout networks) sweeps the box at once, so its partial result has coverage 0, and it checks
+    ``max_regions`` only.  Boxes of dimension > 2 are refused; ``method="sweep"`` needs a 1-D
+    ``MaxoutNetwork``; the tracer's errors propagate for untraceable ``f``.
     """
     if kind not in KINDS:
         raise InputError("kind", f"must be one of {', '.join(KINDS)}, got {kind!r}")
     if method not in ("auto", "sweep", "trace"):
         raise InputError("method", f"must be auto, sweep or trace, got {method!r}")
-    if not isinstance(max_regions, int) or not 1 <= max_regions <= MAX_REGIONS:
+    if not isinstance(max_regions, int) or isinstance(max_regions, bool) or not 1 <= max_regions <= MAX_REGIONS:
         raise InputError("max_regions", f"must be an integer in [1, {MAX_REGIONS}], got {max_regions!r}")
+    if time_budget is not None and (isinstance(time_budget, bool) or not isinstance(time_budget, (int, float))
+                                    or not 0 < time_budget <= MAX_TIME_BUDGET):
+        raise InputError("time_budget", f"must be a number of seconds in (0, {MAX_TIME_BUDGET}], got {time_budget!r}")
+    deadline = None if time_budget is None else time.monotonic() + time_budget
     # regions are counted on a full-dimensional box: lo < hi on every side
     bx = parse_box(box, getattr(f, "input_dim", None), max_dim=2)
     d = len(bx)
@@ -877,9 +1031,10 @@ def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_reg
     if method == "sweep" and not (is_maxout and d == 1):
         raise InputError("method", "the sweep needs a 1-D MaxoutNetwork")
     if d == 1 and is_maxout and method in ("auto", "sweep"):
-        xs, Y = maxout_values_1d(f, bx[0][0], bx[0][1], max_regions=max_regions)
-        starts = pieces_from_values(xs, Y)
-        n_act, n_pieces = len(xs) - 1, len(starts)
+        lo, hi = bx[0]
+        xs, Y, covered, stopped = _sweep_1d_budgeted(f, lo, hi, max_regions, deadline)
+        starts = pieces_from_values(xs, Y) if len(xs) > 1 else []
+        n_act, n_pieces = max(len(xs) - 1, 0), len(starts)
         regions = []
         if include_regions:
             maps = _maps_1d(xs, Y)                # the same sweep's breakpoints and values
@@ -891,10 +1046,15 @@ def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_reg
                 regions = [{"interval": [to_fraction(xs[s]), to_fraction(xs[e])],
                             "map": [[to_fraction(c), to_fraction(sl)] for sl, c in maps[s]]}
                            for s, e in zip(starts, ends)]
+        method_name = "exact breakpoint sweep (1-D maxout)"
+        if stopped is not None:
+            info = _partial_info(stopped, [[to_fraction(lo), to_fraction(covered)]],
+                                 to_fraction((covered - lo) / (hi - lo)), n_act, n_pieces, n_act)
+            return RegionCount(kind, None, bx, 1, regions, None, None, None, method_name, info)
         return RegionCount(kind, n_act if kind == "activation" else n_pieces, bx, 1, regions, n_act, n_pieces,
-                           n_act, "exact breakpoint sweep (1-D maxout)")
+                           n_act, method_name)
     if d == 2 and is_maxout and method == "auto":
-        raw = maxout_cells_2d(f, bx, max_regions=max_regions)
+        raw, swept, stopped = _cells_2d_budgeted(f, bx, max_regions, deadline)
         cells2 = [Cell(vs) for vs, _, _ in raw]
         maps2 = [m for _, _, m in raw]
         labels = merge_pieces_2d(cells2, maps2)
@@ -909,12 +1069,25 @@ def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_reg
             regions = [{"cells": [cells2[i].vertices_fraction() for i in idx],
                         "map": [[to_fraction(c), to_fraction(a1), to_fraction(a2)] for a1, a2, c in maps2[idx[0]]]}
                        for idx in sorted(groups.values())]
+        method_name = "exact layer-wise polygon sweep (2-D maxout)"
+        if stopped is not None:
+            (x0, x1), (y0, y1) = bx
+            area = sum(((b[0][1] - b[0][0]) * (b[1][1] - b[1][0]) for b in swept), Fraction(0))
+            info = _partial_info(stopped, [[list(side) for side in b] for b in swept],
+                                 area / ((Fraction(x1) - Fraction(x0)) * (Fraction(y1) - Fraction(y0))),
+                                 n_act, n_pieces, len(raw))
+            return RegionCount(kind, None, bx, 2, regions, None, None, None, method_name, info)
         return RegionCount(kind, n_act if kind == "activation" else n_pieces, bx, 2, regions, n_act, n_pieces,
-                           len(raw), "exact layer-wise polygon sweep (2-D maxout)")
+                           len(raw), method_name)
     stages, initial = target_stages(f, tie)
     if is_maxout:
         initial = _wrap_initial_maxout(d)
-    cells = trace(stages, [box_cell(bx)], initial=initial, closed=False, max_cells=max_regions)
+    try:
+        cells = trace(stages, [box_cell(bx)], initial=initial, closed=False, max_cells=max_regions)
+    except SizeLimitError:
+        # the tracer sweeps the whole box at once: nothing of it is known when it runs out
+        info = _partial_info("max_regions", [], Fraction(0), 0, 0, 0)
+        return RegionCount(kind, None, bx, d, [], None, None, None, f"exact tracer ({d}-D)", info)
     outs = [tuple(as_form(v, d) for v in c.value) for c in cells]
     keys = [tuple(tuple(f.to_fractions()) for f in o) for o in outs]   # forms refuse ==; compare coefficients
     n_act = len({c.pattern for c in cells})
