@@ -87,7 +87,8 @@ def _time(fn, repeat):
 def float_sweep_2d(net, box):
     """Vectorised float64 twin of the 2-D polygon sweep (numpy): per cell, all pieces of a layer at all
     vertices in one product; a unit is split by the first comparison that changes sign.  NOT exact: rounded
-    crossings; returns the number of distinct activation patterns (the float count)."""
+    crossings, and a comparison within a relative 1e-9 of zero counts as no sign change (a rounded crossing
+    vertex would otherwise split again forever); returns the number of distinct activation patterns."""
     import numpy as np
 
     (x0, x1), (y0, y1) = [(float(lo), float(hi)) for lo, hi in box]
@@ -111,10 +112,11 @@ def float_sweep_2d(net, box):
                 best, split = 0, None
                 for j in range(1, k):
                     dv = vals[:, j] - vals[:, best]
-                    if dv.max() > 0 and dv.min() < 0:
+                    tol = 1e-9 * (np.abs(vals[:, j]).max() + np.abs(vals[:, best]).max() + 1e-300)
+                    if dv.max() > tol and dv.min() < -tol:
                         split = A[u * k + j] - A[u * k + best]
                         break
-                    if dv.max() > 0:
+                    if dv.max() > tol:
                         best = j
                 if split is None:
                     stack.append((cv, u + 1, chosen + (best,)))

@@ -196,3 +196,54 @@ def test_check_region_count_is_inconclusive_when_a_budget_runs_out(monkeypatch):
     monkeypatch.setattr(T10, "count_regions", lambda *a, **k: real(*a, **{**k, "max_regions": 3}))
     r = T10.check_region_count(relu_net([1, 16, 16, 1], 2), [["-1", "1"]], expected=13)
     assert r.verdict is Verdict.INCONCLUSIVE
+
+
+# -- the rigorous float filter of the 2-D sweep ---------------------------------------------------------
+
+def test_float_filter_never_decides_against_the_exact_sign():
+    """Differences that cancel to tiny values, exact zeros at vertices and huge magnitudes: whenever the filter
+    decides a unit, the exact values at every vertex have that strict sign; near-zero units stay undecided."""
+    from flint import fmpq, fmpz, fmpz_mat
+
+    rng = random.Random(5)
+    big = 10 ** 15
+    for trial in range(60):
+        n_in = 3
+        W, b = [], []
+        for _ in range(8):
+            w1 = [Fraction(rng.randint(-big, big), rng.randint(1, 7)) for _ in range(n_in)]
+            w0 = [c + Fraction(rng.choice([0, 1, -1]), 10 ** rng.randint(0, 30)) for c in w1]
+            W.append([w0, w1])
+            b.append([Fraction(rng.randint(-3, 3), 10 ** rng.randint(0, 20)), Fraction(0)])
+        Hint = fmpz_mat(n_in, 3, [rng.randint(-5, 5) for _ in range(3 * n_in)])
+        scale = fmpz(rng.randint(1, 9))
+        vs = [(fmpq(rng.randint(-4, 4), 3), fmpq(rng.randint(-4, 4), 5)) for _ in range(4)]
+        dec = R._FloatFilter(W, b, n_in).decide((Hint, scale), vs)
+        H = [[Fraction(int(Hint[m, c]), int(scale)) for c in range(3)] for m in range(n_in)]
+        for u, d in enumerate(dec):
+            dw = [W[u][1][m] - W[u][0][m] for m in range(n_in)]
+            db = b[u][1] - b[u][0]
+            vals = []
+            for x, y in vs:
+                xf, yf = Fraction(int(x.p), int(x.q)), Fraction(int(y.p), int(y.q))
+                g = [H[m][0] * xf + H[m][1] * yf + H[m][2] for m in range(n_in)]
+                vals.append(sum(c * gm for c, gm in zip(dw, g)) + db)
+            if d > 0:
+                assert all(v > 0 for v in vals), (trial, u, vals)
+            elif d < 0:
+                assert all(v < 0 for v in vals), (trial, u, vals)
+            elif all(abs(v) > Fraction(1, 10 ** 6) * big for v in vals) and (all(v > 0 for v in vals)
+                                                                            or all(v < 0 for v in vals)):
+                pytest.fail(f"a clearly signed unit was left undecided: {trial} {u}")
+
+
+def test_float_filter_leaves_an_exact_tie_undecided():
+    from flint import fmpq, fmpz, fmpz_mat
+
+    W = [[[Fraction(1), Fraction(-1)], [Fraction(0), Fraction(0)]]]          # relu(x - y): s = y - x
+    b = [[Fraction(0), Fraction(0)]]
+    H = (fmpz_mat(2, 3, [1, 0, 0, 0, 1, 0]), fmpz(1))
+    on_diagonal = [(fmpq(0), fmpq(0)), (fmpq(1), fmpq(1)), (fmpq(0), fmpq(1))]   # s = 0, 0, 1
+    assert R._FloatFilter(W, b, 2).decide(H, on_diagonal) == [0]
+    above = [(fmpq(0), fmpq(1, 10 ** 30)), (fmpq(0), fmpq(1))]
+    assert R._FloatFilter(W, b, 2).decide(H, above) == [1]

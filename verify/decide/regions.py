@@ -646,6 +646,77 @@ def _area2(vs):
     return sum(vs[i][0] * vs[(i + 1) % n][1] - vs[(i + 1) % n][0] * vs[i][1] for i in range(n))
 
 
+def _as_fraction(v, _F=Fraction):
+    return v if type(v) is _F else to_fraction(v)
+
+
+_U = 2.0 ** -53                  # unit roundoff of float64
+
+
+class _FloatFilter:
+    """Rigorous float64 sign filter for the rank-2 units of one layer on a cell (:func:`maxout_cells_2d`).
+
+    For the difference of the two pieces of unit i, s_i(v) = dw_i . (H v) + db_i at a vertex v (H: the cell's
+    exact affine map of the layer's inputs, v = (x1, x2, 1)), it computes s~ = fl(fl(dw~ H~) v~ + db~) with
+    numpy (dw, db, v rounded to nearest: Fraction and int / int true division are correctly rounded; H, kept
+    as integers over a scale, with three roundings: the integer, the scale, the quotient) and the bound
+    B = 2 gamma_K (|dw~| |H~| |v~| + |db~|) + 1e-290, gamma_K = K u / (1 - K u), K = n_in + 12: every
+    term of s is a product of rounded inputs passing through at most n_in + 10 roundings (any summation
+    order, with or without FMA), so |s~ - s| <= gamma_K T with T the sum of the absolute terms; the factor 2
+    covers T's own rounding and the absolute term underflow.  A unit is decided when s~ > B at every vertex
+    (s > 0 on the closed cell: piece 1 wins) or s~ < -B at every vertex (piece 0 wins); anything else
+    (near zero, a sign change, an overflow giving inf or nan) is left to the exact tests."""
+
+    __slots__ = ("dw", "db", "adw", "adb", "g")
+
+    def __init__(self, W, b, n_in):
+        import numpy as np
+
+        self.dw = np.array([[float(_as_fraction(Wi[1][m]) - _as_fraction(Wi[0][m])) for m in range(n_in)]
+                            for Wi in W])
+        self.db = np.array([float(_as_fraction(bi[1]) - _as_fraction(bi[0])) for bi in b])
+        self.adw, self.adb = np.abs(self.dw), np.abs(self.db)
+        K = n_in + 12
+        self.g = 2 * K * _U / (1 - K * _U)
+
+    def decide(self, Hm, vs):
+        """Per unit +1 / -1 (decided on the closed cell) or 0 (undecided), as a list."""
+        import numpy as np
+
+        try:
+            Hi, sc_ = Hm                  # integer maps over a positive scale
+            Hf = np.array([int(e) for e in Hi.entries()], dtype=float).reshape(-1, 3) / float(int(sc_))
+            Vf = np.array([[int(x.p) / int(x.q), int(y.p) / int(y.q), 1.0] for x, y in vs])
+        except OverflowError:
+            return None
+        with np.errstate(all="ignore"):
+            A = self.dw @ Hf
+            A[:, 2] += self.db
+            T = self.adw @ np.abs(Hf)
+            T[:, 2] += self.adb
+            S = A @ Vf.T
+            B = self.g * (T @ np.abs(Vf).T) + 1e-290
+            pos = (S > B).all(axis=1)
+            neg = (S < -B).all(axis=1)
+        return (pos.astype(np.int8) - neg.astype(np.int8)).tolist()
+
+
+
+def _int_layer_2d(W, b, n_in):
+    """A layer's pieces as integer matrices over their common denominator: (Wm (N k) x n_in, Bm (N k) x 3 with
+    the biases in the last column, the denominator)."""
+    from math import lcm
+
+    F = Fraction
+    ws = [v if type(v) is F else to_fraction(v) for Wi in W for w in Wi for v in w]
+    bs = [v if type(v) is F else to_fraction(v) for bi in b for v in bi]
+    den = lcm(*[v._denominator for v in ws], *[v._denominator for v in bs])
+    rows = len(bs)
+    Wm = fmpz_mat(rows, n_in, [v._numerator * (den // v._denominator) for v in ws])
+    Bm = fmpz_mat(rows, 3, [x for v in bs for x in (0, 0, v._numerator * (den // v._denominator))])
+    return Wm, Bm, den
+
+
 def maxout_cells_2d(net, box, *, max_regions: int = MAX_REGIONS, ctx: Context = FMPQ,
                     deadline: float | None = None) -> list:
     """Open activation cells of a 2-D maxout network: ``[(vertices, pattern, output maps)]`` where a map
@@ -663,28 +734,43 @@ def maxout_cells_2d(net, box, *, max_regions: int = MAX_REGIONS, ctx: Context = 
     inexact = not ctx.exact
     conv, zero, one = ctx.convert, ctx.zero, ctx.one
     (x0, x1), (y0, y1) = [(conv(lo), conv(hi)) for lo, hi in box]
-    H0 = ctx.matrix(2, 3, [one, zero, zero, zero, one, zero])
+    intmode = ctx is FMPQ          # exact: integer maps over one positive scale per cell (fmpz_mat products)
+    H0 = (fmpz_mat(2, 3, [1, 0, 0, 0, 1, 0]), fmpz(1)) if intmode else ctx.matrix(2, 3, [one, zero, zero, zero, one, zero])
     cells = [(((x0, y0), (x1, y0), (x1, y1), (x0, y1)), H0, ())]
     enabled = gc.isenabled()
     gc.disable()
     try:
         for W, b in net.layers:
             N, k, n_in = len(W), len(b[0]), len(W[0][0])
-            Wm = ctx.matrix(N * k, n_in, [conv(c) for Wi in W for w in Wi for c in w])
-            Bm = ctx.matrix(N * k, 3, [v for bi in b for bij in bi for v in (zero, zero, conv(bij))])
+            if intmode:
+                Wm, Bm, lden = _int_layer_2d(W, b, n_in)
+            else:
+                Wm = ctx.matrix(N * k, n_in, [conv(c) for Wi in W for w in Wi for c in w])
+                Bm = ctx.matrix(N * k, 3, [v for bi in b for bij in bi for v in (zero, zero, conv(bij))])
             new_cells = []
+            filt = _FloatFilter(W, b, n_in) if (not inexact and k == 2) else None
             for ci, (vs, Hm, pat) in enumerate(cells):
                 if deadline is not None and not ci & 63 and time.monotonic() > deadline:
                     raise _TimeUp()
-                flat = ctx.affine(Wm, Bm, Hm)
-                P = [[(flat[3 * (i * k + j)], flat[3 * (i * k + j) + 1], flat[3 * (i * k + j) + 2])
-                      for j in range(k)] for i in range(N)]
+                if intmode:
+                    # the maps of all pieces on the scale s * lden: flat = (Wm Hint + Bm s) entries
+                    flat = (Wm * Hm[0] + Bm * Hm[1]).entries()
+                    nscale = Hm[1] * lden
+                else:
+                    flat = ctx.affine(Wm, Bm, Hm)
+                dec = filt.decide(Hm, vs) if filt is not None else None
                 stack = [(vs, (), None)]
                 while stack:
                     cv, chosen, box2 = stack.pop()
                     u = len(chosen)
+                    if dec is not None:
+                        # units the float filter decided on the whole cell stay decided on its sub-cells
+                        while u < N and dec[u]:
+                            chosen = chosen + (((1,) if dec[u] > 0 else (0,)),)
+                            u += 1
                     if u == N:
-                        Hn = ctx.matrix(N, 3, [c for i, arg in enumerate(chosen) for c in P[i][arg[0]]])
+                        rows = [c for i, arg in enumerate(chosen) for c in flat[3 * (i * k + arg[0]):3 * (i * k + arg[0]) + 3]]
+                        Hn = (fmpz_mat(N, 3, rows), nscale) if intmode else ctx.matrix(N, 3, rows)
                         new_cells.append((cv, Hn, pat + chosen))
                         continue
                     if box2 is None:
@@ -693,7 +779,7 @@ def maxout_cells_2d(net, box, *, max_regions: int = MAX_REGIONS, ctx: Context = 
                         lx, hx, ly, hy = min(xs_), max(xs_), min(ys_), max(ys_)
                         box2 = ((lx + hx) / 2, (ly + hy) / 2, (hx - lx) / 2, (hy - ly) / 2)
                     cx, cy, rx, ry = box2
-                    row = P[u]
+                    row = [tuple(flat[3 * (u * k + j):3 * (u * k + j) + 3]) for j in range(k)]
                     best = [0]
                     split = None
                     for j in range(1, k):
@@ -740,6 +826,23 @@ def maxout_cells_2d(net, box, *, max_regions: int = MAX_REGIONS, ctx: Context = 
         if enabled:
             gc.enable()
     out = []
+    if intmode:
+        if net.readout is not None:
+            m = len(net.readout[1])
+            Wo, Bo, oden = _int_layer_2d([[row] for row in net.readout[0]], [[bb] for bb in net.readout[1]],
+                                         len(net.readout[0][0]))
+        else:
+            m = net.widths[-1]
+            Wo, Bo, oden = fmpz_mat(m, m, [int(i == j) for i in range(m) for j in range(m)]), fmpz_mat(m, 3), 1
+    if intmode:
+        for vs, (Hi, sc_), pat in cells:
+            flat = (Wo * Hi + Bo * sc_).entries()
+            den = int(sc_ * oden)
+            maps = tuple((Fraction(int(flat[3 * i]), den), Fraction(int(flat[3 * i + 1]), den),
+                          Fraction(int(flat[3 * i + 2]), den)) for i in range(m))
+            verts = tuple(tuple(Fraction(int(c.p), int(c.q)) for c in v) for v in vs)
+            out.append((verts, pat, maps))
+        return out
     if net.readout is not None:
         m = len(net.readout[1])
         Wo = ctx.matrix(m, len(net.readout[0][0]), [conv(c) for row in net.readout[0] for c in row])
