@@ -8,6 +8,9 @@ Prints, in one run, medians of ``--repeat`` runs and the ratios side by side:
   ``0f6d16a``, the commit before the matrix-form sweep).  The old module is read with ``git show REV:path`` and
   executed as ``verify.decide._regions_base`` beside the current one (same process, same inputs), so both are
   timed in the same run; their outputs are compared exactly (``same`` column).
+* T6 (``--only tracer``, one run each): ``prove_emulation`` on the 1-D tent with the tracer's id-keyed number
+  cache against the value-keyed one of the base commit (swapped in for the comparison).
+* Slow base cases (the old 1-D sweep at width 256, the old 2-D sweep on the deep slice) are timed once.
 * 2-D: exact regions/s of ``count_regions`` (activation, no region listing) today and at ``--base``, and a
   vectorised float64 sweep of the same cells (:func:`float_sweep_2d`, numpy; NOT a proof, its own count is
   printed beside the exact one), with the ratio exact time / float time.
@@ -85,10 +88,11 @@ def _time(fn, repeat):
 
 
 def float_sweep_2d(net, box):
-    """Vectorised float64 twin of the 2-D polygon sweep (numpy): per cell, all pieces of a layer at all
-    vertices in one product; a unit is split by the first comparison that changes sign.  NOT exact: rounded
-    crossings, and a comparison within a relative 1e-9 of zero counts as no sign change (a rounded crossing
-    vertex would otherwise split again forever); returns the number of distinct activation patterns."""
+    """Vectorised float64 twin of the 2-D polygon sweep (numpy): per cell and layer, all pieces of all units at
+    all vertices in ONE product (recomputed only on the two parts of a split), the unit decisions on those
+    rows in plain floats.  NOT exact: rounded crossings, and a comparison within a relative 1e-9 of zero
+    counts as no sign change (a rounded crossing vertex would otherwise split again forever); returns the
+    number of distinct activation patterns (the float count)."""
     import numpy as np
 
     (x0, x1), (y0, y1) = [(float(lo), float(hi)) for lo, hi in box]
@@ -101,27 +105,31 @@ def float_sweep_2d(net, box):
         for vs, Hm, pat in cells:
             A = Wm @ Hm                                                          # (N k) x 3 affine maps
             A[:, 2] += bm
-            stack = [(vs, 0, ())]
+            L, C = A[:, :2].T, A[:, 2]
+            stack = [(vs, 0, (), (vs @ L + C).T.tolist())]                       # rows: pieces, cols: vertices
             while stack:
-                cv, u, chosen = stack.pop()
+                cv, u, chosen, vals = stack.pop()
+                while u < N:
+                    best, split = 0, None
+                    for j in range(1, k):
+                        rj, rb = vals[u * k + j], vals[u * k + best]
+                        dv = [p - q for p, q in zip(rj, rb)]
+                        tol = 1e-9 * (max(map(abs, rj)) + max(map(abs, rb)) + 1e-300)
+                        hi_, lo_ = max(dv), min(dv)
+                        if hi_ > tol and lo_ < -tol:
+                            split = j
+                            break
+                        if hi_ > tol:
+                            best = j
+                    if split is not None:
+                        break
+                    chosen += (best,)
+                    u += 1
                 if u == N:
                     Hn = np.array([A[i * k + a] for i, a in enumerate(chosen)])
                     new.append((cv, Hn, pat + chosen))
                     continue
-                vals = cv @ A[u * k:(u + 1) * k, :2].T + A[u * k:(u + 1) * k, 2]  # vertices x k
-                best, split = 0, None
-                for j in range(1, k):
-                    dv = vals[:, j] - vals[:, best]
-                    tol = 1e-9 * (np.abs(vals[:, j]).max() + np.abs(vals[:, best]).max() + 1e-300)
-                    if dv.max() > tol and dv.min() < -tol:
-                        split = A[u * k + j] - A[u * k + best]
-                        break
-                    if dv.max() > tol:
-                        best = j
-                if split is None:
-                    stack.append((cv, u + 1, chosen + (best,)))
-                    continue
-                f = cv @ split[:2] + split[2]
+                f = [p - q for p, q in zip(vals[u * k + split], vals[u * k + best])]
                 pos, neg = [], []
                 n = len(cv)
                 for i in range(n):
@@ -135,10 +143,10 @@ def float_sweep_2d(net, box):
                         pos.append(r)
                         neg.append(r)
                 if len(pos) < 3 or len(neg) < 3:
-                    stack.append((cv, u + 1, chosen + (best,)))
+                    stack.append((cv, u + 1, chosen + (best,), vals))
                     continue
-                stack.append((np.array(neg), u, chosen))
-                stack.append((np.array(pos), u, chosen))
+                for part in (np.array(neg), np.array(pos)):
+                    stack.append((part, u, chosen, (part @ L + C).T.tolist()))
         cells = new
     return len({p for _, _, p in cells})
 
@@ -157,7 +165,7 @@ def bench_1d(base, repeat, quick):
     for name, net, (lo, hi) in cases:
         tn, (xs, Y) = _time(lambda: maxout_values_1d(net, lo, hi), repeat)
         n = len(pieces_from_values(xs, Y))
-        tb, (xb, Yb) = _time(lambda: base.maxout_values_1d(net, lo, hi), repeat if tn * repeat < 60 else 1)
+        tb, (xb, Yb) = _time(lambda: base.maxout_values_1d(net, lo, hi), repeat if tn < 0.2 else 1)
         print(f"  {name:<20} {n:>7} {n / tn:>10.0f} {n / tb:>10.0f} {tb / tn:>8.1f}x  {xs == xb and Y == Yb}")
 
 
@@ -166,7 +174,7 @@ def bench_2d(base, repeat, quick):
 
     cases = [("ReLU [2,32,32,1]", relu_net([2, 32, 32, 1], 0), [(-1, 1), (-1, 1)]),
              ("ReLU [2,64,64,1]", relu_net([2, 64, 64, 1], 0), [(-1, 1), (-1, 1)]),
-             ("6x50 slice r=1/5", deep_slice_net(), [(Fraction(-1, 5), Fraction(1, 5))] * 2)]
+             ("6x50 slice r=1/16", deep_slice_net(), [(Fraction(-1, 16), Fraction(1, 16))] * 2)]
     if quick:
         cases = cases[:1] + cases[2:]
     print("2-D exact polygon sweep: today vs base, and vs the vectorised float64 floor (same cells)")
@@ -174,7 +182,8 @@ def bench_2d(base, repeat, quick):
           f"{'exact/float time':>17}  float count")
     for name, net, box in cases:
         tn, rc = _time(lambda: count_regions(net, box, kind="activation", include_regions=False), repeat)
-        tb, rb = _time(lambda: base.count_regions(net, box, kind="activation", include_regions=False), repeat)
+        tb, rb = _time(lambda: base.count_regions(net, box, kind="activation", include_regions=False),
+                       repeat if tn < 1 else 1)
         tf, nf = _time(lambda: float_sweep_2d(net, box), repeat)
         same = rc.count == rb.count
         print(f"  {name:<20} {rc.count:>8} {rc.count / tn:>9.0f} {rb.count / tb:>9.0f} {tb / tn:>8.1f}x "
@@ -248,7 +257,7 @@ def main(argv=None):
     if args.only in (None, "2d"):
         bench_2d(base, args.repeat, args.quick)
     if args.only in (None, "tracer"):
-        bench_tracer(args.repeat, args.quick)
+        bench_tracer(1, args.quick)
     return 0
 
 

@@ -23,18 +23,23 @@ Algorithm
 * 1-D maxout (:func:`maxout_values_1d`): the network is carried as its exact values at the breakpoints;
   layer by layer, a breakpoint is inserted wherever a unit's argmax set changes inside an interval (rank
   2: a strict sign change of the piece difference; rank k: the upper envelope resolved between all
-  pairwise crossings).  Cost per layer: O(intervals x units x k^2).  Pieces are maximal runs of equal
-  slopes (:func:`pieces_from_values`).
+  pairwise crossings).  Cost per layer: O(intervals x units x k^2).  Layers of 6 units or more run in
+  matrix form (:func:`_matrix_sweep_1d`: one ``fmpz_mat`` product per layer over homogeneous integer
+  rows, integer sign tests).  Pieces are maximal runs of equal slopes (:func:`pieces_from_values`).
 * 2-D maxout (:func:`maxout_cells_2d`): polygons split unit by unit on exact vertex signs, all pieces of a
-  layer from one ``fmpq_mat`` product per cell, an exact bounding-box test skipping most vertex
-  evaluations; pieces by union-find across shared edges of positive length with equal maps
-  (:func:`merge_pieces_2d`).
+  layer from one integer ``fmpz_mat`` product per cell (maps over one positive scale), a rigorous float64
+  filter (:class:`_FloatFilter`, explicit rounding bound) deciding the rank-2 units of a layer on a cell at
+  once, an exact bounding-box test skipping most vertex evaluations of the rest; pieces by union-find across
+  shared edges of positive length with equal maps (:func:`merge_pieces_2d`).
+* Budgets (``max_regions``, ``time_budget``): the sweeps run on parts of the box, left to right, and stop
+  with a partial result (docs/regions.md, "Budgets").
 * Anything else: the tracer (:func:`verify.decide.tracer.trace`, ``closed=False``), then the same merging.
 
 Soundness
 ---------
-Exact rational arithmetic throughout (``mpq``, ``fmpq``) and the vertex lemma of
-:mod:`verify.decide.geometry`: the count is exact, not a lower bound or an estimate; docs/regions.md
+Exact rational arithmetic throughout (``mpq``, ``fmpq``, integers over a positive scale) and the vertex
+lemma of :mod:`verify.decide.geometry`: the count is exact, not a lower bound or an estimate (floats only
+skip an exact test whose answer their rounding bound proves); docs/regions.md
 describes both notions and their conventions.  The count is re-checked by the kernel
 (:mod:`verify.kernel.regions`) when a claim module wraps it into a Result.  The 1-D activation count is the
 number of intervals between breakpoints; the tracer's is the number of distinct patterns (equal, since
@@ -43,8 +48,9 @@ every activation region is convex).
 Limits
 ------
 Input dimension 1 or 2 and a full-dimensional box (lo < hi on every side).  At most ``max_regions`` cells
-(default and maximum ``MAX_REGIONS`` = 2,100,000, a 1-D tent up to L = 21); more raises
-:class:`~verify.errors.SizeLimitError`.  There is no undecided answer: a function that is not piecewise
+(default and maximum ``MAX_REGIONS`` = 2,100,000, a 1-D tent up to L = 21): beyond it, and past a
+``time_budget``, :func:`count_regions` returns a partial result (``complete`` False, no count); the sweep
+functions themselves raise :class:`~verify.errors.SizeLimitError`.  There is no undecided answer: a function that is not piecewise
 affine or not traceable raises the tracer's errors (:class:`~verify.decide.tracer.NotPiecewiseLinear`,
 :class:`~verify.decide.tracer.UntraceableCode`).  ``maxout_cells_2d`` with an inexact context (the
 float64 benchmark) returns counts that are not proofs.
@@ -702,9 +708,10 @@ class _FloatFilter:
 
 
 
-def _int_layer_2d(W, b, n_in):
+def _int_layer_2d(W, b, n_in, keep_zero=False):
     """A layer's pieces as integer matrices over their common denominator: (Wm (N k) x n_in, Bm (N k) x 3 with
-    the biases in the last column, the denominator)."""
+    the biases in the last column, the denominator, the rows kept or None for all, the number of rows).
+    Identically zero pieces are left out unless ``keep_zero``."""
     from math import lcm
 
     F = Fraction
@@ -712,9 +719,16 @@ def _int_layer_2d(W, b, n_in):
     bs = [v if type(v) is F else to_fraction(v) for bi in b for v in bi]
     den = lcm(*[v._denominator for v in ws], *[v._denominator for v in bs])
     rows = len(bs)
-    Wm = fmpz_mat(rows, n_in, [v._numerator * (den // v._denominator) for v in ws])
-    Bm = fmpz_mat(rows, 3, [x for v in bs for x in (0, 0, v._numerator * (den // v._denominator))])
-    return Wm, Bm, den
+    wi = [v._numerator * (den // v._denominator) for v in ws]
+    bi = [v._numerator * (den // v._denominator) for v in bs]
+    # pieces that are identically zero (the 0 of a ReLU) stay out of the product: their maps are 0
+    nz = [r for r in range(rows) if bi[r] or any(wi[r * n_in:(r + 1) * n_in])]
+    if len(nz) == rows or keep_zero:
+        nz = None
+    sel = range(rows) if nz is None else nz
+    Wm = fmpz_mat(len(sel), n_in, [c for r in sel for c in wi[r * n_in:(r + 1) * n_in]])
+    Bm = fmpz_mat(len(sel), 3, [x for r in sel for x in (0, 0, bi[r])])
+    return Wm, Bm, den, nz, rows
 
 
 def maxout_cells_2d(net, box, *, max_regions: int = MAX_REGIONS, ctx: Context = FMPQ,
@@ -743,7 +757,8 @@ def maxout_cells_2d(net, box, *, max_regions: int = MAX_REGIONS, ctx: Context = 
         for W, b in net.layers:
             N, k, n_in = len(W), len(b[0]), len(W[0][0])
             if intmode:
-                Wm, Bm, lden = _int_layer_2d(W, b, n_in)
+                Wm, Bm, lden, nz, nrows = _int_layer_2d(W, b, n_in)
+                Z3 = [fmpz(0)] * (3 * nrows)
             else:
                 Wm = ctx.matrix(N * k, n_in, [conv(c) for Wi in W for w in Wi for c in w])
                 Bm = ctx.matrix(N * k, 3, [v for bi in b for bij in bi for v in (zero, zero, conv(bij))])
@@ -755,6 +770,10 @@ def maxout_cells_2d(net, box, *, max_regions: int = MAX_REGIONS, ctx: Context = 
                 if intmode:
                     # the maps of all pieces on the scale s * lden: flat = (Wm Hint + Bm s) entries
                     flat = (Wm * Hm[0] + Bm * Hm[1]).entries()
+                    if nz is not None:
+                        e, flat = flat, Z3[:]
+                        for q, r in enumerate(nz):
+                            flat[3 * r:3 * r + 3] = e[3 * q:3 * q + 3]
                     nscale = Hm[1] * lden
                 else:
                     flat = ctx.affine(Wm, Bm, Hm)
@@ -829,8 +848,8 @@ def maxout_cells_2d(net, box, *, max_regions: int = MAX_REGIONS, ctx: Context = 
     if intmode:
         if net.readout is not None:
             m = len(net.readout[1])
-            Wo, Bo, oden = _int_layer_2d([[row] for row in net.readout[0]], [[bb] for bb in net.readout[1]],
-                                         len(net.readout[0][0]))
+            Wo, Bo, oden, _, _ = _int_layer_2d([[row] for row in net.readout[0]], [[bb] for bb in net.readout[1]],
+                                               len(net.readout[0][0]), keep_zero=True)
         else:
             m = net.widths[-1]
             Wo, Bo, oden = fmpz_mat(m, m, [int(i == j) for i in range(m) for j in range(m)]), fmpz_mat(m, 3), 1
