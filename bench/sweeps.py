@@ -11,6 +11,8 @@ Prints, in one run, medians of ``--repeat`` runs and the ratios side by side:
 * T6 (``--only tracer``, one run each): ``prove_emulation`` on the 1-D tent with the tracer's id-keyed number
   cache against the value-keyed one of the base commit (swapped in for the comparison).
 * Slow base cases (the old 1-D sweep at width 256, the old 2-D sweep on the deep slice) are timed once.
+  The pairs compared (new / base in 1-D, exact / float64 in 2-D) are timed alternately, so that a change of
+  the (shared) machine's load hits both sides.
 * 2-D: exact regions/s of ``count_regions`` (activation, no region listing) today and at ``--base``, and a
   vectorised float64 sweep of the same cells (:func:`float_sweep_2d`, numpy; NOT a proof, its own count is
   printed beside the exact one), with the ratio exact time / float time.
@@ -85,6 +87,22 @@ def _time(fn, repeat):
         out = fn()
         times.append(time.perf_counter() - t)
     return statistics.median(times), out
+
+
+def _time_pair(fa, fb, repeat, repeat_b=None):
+    """Medians of ``fa`` and ``fb`` timed alternately (a, b, a, b, ...), so a change of the machine's load
+    hits both; ``repeat_b`` (default ``repeat``) runs of ``fb``."""
+    ta, tb, oa, ob = [], [], None, None
+    for i in range(max(repeat, repeat_b or repeat)):
+        if i < repeat:
+            t = time.perf_counter()
+            oa = fa()
+            ta.append(time.perf_counter() - t)
+        if i < (repeat_b or repeat):
+            t = time.perf_counter()
+            ob = fb()
+            tb.append(time.perf_counter() - t)
+    return statistics.median(ta), oa, statistics.median(tb), ob
 
 
 def float_sweep_2d(net, box):
@@ -163,9 +181,11 @@ def bench_1d(base, repeat, quick):
     print("1-D exact breakpoint sweep: today vs base (same run, same inputs)")
     print(f"  {'case':<20} {'pieces':>7} {'new/s':>10} {'base/s':>10} {'speed-up':>9}  same")
     for name, net, (lo, hi) in cases:
-        tn, (xs, Y) = _time(lambda: maxout_values_1d(net, lo, hi), repeat)
+        slow = len(net.widths) > 1 and max(net.widths) >= 256          # the old sweep takes ~20 s here
+        tn, (xs, Y), tb, (xb, Yb) = _time_pair(lambda: maxout_values_1d(net, lo, hi),
+                                               lambda: base.maxout_values_1d(net, lo, hi), repeat,
+                                               1 if slow else repeat)
         n = len(pieces_from_values(xs, Y))
-        tb, (xb, Yb) = _time(lambda: base.maxout_values_1d(net, lo, hi), repeat if tn < 0.2 else 1)
         print(f"  {name:<20} {n:>7} {n / tn:>10.0f} {n / tb:>10.0f} {tb / tn:>8.1f}x  {xs == xb and Y == Yb}")
 
 
@@ -181,10 +201,10 @@ def bench_2d(base, repeat, quick):
     print(f"  {'case':<20} {'regions':>8} {'new/s':>9} {'base/s':>9} {'speed-up':>9} {'float/s':>9} "
           f"{'exact/float time':>17}  float count")
     for name, net, box in cases:
-        tn, rc = _time(lambda: count_regions(net, box, kind="activation", include_regions=False), repeat)
+        tn, rc, tf, nf = _time_pair(lambda: count_regions(net, box, kind="activation", include_regions=False),
+                                    lambda: float_sweep_2d(net, box), repeat)
         tb, rb = _time(lambda: base.count_regions(net, box, kind="activation", include_regions=False),
                        repeat if tn < 1 else 1)
-        tf, nf = _time(lambda: float_sweep_2d(net, box), repeat)
         same = rc.count == rb.count
         print(f"  {name:<20} {rc.count:>8} {rc.count / tn:>9.0f} {rb.count / tb:>9.0f} {tb / tn:>8.1f}x "
               f"{nf / tf:>9.0f} {tn / tf:>17.2f}  {nf}{'' if nf == rc.count else ' (differs)'}"

@@ -32,7 +32,7 @@ Algorithm
   once, an exact bounding-box test skipping most vertex evaluations of the rest; pieces by union-find across
   shared edges of positive length with equal maps (:func:`merge_pieces_2d`).
 * Budgets (``max_regions``, ``time_budget``): the sweeps run on parts of the box, left to right, and stop
-  with a partial result (docs/regions.md, "Budgets").
+  with a partial result (docs/regions.md, count_regions).
 * Anything else: the tracer (:func:`verify.decide.tracer.trace`, ``closed=False``), then the same merging.
 
 Soundness
