@@ -247,3 +247,20 @@ def test_float_filter_leaves_an_exact_tie_undecided():
     assert R._FloatFilter(W, b, 2).decide(H, on_diagonal) == [0]
     above = [(fmpq(0), fmpq(1, 10 ** 30)), (fmpq(0), fmpq(1))]
     assert R._FloatFilter(W, b, 2).decide(H, above) == [1]
+
+
+def test_cli_still_refuses_a_count_past_max_regions(tmp_path, monkeypatch, capsys):
+    """``verify regions`` keeps its refusal (exit 2 naming max_regions) now that count_regions returns a
+    partial result instead of raising."""
+    import argparse
+    import json
+
+    from verify.cli import regions_cmd
+    from verify.errors import SizeLimitError
+
+    spec = tmp_path / "tent.json"
+    spec.write_text(json.dumps({**tent_network(5).to_dict(), "box": [["0", "1"]]}))
+    monkeypatch.setattr(regions_cmd, "MAX_REGIONS_1D", 8)
+    args = argparse.Namespace(spec=str(spec), kind="pieces", json=None, plot=None, allow_float=False)
+    with pytest.raises(SizeLimitError, match="max_regions"):
+        regions_cmd.run(args)
