@@ -19,7 +19,14 @@ from verify.kernel import Rejected, _cells as C, _read as R, emulation as K
 # * parameters.k_max: a relu-tournament Result for another k_max <= 8 is just as true (the statement follows it);
 # * parameters.transformer.read.token: after the last attention layer every token of an R4 / R8 Transformer holds
 #   the same values (each head broadcasts one value to every query), so reading another token is the same map.
-KERNEL_FREE_PATHS = [r"^parameters\.k_max$", r"^parameters\.transformer\.read\.token$"]
+# * emulation-polytope, a leaf's point: any exact point of its cell will do (Lemma 1 of docs/regions.md, "Polyhedral
+#   cells in any dimension"); a changed coordinate that stays in the cell, its sign entries still valid, is the
+#   same proof; likewise the index of a multiplier when another constraint of the cell has the same linear part
+#   (x > 0 and x - 1/2 > 0 both bound x from below: either gives s f = y g + c with c >= 0, Lemma 3).
+KERNEL_FREE_PATHS = [r"^parameters\.k_max$", r"^parameters\.transformer\.read\.token$",
+                     r"^emulation-polytope:certificate\.roots\[\d+\](\.children\[\d\])*\.point\[\d+\]$",
+                     r"^emulation-polytope:certificate\.roots\[\d+\](\.children\[\d\])*\.signs\[\d+\]\.[yl]"
+                     r"\[\d+\]\[0\]$"]
 
 
 def _d(r):
@@ -48,8 +55,26 @@ def _tournament(k):
     return _d(check_relu_identities(k))
 
 
+@functools.lru_cache(maxsize=None)
+def _polytope(which):
+    """An emulation-polytope Result over the parameters of a 1-D T8 Result (the kind accepts d = 1..6; a tiny
+    1-D network keeps the mutation test fast)."""
+    from verify.decide.polytope import emulation_search, strip
+
+    from verify.checks.t8_relu_emulation import check_relu_emulation
+
+    base = _d(check_relu_emulation([[[1]]], [[0]], box=[[-1, 1]]) if which == "relu" else
+              check_relu_emulation([[[1], [-1]]], [[0, "1/2"]], readout=([[1, 1]], [0]), box=[[-1, 1]], tie="first"))
+    info = emulation_search(base["parameters"])
+    assert info["complete"] and info["stop"] is None
+    return {"claim": base["claim"], "verdict": "proved", "method": "exact",
+            "statement": K.statement(base["parameters"], base["conventions"], "emulation-polytope"),
+            "certificate": {"kind": "emulation-polytope", "roots": strip(info["trees"])},
+            "parameters": base["parameters"], "conventions": base["conventions"]}
+
+
 def kernel_samples():
-    return [_o2(40), _dc2d(), _tournament(2), _tournament(3)]
+    return [_o2(40), _dc2d(), _tournament(2), _tournament(3), _polytope("relu"), _polytope("two")]
 
 
 def _ok(r):

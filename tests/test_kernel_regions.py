@@ -12,6 +12,7 @@ from verify import kernel
 from verify.checks import t10_linear_regions as T10
 from verify.checks.t4_token_shift import check_token_shift
 from verify.constructions.reference_networks import o2_network
+from verify.decide.polytope import prove_activation_count
 from verify.kernel import regions as KR
 from verify.kernel._read import Rejected, bound_statement
 
@@ -42,6 +43,13 @@ KERNEL_FREE_PATHS = [
     r"^parameters\.networks?\.|^parameters\.networks\[",
     # token-shift-witness gate: |P_2 - P_1| = 2 at both ends x = 0 and x = 1 of layer 1, either is a witness.
     r"^certificate\.gate\.x$",
+    # regions-polytope(-miscount): a leaf's point is any exact point of its cell (Lemma 1 of docs/regions.md,
+    # "Polyhedral cells in any dimension"); a changed coordinate that stays inside the cell, with the leaf's
+    # sign entries still valid, is the same proof; so is a multiplier moved to another constraint of the cell with
+    # the same linear part (Lemma 3 holds for either).
+    r"^regions-polytope(-miscount)?:certificate\.roots\[\d+\](\.children\[\d\])*\.point\[\d+\]$",
+    r"^regions-polytope(-miscount)?:certificate\.roots\[\d+\](\.children\[\d\])*\.signs\[\d+\]\.[yl]"
+    r"\[\d+\]\[0\]$",
 ]
 
 
@@ -77,6 +85,10 @@ def _samples():
         check_token_shift(L=3, Delta=10, M=4, ranges="interval"),
         check_token_shift(L=2, Delta=1, M=4),
         check_token_shift(L=3, Delta=2, M=3),
+        prove_activation_count(THREE_LINES, [(-1, 1)] * 2, 7),          # regions-polytope (any d; 2-D keeps mutations cheap)
+        prove_activation_count(THREE_LINES, [(0, 1)] * 2, 2),
+        prove_activation_count(THREE_LINES, [(-1, 1)] * 2, 8),          # regions-polytope-miscount
+        prove_activation_count(THREE_LINES, [(0, 1)] * 2, 3),
     ]
     return tuple(json.dumps(_d(r)) for r in out)
 

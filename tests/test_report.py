@@ -53,41 +53,45 @@ def _fake_audit(claim, result_extra, audit="X"):
             "met": True, "error": None, "result": base, "timing": {"elapsed_s": 0.5}}
 
 
+def _xy(ftype, series, group=None):
+    fig = {"type": ftype, "series": [{"name": n, "role": r, "points": [[str(x), str(y)] for x, y in pts]}
+                                     for n, r, pts in series]}
+    return {**fig, "group": group} if group else fig
+
+
 def _synthetic_report():
-    """A report with data for every figure, in the shapes the claim owners were asked to use."""
+    """A report with typed figure data (evidence["figure"], docs/reports.md) for every figure type."""
+    lams = (1, 10, 100)
     audits = [
-        _fake_audit("T7", {"evidence": {"error_vs_lambda": [[10, 0.0557], [100, 0.00272], [1000, 3.1e-7]]},
-                           "parameters": {"k": 2}}),
-        *[_fake_audit("T2", {"parameters": {"n": n, "lam": lam}, "evidence": {"max_E_found": "0.9" if n == 2 else 1},
-                             "certificate": {"summary": "sharp", "sharp_bound": {"lower": "1/4", "upper": "1/3"},
-                                             "attainment": {"E_at_s_star": {"lower": "1/4", "upper": "1/3"}}}},
-                      f"s{n}-{lam}") for n in (2, 4) for lam in (1, 10)],
-        _fake_audit("T10", {"certificate": {"summary": "tent", "table": [
-            {"D": 3 * i, "count": 2 ** i, "bound": 2 ** (i - 1)} for i in range(1, 8)]}}),
-        _fake_audit("T10", {"certificate": {"summary": "2-D", "regions": [
-            {"vertices": [["0", "0"], ["1", "0"], ["0", "1"]]},
-            {"vertices": [["1", "0"], ["1", "1"], ["0", "1"]]}]}}, audit="pieces"),
-        # N7 Results as the kernel-era checks write them: inputs in parameters, the certified spectrum enclosure
-        # (informational) in the evidence beside float64
-        _fake_audit("N7", {"evidence": {"float64": {"ratio": 1.5e-3},
-                                        "spectrum": {"ratio": {"lower": "1/1000", "upper": "2/1000"},
-                                                     "lambda_min": {"lower": "1/100", "upper": "2/100"},
-                                                     "lambda_max": {"lower": "1", "upper": "2"}}},
-                           "parameters": {"laws": [{"family": "discrete", "atoms": [["0", "0"], ["1", "0"]],
-                                                    "weights": ["1/2", "1/2"]},
-                                                   {"family": "discrete", "atoms": [["0", "0"], ["0", "2"]],
-                                                    "weights": ["1/2", "1/2"]}],
-                                          "queries": [["1", "0"]], "heads": [[["1", "0"], ["0", "1"]],
-                                                                             [["0", "1"], ["1", "0"]]]},
-                           "certificate": {"kind": "ntk-cholesky"}}),
-        _fake_audit("N7", {"certificate": {"kind": "ntk-cholesky"}, "evidence": {
-            "float64": {"ratio": -1e-17}, "spectrum": {"ratio": {"lower": "1/10", "upper": "1/5"}}}}, "b"),
-        _fake_audit("N10", {"evidence": {"times": [0, 1, 2, 3], "loss": [1.0, 0.5, 0.2, 0.1],
-                                         "bound_integral": [1.0, 0.6, 0.4, 0.3], "envelope_pl": [1, 0.8, 0.6, 0.5],
-                                         "final_loss_ratio": 0.1}}),
+        _fake_audit("T7", {"evidence": {"figure": _xy("emulation_error", [
+            ("largest certified error", "certified", [(10, 0.0557), (100, 0.00272), (1000, 3.1e-7)]),
+            ("bound of the lemma", "bound", [(10, 0.1), (100, 0.01), (1000, 0.001)])])}}),
+        *[_fake_audit("T2", {"evidence": {"figure": _xy("softmax_error", [
+            ("bound", "bound", [(lam, 0.3 * n / lam)]), ("error at s*", "certified", [(lam, 0.3 * n / lam)]),
+            ("search", "evidence", [(lam, 0.2 * n / lam)])], group=f"n = {n}")}}, f"s{n}-{lam}")
+          for n in (2, 4) for lam in lams],
+        _fake_audit("T10", {"evidence": {"figure": _xy("region_counts", [
+            ("exact count", "exact", [(3 * i, 2 ** i) for i in range(1, 8)]),
+            ("bound", "bound", [(3 * i, 2 ** (i - 1)) for i in range(1, 8)])], group="tent, q = 2")}}),
+        _fake_audit("T10", {"evidence": {"figure": {"type": "pieces_2d", "kind": "pieces", "box": [["0", "1"], ["0", "1"]],
+                                                    "pieces": [[[["0", "0"], ["1", "0"], ["0", "1"]]],
+                                                               [[["1", "0"], ["1", "1"], ["0", "1"]]]]}}},
+                    audit="pieces"),
+        _fake_audit("N7", {"evidence": {"figure": {"type": "gram_spectrum", "name": "two laws", "size": 2,
+                                                   "verdict": "proved", "float64": {"lambda_min": "0.011",
+                                                                                    "lambda_max": "1.5"},
+                                                   "certified": {"lambda_min": ["1/100", "2/100"],
+                                                                 "lambda_max": ["1", "2"]}}}}),
+        _fake_audit("N7", {"evidence": {"figure": {"type": "gram_spectrum", "name": "singular", "size": 2,
+                                                   "verdict": "refuted", "certified": None,
+                                                   "float64": {"lambda_min": "-1e-17", "lambda_max": "2"}}}}, "b"),
+        _fake_audit("N10", {"evidence": {"figure": _xy("gradient_flow", [
+            ("loss", "evidence", [(0, 1.0), (1, 0.5), (2, 0.2), (3, 0.1)]),
+            ("bound", "bound", [(0, 1.0), (1, 0.6), (2, 0.4), (3, 0.3)])], group="eps = 1/10")}}),
     ]
-    return {"audits": audits, "summary": {"audits": 5, "met": 5, "missed": [], "claims_with_audits":
-            ["T7", "T10", "N7", "N10"], "claims_without_audits": []}, "versions": {"python": "x"}}
+    return {"audits": audits, "summary": {"audits": len(audits), "met": len(audits), "missed": [],
+            "claims_with_audits": ["T2", "T7", "T10", "N7", "N10"], "claims_without_audits": []},
+            "versions": {"python": "x"}}
 
 
 def test_html_report_has_table_and_nonempty_images(t3_report):
@@ -96,12 +100,9 @@ def test_html_report_has_table_and_nonempty_images(t3_report):
     p.feed(text)
     assert p.tables >= 2
     assert "T3/symbolic-S10" in text and "symbolic case split" in text
-    assert p.images, "at least the softmax figure is always drawn (directly if no T2/T7 data)"
-    for img in p.images:
-        png = _decode(img["src"])
-        assert png.startswith(PNG_MAGIC) and len(png) > 1000
-    # every figure slot is present: drawn or explained
-    assert set(p.figures) == {"fig-softmax", "fig-regions", "fig-pieces2d", "fig-gram", "fig-flow"}
+    # figures come only from the typed figure data of the claims run: T3 has none, so none is drawn and no
+    # figure of another claim is announced as unavailable (docs/reports.md)
+    assert not p.images and not p.figures and "unavailable" not in text
     assert "<script" not in text and "http://" not in text and "https://" not in text  # self-contained
 
 
@@ -109,22 +110,22 @@ def test_html_report_has_table_and_nonempty_images(t3_report):
 def test_every_figure_drawn_from_result_data():
     report = _synthetic_report()
     figs = {f.key: f for f in all_figures(report["audits"])}
-    for key in ("softmax", "regions", "pieces2d", "gram", "flow"):
-        assert figs[key].available, (key, figs[key].note)
-        assert figs[key].png.startswith(PNG_MAGIC)
-        assert figs[key].source != "direct", key
+    assert set(figs) == {"softmax", "emulation", "regions", "pieces2d", "gram", "flow"}
+    for key, f in figs.items():
+        assert f.available, (key, f.note)
+        assert f.png.startswith(PNG_MAGIC)
     text = build_report(report, "html")
     p = _Images()
     p.feed(text)
-    assert len(p.images) == 5 and all(len(_decode(i["src"])) > 1000 for i in p.images)
+    assert len(p.images) == 6 and all(len(_decode(i["src"])) > 1000 for i in p.images)
 
 
 def test_markdown_report(t3_report):
     text = build_report(t3_report, "md")
     assert text.startswith("# verify audit report")
-    assert "| T3 | T3/symbolic-S10 |" in text
-    assert "](data:image/png;base64," in text
-    assert "figure unavailable:" in text  # T10/N7/N10 absent from a T3-only run
+    assert "T3/symbolic-S10 |" in text and "| [T3](#claim-t3) |" in text
+    assert "unavailable" not in text  # T10/N7/N10 absent from a T3-only run: no figure slot for them
+    assert "](data:image/png;base64," in build_report({"audits": _synthetic_report()["audits"][:1]}, "md")
 
 
 @pytest.mark.slow
@@ -137,6 +138,11 @@ def test_figures_deterministic():
 def test_report_never_crashes_on_odd_data():
     odd = {"audits": [_fake_audit("T7", {"evidence": {"error_vs_lambda": [["x", None], [1]]}}),
                       _fake_audit("N7", {"evidence": {"float64": "nope", "spectrum": {"ratio": "x"}}}),
+                      _fake_audit("N7", {"evidence": {"figure": {"type": "gram_spectrum", "float64": "x"}}}, "f"),
+                      _fake_audit("T10", {"evidence": {"figure": {"type": "pieces_2d", "box": 1, "pieces": "x"}}},
+                                  "p"),
+                      _fake_audit("T2", {"evidence": {"figure": {"type": "softmax_error", "series": [
+                          {"name": "a", "role": "bound", "points": [["x", None], [1]]}, 7]}}}, "s"),
                       {"audit": "T6/crash", "claim": "T6", "expected": "proved", "actual": "error", "met": False,
                        "error": "ValueError: boom", "result": None, "timing": {}}],
            "summary": {"missed": ["T6/crash"]}}
@@ -166,7 +172,7 @@ def test_report_format_and_helpers():
 @pytest.mark.slow
 def test_cli_report_html(tmp_path):
     out_html = tmp_path / "r.html"
-    r = subprocess.run([sys.executable, "-m", "verify", "audit", "T3", "--report", str(out_html)],
+    r = subprocess.run([sys.executable, "-m", "verify", "audit", "T2", "T10", "--quick", "--report", str(out_html)],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     p = _Images()

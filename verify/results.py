@@ -30,8 +30,9 @@ import dataclasses
 import enum
 import re
 from typing import Any, Mapping
+from fractions import Fraction
 
-__all__ = ["Verdict", "Method", "Result", "CLAIM_ID_PATTERN", "MAX_LABEL_LENGTH", "kernel_checked"]
+__all__ = ["Verdict", "Method", "Result", "CLAIM_ID_PATTERN", "MAX_LABEL_LENGTH", "kernel_checked", "readable"]
 
 CLAIM_ID_PATTERN = re.compile(r"^(T(1[01]|[1-9])|N(10|[1-9]))(\.[A-Za-z0-9_]+)?$")
 MAX_LABEL_LENGTH = 80
@@ -241,38 +242,89 @@ class Result:
             label=data.get("label"),
         )
 
-    # -- display ---------------------------------------------------------------------
+    # -- display ---------------------------------------------------------------------------------
     def __repr__(self) -> str:
         return f"<Result {self.summary(120)}>"
+
+    def _display_parts(self):
+        """(name, statement, certificate kind, summary, conventions) as short readable text."""
+        kind = self.certificate.get("kind") if isinstance(self.certificate, Mapping) else None
+        summary = self._summary_text()
+        conventions = [(str(k), readable(v, 120)) for k, v in sorted(self.conventions.items(), key=lambda kv: str(kv[0]))]
+        return (self._name(), _shorten(self.statement, DISPLAY_STATEMENT), readable(kind, 80) if kind else None,
+                _shorten(str(summary), DISPLAY_SUMMARY) if summary else None, conventions[:DISPLAY_CONVENTIONS])
 
     def _repr_html_(self) -> str:
         from html import escape
 
+        name, statement, kind, summary, conventions = self._display_parts()
         colour = {"proved": "#1a7f37", "refuted": "#cf222e", "inconclusive": "#9a6700"}[self.verdict.value]
-        rows = [f"<p><b>{escape(self._name())}</b> &mdash; {escape(self.statement)}</p>",
-                f"<p><b style='color:{colour}'>{self.verdict.value.upper()}</b> ({escape(self.method.value)})</p>"]
-        summary = self._summary_text()
+        rows = [f"<p><b>{escape(name)}</b> &mdash; {escape(statement)}</p>",
+                f"<p><b style='color:{colour}'>{self.verdict.value.upper()}</b> ({escape(self.method.value)})"
+                + (f", certificate <code>{escape(kind)}</code>" if kind else "") + "</p>"]
         if summary:
-            rows.append(f"<p>Certificate: {escape(str(summary))}</p>")
-        if self.conventions:
-            items = ", ".join(f"<code>{escape(str(k))}={escape(str(v))}</code>" for k, v in sorted(self.conventions.items()))
+            rows.append(f"<p>Certificate: {escape(summary)}</p>")
+        if conventions:
+            items = ", ".join(f"<code>{escape(k)}={escape(v)}</code>" for k, v in conventions)
             rows.append(f"<p>Conventions: {items}</p>")
         return "\n".join(rows)
 
     def _repr_markdown_(self) -> str:
+        name, statement, kind, summary, conventions = self._display_parts()
         rows = [
-            f"**{self._name()}** — {self.statement}",
+            f"**{name}** — {statement}",
             "",
-            "| verdict | method |",
-            "|---|---|",
-            f"| **{self.verdict.value.upper()}** | {self.method.value} |",
+            "| verdict | method | certificate |",
+            "|---|---|---|",
+            f"| **{self.verdict.value.upper()}** | {self.method.value} | {f'`{kind}`' if kind else '—'} |",
         ]
-        if self.conventions:
-            rows += ["", "Conventions: " + ", ".join(f"`{k}={v}`" for k, v in sorted(self.conventions.items()))]
-        summary = self._summary_text()
+        if conventions:
+            rows += ["", "Conventions: " + ", ".join(f"`{k}={v}`" for k, v in conventions)]
         if summary:
             rows += ["", f"Certificate: {summary}"]
         return "\n".join(rows)
+
+
+DISPLAY_STATEMENT = 600        # characters of the statement shown by a Result's HTML / Markdown display
+DISPLAY_SUMMARY = 600          # characters of the certificate summary shown
+DISPLAY_CONVENTIONS = 12       # conventions shown
+
+
+def _shorten(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def readable(value, limit: int = 200) -> str:
+    """Short readable text of a JSON-like value for displays: exact rationals as ``p/q`` (never
+    ``Fraction(p, q)``), sequences as ``[a, b]``, mappings as ``{k: v}``, cut to ``limit`` characters.
+
+    >>> from fractions import Fraction
+    >>> readable({"S": Fraction(3, 4), "box": [(Fraction(0), Fraction(1, 2))]})
+    '{S: 3/4, box: [[0, 1/2]]}'
+    """
+    def text(v, depth):
+        if isinstance(v, bool) or v is None:
+            return str(v)
+        if isinstance(v, Fraction):
+            return str(v)
+        if isinstance(v, (int, float, str)):
+            return str(v)
+        if hasattr(v, "numerator") and hasattr(v, "denominator"):      # gmpy2 mpq, flint fmpq
+            p, q = int(v.numerator), int(v.denominator)
+            return str(p) if q == 1 else f"{p}/{q}"
+        if isinstance(v, enum.Enum):
+            return str(v.value)
+        if depth > 4:
+            return "…"
+        if isinstance(v, Mapping):
+            return "{" + ", ".join(f"{text(k, depth + 1)}: {text(x, depth + 1)}" for k, x in list(v.items())[:20]) + \
+                (", …" if len(v) > 20 else "") + "}"
+        if isinstance(v, (list, tuple, set, frozenset)):
+            items = list(v)
+            return "[" + ", ".join(text(x, depth + 1) for x in items[:20]) + (", …" if len(items) > 20 else "") + "]"
+        return str(v)
+
+    return _shorten(text(value, 0), limit)
 
 
 def kernel_checked(r: Result) -> Result:

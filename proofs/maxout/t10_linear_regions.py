@@ -14,6 +14,12 @@ O2_SPEC = {"layers": [{"W": [[["2"], ["-1"]], [["-3"], ["1"]]], "b": [["-1/2", "
 THREE_LINES = {"layers": [{"W": [[["1", "0"], ["0", "0"]], [["0", "1"], ["0", "0"]], [["1", "1"], ["0", "0"]]],
                            "b": [["0", "0"], ["0", "0"], ["-1/2", "0"]]}],
                "readout": {"W": [["1", "-1", "2"]], "b": ["0"]}}
+# d = 3: ReLUs on the planes x1, x2, x3, x1 + x2 + x3 = 1/2 and a second-layer unit (kind regions-polytope;
+# 27 is also the count of an independent float-LP brute force over sign patterns, tests/test_polytope.py)
+FOUR_PLANES_2L = {"layers": [{"W": [[["1", "0", "0"], ["0", "0", "0"]], [["0", "1", "0"], ["0", "0", "0"]],
+                                    [["0", "0", "1"], ["0", "0", "0"]], [["1", "1", "1"], ["0", "0", "0"]]],
+                              "b": [["0", "0"], ["0", "0"], ["0", "0"], ["-1/2", "0"]]},
+                             {"W": [[["1", "-1", "1", "-2"], ["0", "0", "0", "0"]]], "b": [["-1/4", "0"]]}]}
 
 AUDITS = [
     Audit("T10", "tent-L1-14-compiled-L1-5", P, check_tent_counts, {"L_max": 14, "compiled_L_max": 5},
@@ -59,4 +65,10 @@ AUDITS = [
           description="T10.n3: the 1/720 grid finds 5 pieces, the exact counter 4"),
     Audit("T10", "grid-dyadic-on-tent", P, check_grid_method, {"network": "tent-6", "den": 128},
           description="control: {i/2^(L+1)} contains every breakpoint of the tent, so the grid count is exact"),
+    Audit("T10", "3d-four-planes-two-layers-27-activation", P, check_region_count,
+          {"spec": FOUR_PLANES_2L, "box": [["-1", "1"]] * 3, "kind": "activation", "expected": 27},
+          description="d = 3: exact polyhedral cells of the open cube, 27 distinct activation patterns"),
+    Audit("T10", "n-3d-four-planes-not-28", R, check_region_count,
+          {"spec": FOUR_PLANES_2L, "box": [["-1", "1"]] * 3, "kind": "activation", "expected": 28},
+          description="d = 3: a wrong expected count is refuted by the exact count (kind regions-polytope-miscount)"),
 ]

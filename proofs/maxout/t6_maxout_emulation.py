@@ -48,3 +48,27 @@ AUDITS += [
     Audit("T6", "d3-sampled", I, check_random_emulation, {"seed": 0, "d": 3, "k": 2, "L": 2, "max_width": 2},
           description="input dimension 3: no exact decomposition; exact evaluation at sampled points only"),
 ]
+
+# d = 3, 4, 5: exact polyhedral cells (kernel kind emulation-polytope; docs/regions.md, "Polyhedral cells in any
+# dimension"): one rank-2 unit max(x1 - x2 + x3 + ... - c, 0) whose hyperplane cuts the box [0, 1]^d (c = 1/2 for
+# d = 3, 4; in d = 5 the plane x1 - x2 + x3 + x4 + x5 = 5/2 cuts fewer of the 243 faces, which keeps the audit cheap)
+
+
+def _unit_spec(d):
+    return {"layers": [{"W": [[["1", "-1"] + ["1"] * (d - 2), ["0"] * d]], "b": [["-1/2" if d < 5 else "-5/2", "0"]]}]}
+
+
+AUDITS += [
+    Audit("T6", "polytope-d3", P, check_maxout_emulation, {"network": _unit_spec(3), "box": [["0", "1"]] * 3},
+          description="d = 3: equal on the closed cube under both tie rules (27 faces split by the unit's plane)"),
+    Audit("T6", "polytope-d4", P, check_maxout_emulation,
+          {"network": _unit_spec(4), "box": [["0", "1"]] * 4, "tie": "average"},
+          description="d = 4: equal on the closed box [0, 1]^4 (81 faces), tie rule average"),
+    Audit("T6", "polytope-d5", P, check_maxout_emulation,
+          {"network": _unit_spec(5), "box": [["0", "1"]] * 5, "tie": "average"},
+          description="d = 5: equal on the closed box [0, 1]^5 (243 faces), tie rule average"),
+    Audit("T6", "n-altered-random-d3-W1", R, check_altered_emulation,
+          {"network": "random", "seed": 0, "d": 3, "sublayer": 0, "name": "W1", "index": (0, 0), "delta": 1},
+          description="d = 3: one FFN weight of a compiled random network changed by 1: exact witness from the "
+                      "polyhedral cells"),
+]

@@ -30,3 +30,17 @@ AUDITS += [
     Audit("T8", "n-shared-head", R, check_shared_head, {"x": "1/2"},
           quick=True, description="T8.n: one head shared by u1 = ReLU(x), u2 = ReLU(-x): at x = 1/2 unit 2 reads -1/2"),
 ]
+# d = 3, 4, 5: exact polyhedral cells (kernel kind emulation-polytope): one ReLU unit whose hyperplane cuts [0, 1]^d
+AUDITS += [
+    Audit("T8", f"polytope-d{d}", P, check_relu_emulation,
+          {"weights": [[[1, -1] + [1] * (d - 2)]], "biases": [["-1/2" if d < 5 else "-5/2"]], "box": [[0, 1]] * d,
+           "tie": "both" if d == 3 else "average"},
+          description=f"d = {d}: ReLU(x1 - x2 + x3 + ... - {'1/2' if d < 5 else '5/2'}) equal to its compiled Transformer on the closed box "
+                      f"[0, 1]^{d} ({3 ** d} faces)")
+    for d in (3, 4, 5)
+]
+AUDITS += [
+    Audit("T8", "n-polytope-d3-S-too-small", R, check_relu_emulation,
+          {"weights": [[[1, -1, 1]]], "biases": [["-1/2"]], "box": [[0, 1]] * 3, "S": "1/4"},
+          description="d = 3 with the gate constant S = 1/4 below the bound: exact witness at a corner"),
+]

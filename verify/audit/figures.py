@@ -1,18 +1,34 @@
-"""Deterministic figures for audit reports (matplotlib, Agg canvas, PNG bytes).
+"""Deterministic figures for audit reports (matplotlib, Agg canvas, PNG bytes), drawn from typed figure data.
 
-Each figure is drawn from the Results of an audit run (their ``evidence`` / ``certificate`` data,
-as written by ``verify audit --json``) when the data is there, otherwise from a small direct
-computation, otherwise it is skipped with a note ``figure unavailable: <why>``.  A figure never
-raises: the report must be written whatever audits exist.
+A check that has something to draw puts it in ONE place of its Result: ``evidence["figure"]``, a mapping
+``{"type": <figure type>, ...}`` whose fields are fixed per type (docs/reports.md, "Figure data"; the JSON
+Schema is ``verify/schemas/figure.json``).  Nothing else is read: no key names are guessed.  Evidence is
+metadata the kernel ignores, so the figure data never decides anything.
 
-Determinism: fixed sizes and DPI, no pyplot global state, PNG metadata without the software
-version or a timestamp -- the same data gives the same bytes.
+* ``softmax_error`` (T2): ``group`` (``"n = 4"``), ``series`` (x = lambda, y = error or bound);
+* ``emulation_error`` (T7): ``series`` (x = lambda, y = the error or the lemma's bound);
+* ``region_counts`` (T10): ``group`` (family and q), ``series`` (x = depth D, y = count or bound);
+* ``gradient_flow`` (N10): ``group`` (eps), ``series`` (x = time t, y = loss or bound);
+* ``pieces_2d`` (T10, T9): ``kind``, ``box``, ``pieces``: per region its exact cells (polygons);
+* ``gram_spectrum`` (N7): ``name``, ``size``, ``verdict``, ``certified`` (enclosures or null), ``float64``.
+
+A series is ``{"name": <plain words>, "role": "certified" | "exact" | "bound" | "evidence", "points":
+[[x, y], ...]}`` with numbers as strings (``"3/4"``, ``"0.125"``, ``"1e-3"``).  The figures of a claim are
+drawn from the Results of that claim only (:func:`claim_figures`); a claim without figure data has no figure
+(never a placeholder).  A figure never raises: bad data is skipped with a note.
+
+Determinism: fixed sizes and DPI, no pyplot global state, PNG metadata without the software version or a
+timestamp -- the same data gives the same bytes.
 
 >>> fig = render_xy("demo", [("y = x", [1, 2, 3], [1, 2, 3], {})], xlabel="x", ylabel="y")
 >>> fig[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
 True
 >>> number("3/4"), number({"lower": "1/2", "upper": "1"}), number("x")
 (0.75, 1.0, None)
+>>> figure_data({"evidence": {"figure": {"type": "region_counts", "series": []}}})["type"]
+'region_counts'
+>>> figure_data({"evidence": {"figure": {"type": "guess"}}}) is None
+True
 """
 
 from __future__ import annotations
@@ -22,43 +38,53 @@ import io
 import math
 import re
 from fractions import Fraction
-from typing import Any, Iterable, Optional
+from typing import Iterable, Optional
 
-__all__ = ["FigureOut", "render_xy", "number", "all_figures", "FIGURES",
-           "softmax_error_figure", "region_counts_figure", "pieces_2d_figure", "gram_spectrum_figure",
-           "gradient_flow_figure"]
+__all__ = ["FigureOut", "render_xy", "number", "figure_data", "claim_figures", "all_figures", "FIGURE_TYPES",
+           "piece_boundaries", "draw_pieces"]
 
-FIG_SIZE = (6.4, 4.0)
-FIG_DPI = 90
+FIG_SIZE = (6.0, 4.0)
+FIG_DPI = 100
+FONT = {"font.size": 10, "axes.titlesize": 11, "axes.labelsize": 10, "xtick.labelsize": 9,
+        "ytick.labelsize": 9, "legend.fontsize": 9, "figure.titlesize": 12}
+
+# figure type -> (claim it belongs to, figure key, title)
+FIGURE_TYPES = {
+    "softmax_error": ("T2", "softmax", "Softmax error against the scale lambda, with the sharp bound"),
+    "emulation_error": ("T7", "emulation", "Softmax Transformer against the network it emulates"),
+    "region_counts": ("T10", "regions", "Exact region counts against depth, with the lower bound"),
+    "pieces_2d": ("T10", "pieces2d", "Linear pieces of a network on a 2-D box (exact)"),
+    "gram_spectrum": ("N7", "gram", "NTK Gram matrix: certified eigenvalue enclosures beside float64"),
+    "gradient_flow": ("N10", "flow", "Gradient flow: the loss and its two bounds"),
+}
+ROLES = ("certified", "exact", "bound", "evidence")
+MAX_GROUPS = 4
 
 
 @dataclasses.dataclass(frozen=True)
 class FigureOut:
-    """One report figure: ``png`` is None when unavailable, and ``note`` says why."""
+    """One report figure of claim ``claim``: ``png`` is None when it could not be drawn (``note`` says why)."""
 
     key: str
     title: str
     png: Optional[bytes]
     note: str
     source: str = ""
+    claim: str = ""
 
     @property
     def available(self) -> bool:
         return self.png is not None and len(self.png) > 0
 
 
-class FigureUnavailable(Exception):
-    """Raised inside a figure builder to skip it with a reason."""
-
-
-# -- numbers in Result JSON --------------------------------------------------------------------
+# -- numbers --------------------------------------------------------------------------------------
 
 _ARB_TEXT = re.compile(r"^\[([-+0-9.eE]+) \+/- ([0-9.eE+-]+)\]$")
 
 
 def number(v) -> Optional[float]:
-    """A float for plotting from a JSON value: int/float, ``"p/q"`` or decimal strings, or a ball
-    ``{"lower", "upper"}`` (its upper end: figures show certified upper bounds).  None if not a number."""
+    """A finite float for plotting from a JSON value: int/float, ``"p/q"`` or decimal strings, an arb ball
+    printed as ``"[mid +/- rad]"`` or ``{"lower", "upper"}`` (their upper end).  None if not a number."""
     if isinstance(v, bool) or v is None:
         return None
     if isinstance(v, (int, float)):
@@ -66,84 +92,78 @@ def number(v) -> Optional[float]:
         return f if math.isfinite(f) else None
     if isinstance(v, str):
         m = _ARB_TEXT.match(v.strip())
-        if m:   # an arb ball printed as "[mid +/- rad]": its upper end
+        if m:
             return number(m.group(1)) + float(m.group(2))
         try:
             return float(Fraction(v.strip()))
-        except (ValueError, ZeroDivisionError):
+        except (ValueError, ZeroDivisionError, OverflowError):
             try:
                 f = float(v)
             except ValueError:
                 return None
             return f if math.isfinite(f) else None
-    if isinstance(v, dict):
-        for key in ("upper", "hi", "high", "mid", "value", "approx"):
-            if key in v:
-                return number(v[key])
+    if isinstance(v, dict) and "upper" in v:
+        return number(v["upper"])
     return None
 
 
-def _lower(v) -> Optional[float]:
-    if isinstance(v, dict):
-        for key in ("lower", "lo", "low"):
-            if key in v:
-                return number(v[key])
-    return number(v)
+def _exact(v) -> Optional[Fraction]:
+    try:
+        return Fraction(str(v).strip())
+    except (ValueError, ZeroDivisionError):
+        return None
 
 
-def _walk(obj, path=()):
-    """Yield ``(path, key, value)`` for every mapping entry, depth first, keys in sorted order."""
-    if isinstance(obj, dict):
-        for k in sorted(obj, key=str):
-            v = obj[k]
-            yield path, str(k), v
-            yield from _walk(v, path + (str(k),))
-    elif isinstance(obj, list):
-        for i, v in enumerate(obj):
-            yield from _walk(v, path + (str(i),))
+# -- the typed data ---------------------------------------------------------------------------------
+
+def figure_data(result) -> Optional[dict]:
+    """The typed figure data of a Result dict (``evidence["figure"]``), or None if it has none of a known type."""
+    if not isinstance(result, dict):
+        return None
+    ev = result.get("evidence")
+    fig = ev.get("figure") if isinstance(ev, dict) else None
+    if isinstance(fig, dict) and fig.get("type") in FIGURE_TYPES:
+        return fig
+    return None
 
 
-def _results(audits: Iterable[dict], claim: str) -> list:
-    """``(audit_id, result_dict)`` of every audit of ``claim`` that produced a Result."""
-    out = []
+def _base_claim(cid) -> str:
+    return str(cid or "").split(".")[0]
+
+
+def _figure_items(audits, claim: str) -> dict:
+    """figure type -> [(audit id, figure data)] for the Results of ``claim`` (T2.n counts as T2)."""
+    out = {}
     for a in audits:
-        r = a.get("result") if isinstance(a, dict) else None
-        if isinstance(r, dict) and str(a.get("claim", "")).split(".")[0] == claim:
-            out.append((a.get("audit", claim), r))
+        if not isinstance(a, dict) or _base_claim(a.get("claim")) != claim:
+            continue
+        fig = figure_data(a.get("result"))
+        if fig is not None:
+            if a.get("actual") != "proved":     # negative controls: drawn only when no PROVED Result has data
+                fig = {**fig, "_control": True}
+            out.setdefault(fig["type"], []).append((str(a.get("audit", claim)), fig))
     return out
 
 
-def _numeric_list(v, min_len=2) -> Optional[list]:
-    if not isinstance(v, list) or len(v) < min_len:
-        return None
-    xs = [number(x) for x in v]
-    return xs if all(x is not None for x in xs) else None
+def _series(fig) -> list:
+    """``(name, role, [(x, y)])`` of the series of an x-y figure, points with a non-number dropped."""
+    out = []
+    for s in fig.get("series") or []:
+        if not isinstance(s, dict) or not isinstance(s.get("points"), list):
+            continue
+        pts = []
+        for p in s["points"]:
+            if isinstance(p, list) and len(p) == 2:
+                x, y = number(p[0]), number(p[1])
+                if x is not None and y is not None:
+                    pts.append((x, y))
+        role = s.get("role") if s.get("role") in ROLES else "evidence"
+        if pts:
+            out.append((str(s.get("name", "")), role, sorted(pts)))
+    return out
 
 
-def _rows(v) -> Optional[list]:
-    """A list of rows: either lists of numbers or dicts; returned as list of dicts or lists."""
-    if not isinstance(v, list) or len(v) < 2:
-        return None
-    if all(isinstance(r, dict) for r in v):
-        return v
-    if all(isinstance(r, list) and len(r) >= 2 and all(number(x) is not None for x in r[:2]) for r in v):
-        return v
-    return None
-
-
-def _key_like(key: str, words) -> bool:
-    k = key.lower()
-    return any(w in k for w in words)
-
-
-def _pick(row: dict, words, exclude=()) -> Optional[Any]:
-    for k in sorted(row, key=str):
-        if _key_like(k, words) and not _key_like(k, exclude):
-            return row[k]
-    return None
-
-
-# -- rendering ---------------------------------------------------------------------------------
+# -- rendering ----------------------------------------------------------------------------------------
 
 def _new_figure(size=FIG_SIZE):
     from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -159,496 +179,365 @@ def _png(fig) -> bytes:
 
     buf = io.BytesIO()
     with matplotlib.rc_context({"path.simplify": True, "svg.hashsalt": "verify"}):
-        fig.savefig(buf, format="png", dpi=FIG_DPI, metadata={"Software": None})
+        fig.savefig(buf, format="png", dpi=FIG_DPI, metadata={"Software": None}, bbox_inches="tight",
+                    pad_inches=0.15)
     return buf.getvalue()
 
 
+def _rc():
+    import matplotlib
+
+    return matplotlib.rc_context(FONT)
+
+
+_STYLE = {"bound": {"linestyle": "--", "linewidth": 1.5},
+          "certified": {"marker": "o", "linestyle": "-", "linewidth": 1.0},
+          "exact": {"marker": "o", "linestyle": "-", "linewidth": 1.0, "markersize": 3},
+          "evidence": {"marker": "x", "linestyle": ":", "markersize": 6}}
+
+
 def render_xy(title: str, series, xlabel: str = "", ylabel: str = "", logx=False, logy=False,
-              size=FIG_SIZE) -> bytes:
-    """PNG of line/marker series ``(label, xs, ys, style-dict)``."""
-    fig = _new_figure(size)
-    _draw_axes(fig.add_subplot(1, 1, 1), series, title, xlabel, ylabel, logx, logy, title_size=10, legend_size=8)
-    fig.tight_layout()
-    return _png(fig)
+              size=FIG_SIZE, legend=None) -> bytes:
+    """PNG of line/marker series ``(label, xs, ys, style-dict)``; the legend (the series' labels, or
+    ``legend``: ``(label, style-dict)`` entries) goes to the right of the axes, outside them."""
+    with _rc():
+        fig = _new_figure(size)
+        ax = fig.add_subplot(1, 1, 1)
+        _draw_axes(ax, series, title, xlabel, ylabel, logx, logy, legend)
+        pass  # the outer box is fitted by savefig(bbox_inches="tight")
+        return _png(fig)
 
 
-def _draw_axes(ax, series, title, xlabel, ylabel, logx, logy, title_size, legend_size) -> None:
-    """Line/marker series on one axes, with scales, labels, grid and legend."""
+def _draw_axes(ax, series, title, xlabel, ylabel, logx, logy, legend=None) -> None:
     for label, xs, ys, style in series:
-        ax.plot(xs, ys, label=label, **dict(style))
+        ax.plot(xs, ys, label=None if legend is not None else label, **dict(style))
     if logx:
         ax.set_xscale("log")
     if logy:
         ax.set_yscale("log")
-    ax.set_title(title, fontsize=title_size)
+    ax.set_title(title)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    ax.grid(True, which="both", alpha=0.3)
-    if series:
-        ax.legend(fontsize=legend_size)
+    ax.grid(True, which="major", alpha=0.3)
+    if logx:
+        ax.xaxis.set_minor_locator(_null_locator())
+    if logy:
+        ax.yaxis.set_minor_locator(_null_locator())
+    if legend is not None:
+        from matplotlib.lines import Line2D
+
+        handles = [Line2D([], [], **dict(style)) for _, style in legend]
+        ax.legend(handles, [label for label, _ in legend], loc="upper left", bbox_to_anchor=(1.02, 1.0),
+                  frameon=False)
+    elif any(label for label, *_ in series):
+        ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
 
 
-def render_panels(title: str, panels, xlabel: str = "", logx=False, logy=False) -> bytes:
-    """PNG with one subplot per ``(subtitle, series, ylabel)`` side by side."""
-    k = len(panels)
-    fig = _new_figure((FIG_SIZE[0] * (1 if k == 1 else 0.85 * k), FIG_SIZE[1]))
-    for i, (subtitle, series, ylabel) in enumerate(panels):
-        _draw_axes(fig.add_subplot(1, k, i + 1), series, subtitle, xlabel, ylabel, logx, logy,
-                   title_size=9, legend_size=6)
-    fig.suptitle(title, fontsize=10)
-    fig.tight_layout()
-    return _png(fig)
+def _null_locator():
+    """No minor ticks on log axes: fewer labels to lay out (the major decades are labelled)."""
+    from matplotlib.ticker import NullLocator
+
+    return NullLocator()
 
 
-def _lambert_w0(x: float) -> float:
-    import mpmath
+def _wrap(text: str, width: int = 38) -> str:
+    import textwrap
 
-    return float(mpmath.lambertw(x).real)
-
-
-# -- T2 / T7: softmax error vs lambda ------------------------------------------------------------
-
-def _lambda_error_rows(result: dict):
-    """Rows ``(lambda, error, bound-or-None)`` from a T2/T7 Result, looking for lists under keys that
-    mention lambda/error in its evidence and certificate."""
-    for part in ("evidence", "certificate"):
-        for _, key, v in _walk(result.get(part, {})):
-            rows = _rows(v)
-            if rows is None or not _key_like(key, ("lambda", "error", "err")) or _key_like(key, ("bound",)):
-                continue
-            bounds = {}
-            for _, bkey, bv in _walk(result.get(part, {})):
-                brows = _rows(bv)
-                if brows and _key_like(bkey, ("bound",)) and _key_like(bkey, ("lambda",)):
-                    bounds = {number(b[0]): number(b[1]) for b in brows if isinstance(b, list) and len(b) >= 2}
-                    break
-            out = []
-            for r in rows:
-                if isinstance(r, dict):
-                    lam = number(_pick(r, ("lambda", "lam", "scale")))
-                    err = number(_pick(r, ("error", "err", "max"), exclude=("bound",)))
-                    bnd = number(_pick(r, ("bound",)))
-                else:
-                    lam, err = number(r[0]), number(r[1])
-                    bnd = number(r[2]) if len(r) > 2 else bounds.get(lam)
-                if lam is None or err is None or lam <= 0 or err <= 0:
-                    out = []
-                    break
-                out.append((lam, err, bnd))
-            if len(out) >= 2:
-                return key, out
-    return None
+    return "\n".join(textwrap.wrap(text, width)) or text
 
 
-def _t2_panel(audits):
-    """Series per n from the T2 sharp-bound Results: evidence max E found, the certified E(s*) and the
-    certified bound W0((n-1)/e)/lambda, against lambda."""
-    per_n = {}
-    for audit_id, r in _results(audits, "T2"):
-        params, cert, ev = r.get("parameters", {}), r.get("certificate", {}), r.get("evidence", {})
-        n, lam = number(params.get("n")), number(params.get("lam"))
-        if n is None or lam is None or not isinstance(cert, dict) or cert.get("kind") != "softmax-bound":
-            continue
-        if params.get("bound", "w0") != "w0" or number(params.get("factor", "1")) != 1.0:
-            continue
-        balls = ev.get("balls", {}) if isinstance(ev, dict) else {}
-        search = ev.get("search", {}) if isinstance(ev, dict) else {}
-        bound = number(balls.get("sharp_bound")) if isinstance(balls, dict) else None
-        att = balls.get("E_at_witness") if isinstance(balls, dict) else None
-        found = number(search.get("max_E_found")) if isinstance(search, dict) else None
-        if bound is None:
-            continue
-        per_n.setdefault(int(n), []).append((lam, bound, number(att) if att is not None else None, found))
-    series = []
-    ns = sorted(k for k, v in per_n.items() if len({x[0] for x in v}) >= 2)
-    if len(ns) > 4:  # keep the picture readable: smallest, largest and two in between
-        ns = sorted({ns[0], ns[len(ns) // 3], ns[(2 * len(ns)) // 3], ns[-1]})
-    for i, n in enumerate(ns):
-        rows = sorted(per_n[n])
-        lams = [x[0] for x in rows]
-        c = f"C{i % 10}"
-        series.append((f"n={n}: W0((n-1)/e)/lambda (certified)", lams, [x[1] for x in rows],
-                       {"linestyle": "--", "color": c}))
-        att = [(x[0], x[2]) for x in rows if x[2] is not None]
-        if att:
-            series.append(("certified E(s*)" if i == 0 else None, [a for a, _ in att], [b for _, b in att],
-                           {"marker": "o", "linestyle": "", "color": c}))
-        found = [(x[0], x[3]) for x in rows if x[3] is not None]
-        if found:
-            series.append(("max E found by search (evidence)" if i == 0 else None, [a for a, _ in found],
-                           [b for _, b in found], {"marker": "x", "markersize": 9, "linestyle": "", "color": c}))
-    return series
+def _xy_figure(key, claim, title, groups, xlabel, ylabel, logx, logy, source, note) -> FigureOut:
+    """One x-y figure from ``groups``: ``[(group label, [(name, role, points)])]``; colour per group, line
+    style per role; the legend names each group once (its colour) and each series once (its style)."""
+    series, legend, named = [], [], []
+    for i, (glabel, ss) in enumerate(groups):
+        colour = f"C{i % 10}"
+        if glabel and len(groups) > 1:
+            legend.append((_wrap(glabel), {"color": colour, "linewidth": 4}))
+        for name, role, pts in ss:
+            if name not in [n for n, _ in named]:
+                k = sum(1 for _, st in named if st["role"] == role)
+                variant = ({"linestyle": ("--", "-.", ":")[k % 3]} if role == "bound" else
+                           {"marker": ("x", "+", "1")[k % 3]} if role == "evidence" else
+                           {"marker": ("o", "s", "^", "D")[k % 4]})
+                named.append((name, {**_STYLE[role], **variant, "role": role}))
+            style = dict(next(st for n, st in named if n == name))
+            style.pop("role")
+            series.append((name, [x for x, _ in pts], [y for _, y in pts], {**style, "color": colour}))
+    legend += [(_wrap(n), {**{k: v for k, v in st.items() if k != "role"},
+                           "color": "dimgray" if len(groups) > 1 else "C0"}) for n, st in named]
+    if logy and not all(y > 0 for _, _, ys, _ in series for y in ys):
+        logy = False
+    if len(groups) == 1 and groups[0][0]:
+        title = f"{title}\n({groups[0][0]})"
+    png = render_xy(_wrap(title, 60), series, xlabel, ylabel, logx=logx, logy=logy, legend=legend)
+    return FigureOut(key, title.replace("\n", " "), png, note, source, claim)
 
 
-def _tables(audits, claim: str, rows_of):
-    """``(audit_id, result, (key, rows))`` for each Result of ``claim`` from which ``rows_of`` reads a table."""
-    for audit_id, r in _results(audits, claim):
-        found = rows_of(r)
-        if found:
-            yield audit_id, r, found
+def _pick_groups(labels: list) -> list:
+    """At most MAX_GROUPS labels, sorted, keeping the first, the last and evenly spaced ones between."""
+    if len(labels) <= MAX_GROUPS:
+        return labels
+    idx = sorted({round(i * (len(labels) - 1) / (MAX_GROUPS - 1)) for i in range(MAX_GROUPS)})
+    return [labels[i] for i in idx]
 
 
-def _measured_with_bound(label: str, rows, bound_label: str, fallback) -> list:
-    """Two series from rows ``(x, measured, bound or None)``: the measured curve, and the bound column when
-    every row has one, else ``fallback(xs) -> (label, ys)`` (the bound recomputed from the parameters)."""
-    rows = sorted(rows)
-    xs = [x[0] for x in rows]
-    series = [(label, xs, [x[1] for x in rows], {"marker": "o", "linestyle": "-"})]
-    if all(x[2] is not None for x in rows):
-        series.append((bound_label, xs, [x[2] for x in rows], {"linestyle": "--"}))
-    else:
-        fallback_label, ys = fallback(xs)
-        series.append((fallback_label, xs, ys, {"linestyle": "--"}))
-    return series
+def _group_key(label: str):
+    m = re.search(r"(-?\d+(?:\.\d+)?)", label)
+    return (re.sub(r"-?\d+(?:\.\d+)?", "", label), float(m.group(1)) if m else 0.0, label)
 
 
-def softmax_error_figure(audits) -> FigureOut:
-    title = "Softmax error vs lambda (log-log) with the bound W0((n-1)/e)/lambda"
-    panels, sources = [], []
-    t2 = _t2_panel(audits)
-    if t2:
-        panels.append(("T2: max s - <softmax(lambda s), s>", t2, "E"))
-        sources.append("T2 sharp-bound audits")
-    for audit_id, r, (key, rows) in _tables(audits, "T7", _lambda_error_rows):
+# -- the figures, one per type ---------------------------------------------------------------------------
 
-        def w0_bound(lams, r=r):
-            n = number(r.get("parameters", {}).get("n")) or number(r.get("parameters", {}).get("k")) or 2
-            c = _lambert_w0((n - 1) / math.e)
-            return f"W0(({int(n)}-1)/e)/lambda", [c / x for x in lams]
-
-        series = _measured_with_bound(f"{audit_id}: {key}", rows, "bound (from the Result)", w0_bound)
-        panels.append((f"T7: sup |T_lambda - Phi| ({audit_id})", series, "sup error"))
-        sources.append(audit_id)
-        break
-    if panels:
-        png = render_panels(title, panels, "lambda", logx=True, logy=True)
-        return FigureOut("softmax", title, png, "data: " + ", ".join(sources), sources[0])
-    # direct computation (evidence only): E_lambda at s* and a seeded random search, n in {2, 4, 8}
-    import numpy as np
-
-    rng = np.random.default_rng(20260)
-    lams = [1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0]
-    series = []
-    for i, n in enumerate((2, 4, 8)):
-        w = _lambert_w0((n - 1) / math.e)
-        s = rng.uniform(-1.0, 1.0, size=(2000, n))
-        best = []
-        for lam in lams:
-            z = lam * s
-            p = np.exp(z - z.max(axis=1, keepdims=True))
-            p /= p.sum(axis=1, keepdims=True)
-            e_rand = float((s.max(axis=1) - (p * s).sum(axis=1)).max())
-            # the maximiser s* = (u*/lambda, 0, ..., 0), u* = 1 + W0((n-1)/e)
-            u = (1 + w) / lam
-            q = np.exp(np.array([lam * u] + [0.0] * (n - 1)) - lam * u)
-            q /= q.sum()
-            e_star = u - float(q[0] * u)
-            best.append(max(e_rand, e_star))
-        series.append((f"n={n}: max E (s* and 2000 random s)", lams, best,
-                       {"marker": "o", "linestyle": "", "color": f"C{i}"}))
-        series.append((f"n={n}: W0((n-1)/e)/lambda", lams, [w / x for x in lams],
-                       {"linestyle": "--", "color": f"C{i}"}))
-    png = render_xy(title, series, "lambda", "max s - <softmax(lambda s), s>", logx=True, logy=True)
-    return FigureOut("softmax", title, png, "computed directly (float64 evidence; no T2/T7 error data in "
-                     "this run)", "direct")
+def _softmax(items, claim) -> list:
+    """T2: one point per Result, merged by (group, series name) across Results."""
+    merged = {}
+    for _, fig in items:
+        for name, role, pts in _series(fig):
+            merged.setdefault(str(fig.get("group", "")), {}).setdefault((name, role), set()).update(pts)
+    labels = _pick_groups(sorted(merged, key=_group_key))
+    groups = [(g, [(n, r, sorted(p)) for (n, r), p in sorted(merged[g].items(), key=lambda kv: ROLES.index(kv[0][1]))])
+              for g in labels]
+    if not groups:
+        return []
+    _, _, title = FIGURE_TYPES["softmax_error"]
+    note = (f"{len(items)} Result{'s' if len(items) != 1 else ''}; tokens n = " + ", ".join(g.split("=")[-1].strip() for g in labels)
+            + ". E = max s - <softmax(lambda s), s>, largest over all scores s in R^n; the bound is attained at "
+            "s*, so the certified points sit on the bound.")
+    return [_xy_figure("softmax", claim, title, groups, "softmax scale lambda",
+                       "largest error max s - <softmax(lambda s), s>", True, True, items[0][0], note)]
 
 
-# -- T10: region counts vs depth -------------------------------------------------------------------
-
-def _count_rows(result: dict):
-    """The richest count-vs-depth table of a Result: tables with a bound column first, then the longest."""
-    best = None
-    for part in ("certificate", "evidence"):
-        for _, key, v in _walk(result.get(part, {})):
-            rows = _rows(v)
-            if rows is None or not all(isinstance(r, dict) for r in rows):
-                continue
-            out = []
-            for r in rows:
-                d = number(_pick(r, ("depth", "sublayers"))) if _pick(r, ("depth", "sublayers")) is not None \
-                    else number(r.get("D"))
-                cnt = number(_pick(r, ("count", "regions", "pieces"), exclude=("bound", "expected")))
-                bnd = number(_pick(r, ("bound",)))
-                if d is None or cnt is None:
-                    out = []
-                    break
-                out.append((d, cnt, bnd))
-            if len(out) >= 2:
-                rank = (all(x[2] is not None for x in out), len(out))
-                if best is None or rank > best[0]:
-                    best = (rank, key, out)
-    return None if best is None else (best[1], best[2])
+def _one_result_per_group(items) -> list:
+    """The Result with the most points per group (groups in sorted order, at most MAX_GROUPS)."""
+    best = {}
+    for audit_id, fig in items:
+        ss = _series(fig)
+        size = sum(len(p) for _, _, p in ss)
+        g = str(fig.get("group", ""))
+        if ss and (g not in best or size > best[g][0]):
+            best[g] = (size, audit_id, ss)
+    return [(g, best[g][1], best[g][2]) for g in _pick_groups(sorted(best, key=_group_key))]
 
 
-def region_counts_figure(audits) -> FigureOut:
-    title = "Exact region counts vs depth D with the bound q^(floor(D/3)-1)"
-    series = []
-    sources = []
-    for audit_id, r, (key, rows) in _tables(audits, "T10", _count_rows):
-
-        def depth_bound(ds, r=r):
-            q = number(r.get("conventions", {}).get("q")) or number(r.get("parameters", {}).get("q")) or 2
-            return f"q^(floor(D/3)-1), q={int(q)}", [float(q) ** (math.floor(d / 3) - 1) for d in ds]
-
-        series += _measured_with_bound(f"{audit_id}", rows, f"{audit_id}: bound", depth_bound)
-        sources.append(audit_id)
-        if len(sources) >= 3:
-            break
-    if not series:
-        raise FigureUnavailable("no T10 Result in this run carries a count-vs-depth table")
-    png = render_xy(title, series, "depth D (sublayers)", "linear regions", logy=True)
-    return FigureOut("regions", title, png, "data: " + ", ".join(sources), sources[0])
+def _emulation(items, claim) -> list:
+    best = max(((sum(len(p) for _, _, p in _series(f)), a, f) for a, f in items), default=None)
+    if best is None or best[0] == 0:
+        return []
+    _, audit_id, fig = best
+    _, _, title = FIGURE_TYPES["emulation_error"]
+    return [_xy_figure("emulation", claim, title, [("", _series(fig))], "softmax scale lambda",
+                       "error |Transformer(x) - network(x)|", True, True, audit_id,
+                       f"data: the audit {audit_id} (the T7 Result with the most scales)")]
 
 
-# -- T10 / T6: a 2-D picture of pieces ----------------------------------------------------------------
-
-def _polygon(v) -> Optional[list]:
-    if not isinstance(v, list) or len(v) < 3:
-        return None
-    pts = []
-    for p in v:
-        if not (isinstance(p, list) and len(p) == 2):
-            return None
-        x, y = number(p[0]), number(p[1])
-        if x is None or y is None:
-            return None
-        pts.append((x, y))
-    return pts
+def _regions(items, claim) -> list:
+    chosen = _one_result_per_group([it for it in items if not it[1].get("_control")] or items)
+    if not chosen:
+        return []
+    _, _, title = FIGURE_TYPES["region_counts"]
+    per_family = {}                      # one group per family (the last in order: the largest q)
+    for g, a, ss in chosen:
+        per_family[g.split(",")[0]] = (g, a, ss)
+    chosen = list(per_family.values())[:3]
+    return [_xy_figure("regions", claim, title, [(g, ss) for g, _, ss in chosen], "depth D (number of sublayers)",
+                       "number of linear regions", False, True, chosen[0][1],
+                       "data: the audits " + ", ".join(a for _, a, _ in chosen))]
 
 
-def _polygons(result: dict) -> list:
-    polys = []
-    for _, key, v in _walk(result.get("certificate", {})):
-        if _key_like(key, ("vertices", "polygon")):
-            p = _polygon(v)
-            if p:
-                polys.append(p)
-    return polys
+def _flow(items, claim) -> list:
+    chosen = _one_result_per_group(items)[:2]
+    if not chosen:
+        return []
+    _, _, title = FIGURE_TYPES["gradient_flow"]
+    out = []
+    for g, audit_id, ss in chosen:
+        measured = [p for _, role, pts in ss if role != "bound" for p in pts]
+        if measured:    # the bounds over the times where the loss was resolved (above its noise floor)
+            t_max = max(t for t, _ in measured)
+            ss = [(n, r, [p for p in pts if p[0] <= t_max] if r == "bound" else pts) for n, r, pts in ss]
+        out.append(_xy_figure("flow", claim, title, [(g, ss)], "time t", "loss",
+                              False, True, audit_id, f"data: the audit {audit_id}; the loss is float64 evidence, drawn (with the bounds) while it is above "
+                              "its noise floor"))
+    return out
 
 
-def pieces_2d_figure(audits) -> FigureOut:
-    title = "Linear pieces of a 2-D network (exact polygons)"
-    for claim in ("T10", "T6", "T9", "T8"):
-        for audit_id, r in _results(audits, claim):
-            polys = _polygons(r)
-            if len(polys) >= 2:
-                return FigureOut("pieces2d", title, _draw_polygons(title, polys), f"data: {audit_id}, "
-                                 f"{len(polys)} regions", audit_id)
-    polys = _direct_polygons()
-    if polys:
-        return FigureOut("pieces2d", title, _draw_polygons(title, polys), "computed directly with "
-                         "verify.decide.regions.count_regions", "direct")
-    raise FigureUnavailable("no Result with 2-D region polygons in this run, and count_regions is not available")
+def piece_boundaries(pieces) -> list:
+    """The segments ``((x0, y0), (x1, y1))`` (exact Fractions) that separate different pieces, or a piece from
+    the outside: cell edges shared by two cells of the same piece are left out, also where the cells of one
+    piece meet along a line in edges of different lengths.  ``pieces`` is a list of pieces, each a list of
+    cells, each a polygon (a list of 2-D points of exact numbers).
+
+    >>> sq = lambda x0, y0: [[x0, y0], [x0 + 1, y0], [x0 + 1, y0 + 1], [x0, y0 + 1]]
+    >>> len(piece_boundaries([[sq(0, 0), sq(1, 0)]]))   # one piece of two cells: its outline of 6 unit edges
+    6
+    >>> len(piece_boundaries([[sq(0, 0)], [sq(1, 0)]]))  # two pieces: the shared edge is drawn too
+    7
+    """
+    lines = {}
+    for pi, piece in enumerate(pieces):
+        for cell in piece:
+            pts = [(Fraction(str(p[0])), Fraction(str(p[1]))) for p in cell]
+            for a, b in zip(pts, pts[1:] + pts[:1]):
+                if a == b:
+                    continue
+                dy, dx = b[1] - a[1], a[0] - b[0]
+                n = dy if dy != 0 else dx
+                key = (dy / n, dx / n, (dy * a[0] + dx * a[1]) / n)
+                k = 0 if dx != 0 else 1            # the coordinate that moves along the line
+                lo, hi = sorted((a, b), key=lambda p: p[k])
+                lines.setdefault(key, []).append((lo, hi, k, pi))
+    out = []
+    for key in sorted(lines):
+        es = lines[key]
+        k = es[0][2]
+        stops = sorted({p for lo, hi, _, _ in es for p in (lo, hi)}, key=lambda p: p[k])
+        for p, r in zip(stops, stops[1:]):
+            mid = (p[k] + r[k]) / 2
+            owners = [pi for lo, hi, _, pi in es if lo[k] < mid < hi[k]]
+            if owners and not (len(owners) == 2 and owners[0] == owners[1]):
+                out.append((p, r))
+    return out
 
 
-def _draw_polygons(title, polys) -> bytes:
-    from matplotlib.patches import Polygon
-
-    fig = _new_figure((5.2, 5.0))
-    ax = fig.add_subplot(1, 1, 1)
+def draw_pieces(ax, pieces, box) -> None:
+    """Fill each piece in one colour (its cells without edges) and draw only the piece boundaries."""
     import matplotlib
+    from matplotlib.collections import LineCollection, PolyCollection
 
     cmap = matplotlib.colormaps["tab20"]
-    xs = [x for p in polys for x, _ in p]
-    ys = [y for p in polys for _, y in p]
-    for i, p in enumerate(polys):
-        ax.add_patch(Polygon(p, closed=True, facecolor=cmap(i % 20), edgecolor="black", linewidth=0.5))
-    ax.set_xlim(min(xs), max(xs))
-    ax.set_ylim(min(ys), max(ys))
+    polys, colours = [], []
+    for i, piece in enumerate(pieces):
+        for cell in piece:
+            polys.append([(float(Fraction(str(x))), float(Fraction(str(y)))) for x, y in cell])
+            colours.append(cmap(i % 20))
+    ax.add_collection(PolyCollection(polys, facecolors=colours, edgecolors=colours, linewidths=0.4))
+    segs = [[(float(a[0]), float(a[1])), (float(b[0]), float(b[1]))] for a, b in piece_boundaries(pieces)]
+    ax.add_collection(LineCollection(segs, colors="black", linewidths=0.8))
+    (x0, x1), (y0, y1) = [[float(Fraction(str(v))) for v in iv] for iv in box]
+    ax.set_xlim(x0, x1)
+    ax.set_ylim(y0, y1)
     ax.set_aspect("equal")
-    ax.set_title(f"{title}: {len(polys)} regions", fontsize=10)
-    ax.set_xlabel("x1")
-    ax.set_ylabel("x2")
-    fig.tight_layout()
-    return _png(fig)
+    ax.set_xlabel("input x1")
+    ax.set_ylabel("input x2")
 
 
-def _direct_polygons() -> list:
-    """Regions of a small fixed 2-D ReLU/maxout network (exact polygons from the region counter)."""
-    from ..decide.regions import count_regions
-    from ..objects.maxout import MaxoutNetwork
-
-    net = MaxoutNetwork.from_relu([[[1, 0], [0, 1], [1, 1], [1, -1]], [[1, -1, 1, 0], [0, 1, -1, 1]]],
-                                  [[0, 0, "-1/2", "1/4"], ["1/4", "-1/2"]])
-    rc = count_regions(net, [[-1, 1], [-1, 1]], kind="pieces")
-    polys = []
-    for region in getattr(rc, "regions", []):
-        data = region.to_dict() if hasattr(region, "to_dict") else region
-        for _, key, v in _walk(data if isinstance(data, dict) else {"r": data}):
-            if _key_like(key, ("vertices", "polygon")):
-                p = _polygon(_jsonish(v))
-                if p:
-                    polys.append(p)
-                    break
-    return polys
-
-
-def _jsonish(v):
-    from ..canonical import jsonable
-
-    try:
-        return jsonable(v)
-    except TypeError:
-        return v
-
-
-# -- N7: Gram spectrum, float64 vs certified ------------------------------------------------------------
-
-def _float_gram_from_certificate(cert: dict):
-    """The float64 V-block Gram rebuilt from the parameters of an ``ntk-cholesky`` Result (laws, queries,
-    heads) whose laws are discrete (law-index-major order), or None."""
-    import numpy as np
-
-    laws, queries, heads = cert.get("laws"), cert.get("queries"), cert.get("heads")
-    if not (isinstance(laws, list) and isinstance(queries, list) and isinstance(heads, list) and heads):
-        return None
-    atoms, weights = [], []
-    for law in laws:
-        if not isinstance(law, dict) or law.get("family") != "discrete":
-            return None
-        x = np.array([[number(v) for v in p] for p in law["atoms"]], dtype=float)
-        w = law.get("weights")
-        w = np.full(len(x), 1.0 / len(x)) if w is None else np.array([number(v) for v in w], dtype=float)
-        atoms.append(x)
-        weights.append(w)
-    q = np.array([[number(v) for v in row] for row in queries], dtype=float)
-    A = np.array([[[number(v) for v in row] for row in h] for h in heads], dtype=float)
-    n, m = len(laws), len(q)
-    K = np.zeros((n * m, n * m))
-    for Ah in A:
-        g = np.zeros((n * m, q.shape[1]))
-        for i in range(n):
-            for a in range(m):
-                theta = Ah @ q[a]
-                z = atoms[i] @ theta
-                p = weights[i] * np.exp(z - z.max())
-                g[i * m + a] = (p / p.sum()) @ atoms[i]
-        K += g @ g.T
-    return K / len(A)
-
-
-def gram_spectrum_figure(audits) -> FigureOut:
-    title = "NTK Gram spectrum: float64 eigvalsh vs certified enclosures (N7)"
-    import numpy as np
-
-    best = None
-    rows = []
-    for audit_id, r in _results(audits, "N7"):
-        cert, ev = r.get("certificate", {}), r.get("evidence", {})
-        # the certified spectrum enclosure is informational: it sits in the evidence beside float64
-        spec = ev.get("spectrum") if isinstance(ev, dict) else None
-        f64 = ev.get("float64") if isinstance(ev, dict) else None
-        if isinstance(spec, dict) and isinstance(spec.get("ratio"), dict):
-            lo, hi = _lower(spec["ratio"]), number(spec["ratio"])
-            fr = number(f64.get("ratio")) if isinstance(f64, dict) else None
-            if lo is not None and hi is not None:
-                rows.append((audit_id.split("/", 1)[-1], lo, hi, fr))
-                if cert.get("kind") == "ntk-cholesky" and (best is None or lo < best[1]):
-                    best = (audit_id, lo, r)
-    if not rows:
-        raise FigureUnavailable("no N7 Result in this run carries a certified spectrum enclosure")
-    panels = []
-    fig = _new_figure((FIG_SIZE[0] * 1.7, FIG_SIZE[1] * 1.1))
-    ax1 = fig.add_subplot(1, 2, 1)
-    note = ""
-    if best is not None:
-        audit_id, _, r = best
-        K = _float_gram_from_certificate(r["parameters"])
-        spec = r["evidence"]["spectrum"]
-        if K is not None:
-            ev = np.sort(np.linalg.eigvalsh(K))
-            idx = np.arange(1, len(ev) + 1)
-            pos = ev > 0
-            ax1.plot(idx[pos], ev[pos], "o", label="float64 eigvalsh (> 0)")
-            if (~pos).any():
-                ax1.plot(idx[~pos], np.abs(ev[~pos]), "x", color="red", label="float64 eigvalsh (<= 0, |value|)")
-            for key, colour in (("lambda_min", "C2"), ("lambda_max", "C3")):
-                if isinstance(spec.get(key), dict):
-                    lo, hi = _lower(spec[key]), number(spec[key])
-                    if lo and hi and lo > 0:
-                        ax1.axhspan(lo, hi, color=colour, alpha=0.35)
-                        ax1.axhline(lo, color=colour, linewidth=1, label=f"certified {key} enclosure")
-            ax1.set_yscale("log")
-            ax1.set_title(f"spectrum of the Gram of {audit_id}", fontsize=8)
-            ax1.set_xlabel("index")
-            ax1.set_ylabel("eigenvalue")
-            ax1.legend(fontsize=6)
-            ax1.grid(True, which="both", alpha=0.3)
-            note = f"spectrum: {audit_id} (float64 Gram rebuilt from the certificate's exact heads); "
-    ax2 = fig.add_subplot(1, 2, 2)
-    ys = list(range(len(rows)))
-    for y, (name, lo, hi, fr) in zip(ys, rows):
-        ax2.plot([max(lo, 1e-300), hi], [y, y], color="C0", linewidth=6, solid_capstyle="butt")
-        ax2.plot([hi], [y], "D", markersize=9, markerfacecolor="none", markeredgecolor="C0",
-                 label="certified enclosure" if y == 0 else None)
-        if fr is not None:
-            ax2.plot([abs(fr) if fr != 0 else 1e-300], [y], "x" if fr <= 0 else "o", color="red" if fr <= 0 else "C1",
-                     label="float64 lambda_min/lambda_max" if y == 0 else None)
-    ax2.set_xscale("log")
-    ax2.set_yticks(ys)
-    ax2.set_yticklabels([n[:28] for n, *_ in rows], fontsize=6)
-    ax2.set_xlabel("lambda_min / lambda_max")
-    ax2.set_title("per audit: certified vs float64", fontsize=8)
-    ax2.grid(True, which="both", alpha=0.3)
-    ax2.legend(fontsize=6)
-    fig.suptitle(title, fontsize=10)
-    fig.tight_layout()
-    return FigureOut("gram", title, _png(fig), note + f"ratios: {len(rows)} N7 Results",
-                     best[0] if best else rows[0][0])
-
-
-# -- N10: gradient-flow loss vs envelope -----------------------------------------------------------------
-
-def gradient_flow_figure(audits) -> FigureOut:
-    title = "Gradient flow: loss L(t) vs its envelopes (N10)"
-    for audit_id, r in _results(audits, "N10"):
-        times, loss, bounds = None, None, []
-        for _, key, v in _walk(r.get("evidence", {})):
-            xs = _numeric_list(v, 3)
-            if xs is None:
-                continue
-            k = key.lower()
-            if times is None and (k in ("t", "times", "time", "ts") or k.endswith("_t") or k.startswith("t_")):
-                times = xs
-            elif "envelope" in k or "bound" in k:
-                bounds.append((key, xs))
-            elif loss is None and "loss" in k:
-                loss = (key, xs)
-        if loss is None:
+def _pieces(items, claim) -> list:
+    out = []
+    for audit_id, fig in [it for it in items if not it[1].get("_control")] or items:
+        pieces, box = fig.get("pieces"), fig.get("box")
+        if not (isinstance(pieces, list) and pieces and isinstance(box, list) and len(box) == 2):
             continue
-        lk, ys = loss
-        ts = times if times and len(times) == len(ys) else list(range(len(ys)))
-        series = [(f"{lk} (evidence)", ts, ys, {"linestyle": "-", "linewidth": 2})]
-        for bk, bv in bounds[:3]:
-            if len(bv) == len(ys):
-                series.append((bk, ts, bv, {"linestyle": "--"}))
-        positive = all(y > 0 for _, _, yy, _ in series for y in yy)
-        png = render_xy(title + f" ({audit_id})", series, "t", "loss", logy=positive)
-        return FigureOut("flow", title, png, f"data: {audit_id}", audit_id)
-    raise FigureUnavailable("no N10 Result in this run carries a loss curve in its evidence")
+        try:
+            words = "activation regions" if fig.get("kind") == "activation" else "pieces"
+            title = f"{len(pieces)} {words} of a network on a 2-D box (exact)"
+            with _rc():
+                f = _new_figure((5.0, 4.6))
+                ax = f.add_subplot(1, 1, 1)
+                draw_pieces(ax, pieces, box)
+                ax.set_title(title)
+                pass  # the outer box is fitted by savefig(bbox_inches="tight")
+                png = _png(f)
+        except (TypeError, ValueError, ZeroDivisionError):
+            continue
+        out.append(FigureOut("pieces2d", title, png, f"data: the audit {audit_id}; one colour per region, edges "
+                             "drawn only between different regions", audit_id, claim))
+        if len(out) >= 2:
+            break
+    return out
 
 
-FIGURES = [softmax_error_figure, region_counts_figure, pieces_2d_figure, gram_spectrum_figure,
-           gradient_flow_figure]
-_TITLES = {
-    "softmax_error_figure": ("softmax", "Softmax error vs lambda (T2/T7)"),
-    "region_counts_figure": ("regions", "Region counts vs depth (T10)"),
-    "pieces_2d_figure": ("pieces2d", "2-D picture of pieces (T10)"),
-    "gram_spectrum_figure": ("gram", "NTK Gram spectrum (N7)"),
-    "gradient_flow_figure": ("flow", "Gradient-flow loss vs envelope (N10)"),
-}
+def _gram(items, claim) -> list:
+    rows = []
+    for audit_id, fig in items:
+        f64 = fig.get("float64") if isinstance(fig.get("float64"), dict) else {}
+        cert = fig.get("certified") if isinstance(fig.get("certified"), dict) else None
+        name = str(fig.get("name") or audit_id.split("/", 1)[-1]).replace("docs/paper2.md §9.4 ", "table 9.4: ")
+        rows.append((name, cert, f64, str(fig.get("verdict", ""))))
+    if not rows:
+        return []
+    _, _, title = FIGURE_TYPES["gram_spectrum"]
+    with _rc():
+        height = max(3.2, 0.42 * len(rows) + 1.8)
+        f = _new_figure((11.0, height))
+        axes = [f.add_subplot(1, 2, i + 1) for i in range(2)]
+        ys = list(range(len(rows)))
+        labels = set()
+
+        def once(label):
+            if label in labels:
+                return None
+            labels.add(label)
+            return label
+
+        for ax, key, word in zip(axes, ("lambda_min", "lambda_max"), ("smallest", "largest")):
+            for y, (name, cert, f64, verdict) in zip(ys, rows):
+                if cert and isinstance(cert.get(key), list) and len(cert[key]) == 2:
+                    lo, hi = number(cert[key][0]), number(cert[key][1])
+                    if lo is not None and hi is not None and hi > 0:
+                        ax.plot([max(lo, hi * 1e-3), hi], [y, y], color="C0", linewidth=7, solid_capstyle="butt",
+                                label=once("certified enclosure (interval arithmetic)"))
+                        ax.plot([hi], [y], "|", color="C0", markersize=14)
+                elif key == "lambda_min":
+                    text = ("certified singular (exact null vector)" if verdict == "refuted" else
+                            "not decided (no certificate)")
+                    ax.annotate(text, (0.98, y), xycoords=("axes fraction", "data"), ha="right", va="center",
+                                fontsize=9, color="C3" if verdict == "refuted" else "dimgray")
+                fv = number(f64.get(key))
+                if fv is not None and fv != 0:
+                    if fv > 0:
+                        ax.plot([fv], [y], "o", color="C1", markersize=7, label=once("float64 eigvalsh"))
+                    else:
+                        ax.plot([-fv], [y], "x", color="C3", markersize=9, mew=2,
+                                label=once("float64 eigvalsh below 0 (shown as |value|)"))
+            if key == "lambda_min":
+                ax.set_xscale("log")
+            ax.set_yticks(ys)
+            ax.set_ylim(-0.7, len(rows) - 0.3)
+            ax.invert_yaxis()
+            ax.set_xlabel(f"{word} eigenvalue of the Gram matrix")
+            ax.grid(True, which="major", axis="x", alpha=0.3)
+        axes[0].set_yticklabels([n for n, *_ in rows])
+        axes[1].set_yticklabels([])
+        handles, hlabels = [], []
+        for ax in axes:
+            h, l = ax.get_legend_handles_labels()
+            handles += h
+            hlabels += l
+        f.legend(handles, hlabels, loc="lower center", ncol=3, frameon=False, bbox_to_anchor=(0.5, -0.02))
+        f.suptitle(title)
+        f.subplots_adjust(bottom=0.2, wspace=0.08)
+        png = _png(f)
+    return [FigureOut("gram", title, png, f"{len(rows)} N7 Results, one row each; float64 values are evidence",
+                      items[0][0], claim)]
+
+
+_BUILDERS = {"softmax_error": _softmax, "emulation_error": _emulation, "region_counts": _regions,
+             "pieces_2d": _pieces, "gram_spectrum": _gram, "gradient_flow": _flow}
+
+
+def claim_figures(audits: Iterable[dict], claim: str) -> list:
+    """The figures of one claim, drawn from the typed figure data of its Results (an empty list if none).
+    A figure whose data cannot be drawn comes back with ``png=None`` and the reason in ``note``."""
+    items = _figure_items(list(audits), claim)
+    out = []
+    for ftype in FIGURE_TYPES:
+        if ftype not in items:
+            continue
+        try:
+            out += _BUILDERS[ftype](items[ftype], claim)
+        except Exception as exc:  # a figure must never break the report
+            _, key, title = FIGURE_TYPES[ftype]
+            out.append(FigureOut(key, title, None, f"could not be drawn: {type(exc).__name__}: {exc}", "", claim))
+    return out
 
 
 def all_figures(audits) -> list:
-    """Every report figure; one that cannot be drawn comes back with ``png=None`` and a note."""
+    """The figures of every claim that has figure data in ``audits``, claims in order of first appearance."""
     audits = list(audits)
-    out = []
-    for builder in FIGURES:
-        key, title = _TITLES[builder.__name__]
-        try:
-            out.append(builder(audits))
-        except FigureUnavailable as exc:
-            out.append(FigureOut(key, title, None, f"figure unavailable: {exc}"))
-        except Exception as exc:  # a figure must never break the report
-            out.append(FigureOut(key, title, None, f"figure unavailable: {type(exc).__name__}: {exc}"))
-    return out
+    claims = []
+    for a in audits:
+        c = _base_claim(a.get("claim")) if isinstance(a, dict) else ""
+        if c and c not in claims:
+            claims.append(c)
+    return [f for c in claims for f in claim_figures(audits, c)]

@@ -152,6 +152,13 @@ def check_pl_decay(eps="1e-2", layers: int = 4, heads: int = 16, dilation="3/2",
           "lambda_min_stays_above_half_lambda0": stays, "pl_checked_until": float(ts[stop - 1]) if stop else 0.0,
           "final_loss_ratio": float(loss[-1] / loss[0]), "integrator": info, "loss_floor": LOSS_FLOOR,
           "grid_points_below_floor": int(np.sum(~resolved)),
+          "figure": {"type": "gradient_flow", "group": f"eps = {fraction_str(e)}", "series": [  # docs/reports.md
+              {"name": "loss L(t) along the computed flow (float64 evidence, above the noise floor)",
+               "role": "evidence", "points": [[repr(float(t)), repr(float(v))] for t, v, r in zip(ts, loss, resolved) if r]},
+              {"name": "bound L(0) exp(-2 * integral of lambda_min(K_s) ds)", "role": "bound",
+               "points": [[repr(float(t)), repr(float(v))] for t, v in zip(ts, bound1)]},
+              {"name": "envelope L(0) exp(-lambda0 t)  (Polyak-Lojasiewicz rate)", "role": "bound",
+               "points": [[repr(float(t)), repr(float(v))] for t, v in zip(ts, envelope)]}]},
           "criterion": "both inequalities on the grid (slack 1e-9); for eps <= 1/50 also lambda_min(K_t) >= "
                        "lambda0/2 throughout", "criterion_met": met}
     return Result("N10", "L(t) <= L(0) exp(-2 int lambda_min) and L(t) <= exp(-2 lambda t) L(0), lambda = lambda0/2",

@@ -20,6 +20,7 @@ laws, queries and exact head matrices is PD"; PROVED / REFUTED say whether it ho
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from fractions import Fraction as F
 from typing import Optional, Sequence
@@ -88,12 +89,28 @@ def _leading(q: F) -> F:
     return F(10) ** e
 
 
+def _with_figure(laws, queries, **kw) -> Result:
+    """``ntk_positive_definite`` with the typed figure data ``gram_spectrum`` (docs/reports.md) in its evidence:
+    the certified enclosures of lambda_min and lambda_max (or the exact singular verdict) beside float64."""
+    res = ntk_positive_definite(laws, queries, **kw)
+    spec, f64 = res.evidence.get("spectrum"), res.evidence.get("float64")
+    if not isinstance(f64, dict):
+        return res
+    certified = None
+    if isinstance(spec, dict) and res.verdict is Verdict.PROVED:
+        certified = {k: [spec[k]["lower"], spec[k]["upper"]] for k in ("lambda_min", "lambda_max")}
+    figure = {"type": "gram_spectrum", "name": kw.get("label", ""), "size": f64.get("size"),
+              "verdict": res.verdict.value, "certified": certified,
+              "float64": {k: repr(float(f64[k])) for k in ("lambda_min", "lambda_max")}}
+    return dataclasses.replace(res, evidence={**res.evidence, "figure": figure})
+
+
 def check_oracle_gram(row: str, ladder: Sequence[int] = NTK_LADDER) -> Result:
     """One row of the §9.4 table (see :data:`ORACLE_94`), certified on the ladder (>= 200 bits)."""
     if row not in ORACLE_94:
         raise InputError("row", f"must be one of {', '.join(ORACLE_94)}, got {row!r}")
     family, m, s, reference, _ = ORACLE_94[row]
-    res = ntk_positive_definite(oracle_94_laws(family), [list(q) for q in QUERIES_94[:m]],
+    res = _with_figure(oracle_94_laws(family), [list(q) for q in QUERIES_94[:m]],
                                 head_set=oracle_head_set(s), ladder=ladder, label=f"docs/paper2.md §9.4 {row}")
     ev = dict(res.evidence)
     ev["reference"] = {"row": row, "family": family, "m": m, "s": s,
@@ -126,11 +143,11 @@ def check_family_gram(case: str, m: int = 1, heads: Optional[int] = None, seed: 
     qs = queries if queries is not None else _default_queries(dim, m)
     label = f"oracle family {case}"
     if head_set is None:
-        return ntk_positive_definite(laws, qs, heads=heads, seed=seed, scale=scale, ladder=ladder, claim=claim,
+        return _with_figure(laws, qs, heads=heads, seed=seed, scale=scale, ladder=ladder, claim=claim,
                                      label=label)
     if head_set == "zero":
         head_set = [[[0] * dim for _ in range(dim)]]
-    return ntk_positive_definite(laws, qs, head_set=head_set, ladder=ladder, claim=claim, label=label)
+    return _with_figure(laws, qs, head_set=head_set, ladder=ladder, claim=claim, label=label)
 
 
 def check_translates_singular(reading: str = "per-token", m: int = 2, s="1/2",
@@ -144,10 +161,10 @@ def check_translates_singular(reading: str = "per-token", m: int = 2, s="1/2",
     s = parse_exact(s, "s")
     laws = oracle_94_laws("translates")
     if reading == "per-token":
-        return ntk_positive_definite(laws, None, head_set=oracle_head_set(s), reading="per-token", ladder=ladder,
+        return _with_figure(laws, None, head_set=oracle_head_set(s), reading="per-token", ladder=ladder,
                                      claim="N7.n1", label="beta and its translate, per-token reading")
     if reading == "shared":
-        return ntk_positive_definite(laws, [list(q) for q in QUERIES_94[:m]], head_set=oracle_head_set(s),
+        return _with_figure(laws, [list(q) for q in QUERIES_94[:m]], head_set=oracle_head_set(s),
                                      ladder=ladder, label="beta and its translate, shared queries")
     raise InputError("reading", f"must be 'per-token' or 'shared', got {reading!r}")
 
@@ -158,7 +175,7 @@ def check_outside_setting(ladder: Sequence[int] = NTK_LADDER) -> Result:
     (REFUTED, exact null vector (0, 1, -1/2, 0)) although the two laws are independent modulo affine functions
     -- outside §9.3 a singular Gram says nothing about independence."""
     mu = Discrete([[0], [1]])
-    return ntk_positive_definite([mu, mu.dilated(2)], [[1], [2]], heads=16, seed=0, ladder=ladder,
+    return _with_figure([mu, mu.dilated(2)], [[1], [2]], heads=16, seed=0, ladder=ladder,
                                  label="outside 9.3: d = 1, two collinear queries")
 
 

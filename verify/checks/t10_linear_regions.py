@@ -129,7 +129,8 @@ def _family_counts(family, q, L_max, c_values, e, compiled_L_max, compile_S):
                 "ratios": [Fraction(counts[L + 1], counts[L]) for L in range(1, L_max)],
                 "depth_tables": tables, "compiled_transformer": compiled,
                 "uncertified_rows": f"L = {L_cert + 1}..{L_max} (exact sweep, beyond the kernel's work bound)"
-                if L_cert < L_max else "none"}
+                if L_cert < L_max else "none",
+                "figure": _depth_figure(family, q, {c: tables[f"c={c},e={e}"] for c in c_values})}
     params = {"family": family, "q": q, "L_max": L_cert, "c_values": list(c_values), "e": e}
     bad = [L for L in range(1, L_cert + 1) if counts[L] != q ** L]
     if bad or any(not _depth_table(counts, q, c, e, c * L_cert + e + c - 1)[1] for c in c_values):
@@ -158,6 +159,26 @@ def check_zigzag_counts(q: int = 2, L_max: int = MAX_ZIGZAG_L, compiled_L_max: i
     parse_int(L_max, "L_max", 1, MAX_ZIGZAG_L)
     parse_int(compiled_L_max, "compiled_L_max", 0, min(L_max, 3))
     return _family_counts("zigzag", q, L_max, c_values, 1, compiled_L_max, 4 * q)
+
+
+def _depth_figure(family: str, q: int, tables: dict) -> dict:
+    """Typed figure data ``region_counts`` (docs/reports.md): exact counts against depth D, one series per
+    c (L = floor((D - e)/c) layers), and the bound q^(floor(D/3) - 1)."""
+    series = [{"name": f"exact count, one network layer per {c} sublayers", "role": "exact",
+               "points": [[str(r["D"]), str(r["count"])] for r in rows]} for c, rows in sorted(tables.items())]
+    longest = max(tables.values(), key=len)
+    series.append({"name": f"bound {q}^(floor(D/3) - 1)", "role": "bound",
+                   "points": [[str(r["D"]), fraction_str(r["bound"])] for r in longest]})
+    return {"type": "region_counts", "group": f"{family}, q = {q}", "series": series}
+
+
+def _pieces_figure(rc) -> dict | None:
+    """Typed figure data ``pieces_2d`` (docs/reports.md): the exact cells of each region of a 2-D count, grouped
+    by region, so a figure colours regions, not cells (at most 400 regions)."""
+    if len(rc.box) != 2 or not rc.regions or len(rc.regions) > 400:
+        return None
+    return {"type": "pieces_2d", "kind": rc.kind, "box": [[fraction_str(lo), fraction_str(hi)] for lo, hi in rc.box],
+            "pieces": [[[[fraction_str(c) for c in v] for v in cell] for cell in reg["cells"]] for reg in rc.regions]}
 
 
 def check_depth_bound_table(family: str = "tent", q: int = 2, D_max: int = 60, c: int = 3, e: int = 0) -> Result:
@@ -192,7 +213,7 @@ def check_depth_bound_table(family: str = "tent", q: int = 2, D_max: int = 60, c
                f"{family}: D = {bad[0]['D']} (L = {bad[0]['L']}) has {bad[0]['count']} < {q}^(floor(D/3)-1) = "
                f"{fraction_str(bad[0]['bound'])}")
     conv = {"depth": f"D = sublayers, L = floor((D - e)/c), c = {c}, e = {e}", **CONV_PIECES}
-    evidence = {"summary": summary, "table": rows}
+    evidence = {"summary": summary, "table": rows, "figure": _depth_figure(family, q, {c: rows})}
     L_cert = _certified_L(family, q, L_need) if family != "identical-pieces" else L_need
     if L_cert < L_need:            # narrowed to the rows whose breakpoints fit the kernel's work bound
         D_max = min(D_max, c * L_cert + e + c - 1)
@@ -394,6 +415,11 @@ def check_region_count(spec, box, kind: str = "pieces", expected: int | None = N
     SPEC on a 1-D or 2-D box: PROVED iff it has exactly ``expected`` regions of ``kind`` (REFUTED otherwise);
     ``expected=None`` claims the exact count found."""
     net = spec if isinstance(spec, MaxoutNetwork) else MaxoutNetwork.from_dict(spec)
+    if net.input_dim >= 3 and kind == "activation":      # exact polyhedral cells (kind regions-polytope)
+        from ..arith.exact import parse_box
+        from ..decide.polytope import MAX_DIM, prove_activation_count
+
+        return prove_activation_count(net.to_dict(), parse_box(box, net.input_dim, max_dim=MAX_DIM), expected)
     rc = count_regions(net, box, kind=kind, tie=tie)
     if not rc.complete:            # a budget ran out: no count, never a verdict
         params = {"network": net.to_dict(), "box": [[lo, hi] for lo, hi in rc.box], "kind": kind,
@@ -408,6 +434,9 @@ def check_region_count(spec, box, kind: str = "pieces", expected: int | None = N
     params = {"network": net.to_dict(), "box": [[lo, hi] for lo, hi in rc.box], "kind": kind, "count": claimed}
     evidence = {"summary": f"{rc.count} {kind} regions (claimed {claimed})", "activation_regions": rc.activation_regions,
                 "pieces": rc.pieces, "regions": rc.regions if len(rc.regions) <= 2000 else None}
+    figure = _pieces_figure(rc)
+    if figure is not None:
+        evidence["figure"] = figure
     cells = rc.cells if len(rc.box) == 1 else 3 * rc.cells
     weights = KR._work(*KR.read_network(jsonable(net.to_dict()), "network", len(rc.box)))
     if (cells + 1) * weights > KR.MAX_WORK or cells + 1 > KR.MAX_POINTS:

@@ -166,10 +166,25 @@ def check_softmax_bound(n: int, lam, *, bound: str = "w0", factor="1", search_po
             C = to_ball(factor) * _bound_times_lambda(bound, n) / to_ball(lam)
             evidence["search"] = _search_evidence(n, lam, C, B, search_points, local_starts, seed)
     evidence["search_parameters"] = {"search_points": search_points, "local_starts": local_starts}
+    evidence["figure"] = _figure_data(n, lam, e_q, B, evidence.get("search"))
     negative = bound == "w0_n_minus_2" or factor < 1
     return Result("T2.n" if negative else "T2", kernel_softmax.bound_statement(params, conventions), verdict,
                   Method.CERTIFIED, certificate=cert, parameters=params, conventions=conventions,
                   seeds={"search": seed} if search_points else {}, evidence=evidence)
+
+
+def _figure_data(n, lam, e_q: arb, B: arb, search) -> dict:
+    """The typed figure data (``softmax_error``, docs/reports.md): one point per series at this lambda (the
+    sharp bound and the error at s* do not depend on the candidate bound under test)."""
+    lam_s = fraction_str(lam)
+    series = [{"name": "bound W0((n-1)/e)/lambda (certified)", "role": "bound",
+               "points": [[lam_s, repr(float(ball_bounds(B)[1]))]]},
+              {"name": "error at the maximiser s* (certified)", "role": "certified",
+               "points": [[lam_s, repr(float(ball_bounds(e_q)[1]))]]}]
+    if search and search.get("max_E_found") is not None:
+        series.append({"name": "largest error found by search (evidence)", "role": "evidence",
+                       "points": [[lam_s, search["max_E_found"]]]})
+    return {"type": "softmax_error", "group": f"n = {n}", "series": series}
 
 
 def _search_evidence(n, lam, C: arb, B: arb, points, local_starts, seed) -> dict:

@@ -425,6 +425,11 @@ def _evidence(compiled, per_lambda, ties, box, search) -> dict:
         "figure_bound_vs_lambda": fig_bound,
         "lambda_times_max_error": lam_err,
         "lambda_times_bound": float(per_lambda[0]["bound_B"]["upper"] * per_lambda[0]["lambda"]),
+        "figure": {"type": "emulation_error", "series": [   # typed figure data (docs/reports.md)
+            {"name": "largest certified error over the checked points", "role": "certified",
+             "points": [[fraction_str(p["lambda"]), repr(float(p["max_error"]["upper"]))] for p in per_lambda]},
+            {"name": "bound of the softmax emulation lemma", "role": "bound",
+             "points": [[fraction_str(p["lambda"]), repr(float(p["bound_B"]["upper"]))] for p in per_lambda]}]},
     }
     if compiled.source == o2_network() and [list(iv) for iv in box] == [[0, 1]]:
         ref = {}

@@ -51,6 +51,16 @@ def _breakpoint_as_maxout(f: CPWL1D) -> MaxoutNetwork:
     return MaxoutNetwork([(W, b)], readout=([[f.slopes[0]] + list(f.jumps)], [f.value0]))
 
 
+def _pieces_figure(network, box) -> dict:
+    """Typed figure data ``pieces_2d`` (docs/reports.md): the exact pieces of the emulated function on a 2-D box."""
+    from ..decide.regions import count_regions
+
+    rc = count_regions(network, box, kind="pieces")
+    return {"type": "pieces_2d", "kind": "pieces", "box": [[fraction_str(lo), fraction_str(hi)] for lo, hi in rc.box],
+            "pieces": [[[[fraction_str(c) for c in v] for v in cell] for cell in reg["cells"]]
+                       for reg in rc.regions[:400]]}
+
+
 def _run(f, compiled, tie, witness, network, formula, evidence=None):
     from ..decide.emulation import prove_emulation   # exact region decomposition of the box
 
@@ -60,6 +70,8 @@ def _run(f, compiled, tie, witness, network, formula, evidence=None):
     ev.update({"S": compiled.S, "S_bound_certified": compiled.S_bound_certified, "padding": compiled.padding,
                "sizes": compiled.sizes(), "construction": compiled.conventions})
     ev.update(evidence or {})
+    if len(compiled.box) == 2:
+        ev["figure"] = _pieces_figure(network, compiled.box)
     return Result("T9", res.statement, res.verdict, Method.EXACT, certificate=res.certificate,
                   parameters=res.parameters, conventions=res.conventions,
                   seeds=res.seeds, evidence=ev)

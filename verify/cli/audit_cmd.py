@@ -35,7 +35,8 @@ def add_arguments(p):
     p.add_argument("--scheduler-timeout", type=float, default=None, metavar="SECONDS",
                    help="how long to wait for the scheduler and for its first worker (default 10 s each)")
     p.add_argument("--report", metavar="FILE.html|FILE.md",
-                   help="write a self-contained report (claim table, certificate summaries, figures)")
+                   help="write a self-contained report: a summary, contents, and one section per claim run with "
+                        "its figures, audits and certificates (docs/reports.md)")
     p.add_argument("--path", metavar="DIR|FILE.py|MODULE",
                    help="run a project's own audits instead of the toolkit's: a folder (every *.py below it that "
                         "defines AUDITS), one file or a dotted module name; runs in this process (no --workers)")

@@ -11,6 +11,7 @@ The schemas of the documents are in ``verify/schemas/`` (``verify schema KIND``;
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 
@@ -19,7 +20,8 @@ from ..arith.exact import JsonFloat
 from ..errors import InputError
 
 __all__ = ["load_json_file", "parse_json_text", "parse_json_document", "check_output_path", "write_json_output",
-           "read_network_spec", "add_network_spec_arguments", "MAX_SPEC_BYTES", "MAX_JSON_INT_DIGITS",
+           "read_network_spec", "add_network_spec_arguments", "read_network_input", "NetworkInput", "parse_budgets",
+           "MAX_SPEC_BYTES", "MAX_JSON_INT_DIGITS",
            "atomic_write_text"]
 
 MAX_SPEC_BYTES = 16 * 1024 * 1024
@@ -173,10 +175,165 @@ def write_json_output(path: str, obj) -> None:
         raise InputError("--json", f"cannot write {path}: {exc.strerror or exc}") from None
 
 
-def add_network_spec_arguments(p) -> None:
-    """The SPEC.json positional and ``--allow-float`` of ``verify maxout`` and ``verify regions``."""
-    p.add_argument("spec", metavar="SPEC.json", help='network and box: {"layers": [...], "box": [[lo, hi], ...]}')
+def add_network_spec_arguments(p, max_cells_help: str = "") -> None:
+    """The FILE positional and the options of ``verify maxout`` and ``verify regions``: ``--allow-float``, the
+    slice (``--slice``, ``--fix``, ``--box``, ``--units``) and the budgets (``--time-budget``, ``--max-cells``,
+    ``--quiet``)."""
+    p.add_argument("spec", metavar="FILE", help='the network: SPEC.json ({"layers": [...], "box": [[lo, hi], ...]}) '
+                   "or a trained network, .nnet, .onnx or .npz (docs/regions.md, Real networks)")
     p.add_argument("--allow-float", action="store_true", help="accept JSON floats (their exact binary value)")
+    p.add_argument("--slice", metavar="I,J", help="the free inputs (0-based, in this order); every other input "
+                   "is fixed with --fix")
+    p.add_argument("--fix", metavar="I=V,...", help="fix inputs to exact values, e.g. 2=0.1,3=0,4=-1/5 "
+                   "(in --units); without --slice the other inputs stay free")
+    p.add_argument("--box", metavar="LO:HI,...", help="the box of the free inputs, e.g. --box=-1/10:1/10,0:1/5 "
+                   "(write --box=... when it starts with '-'); default: the file's box (SPEC box, .nnet minima "
+                   "and maxima); needed for .onnx and .npz")
+    p.add_argument("--units", choices=["original", "normalised"], default="original",
+                   help=".nnet only: --box and --fix in original units (default; the file's normalisation is "
+                        "folded in exactly) or normalised units (the network as written)")
+    p.add_argument("--time-budget", metavar="SECONDS", default=None,
+                   help="stop after SECONDS (INCONCLUSIVE with the part done, never a hang); default: no limit")
+    p.add_argument("--max-cells", metavar="N", default=None, help="cell budget " + max_cells_help)
+    p.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+
+
+@dataclasses.dataclass(frozen=True)
+class NetworkInput:
+    """What ``verify maxout`` / ``verify regions`` read: the exact network (sliced), its box, a description."""
+
+    net: object
+    box: tuple
+    source: str
+    slice_note: str = ""
+
+
+def _parse_int_list(text: str, field: str, hi: int) -> list:
+    out = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part.isdigit() or len(part) > 4:
+            raise InputError(field, f"expected comma-separated input indices, got {part[:20]!r}")
+        out.append(int(part))
+    return out
+
+
+def _parse_fix(text: str, allow_float: bool) -> dict:
+    from ..arith.exact import parse_exact
+
+    out = {}
+    for part in text.split(","):
+        i, eq, v = part.partition("=")
+        i = i.strip()
+        if not eq or not i.isdigit() or len(i) > 4:
+            raise InputError("--fix", f"expected I=V pairs separated by commas, got {part[:30]!r}")
+        if int(i) in out:
+            raise InputError("--fix", f"input {i} is fixed twice")
+        out[int(i)] = parse_exact(v.strip(), f"--fix {i}", allow_float=allow_float)
+    return out
+
+
+def _intervals_option(text: str, allow_float: bool) -> tuple:
+    from ..arith.exact import parse_box
+
+    ivs = []
+    for m, part in enumerate(text.split(",")):
+        lo, colon, hi = part.partition(":")
+        if not colon:
+            raise InputError("--box", f"expected LO:HI intervals separated by commas, got {part[:30]!r}")
+        ivs.append([lo.strip(), hi.strip()])
+    return parse_box(ivs, field="--box", allow_float=allow_float)
+
+
+def parse_budgets(args, default_cells: int, max_cells: int) -> tuple:
+    """``(time_budget seconds or None, max_cells)`` from ``--time-budget`` and ``--max-cells``."""
+    from ..arith.exact import parse_int, parse_positive
+
+    budget = None
+    if args.time_budget is not None:
+        budget = float(parse_positive(args.time_budget, "--time-budget", allow_float=True))
+        if budget > MAX_TIME_BUDGET:
+            raise InputError("--time-budget", f"{args.time_budget} s exceeds the limit {MAX_TIME_BUDGET} s (a week)")
+    cells = default_cells
+    if args.max_cells is not None:
+        text = str(args.max_cells).strip().replace("_", "")
+        if not text.isdigit() or len(text) > 12:
+            raise InputError("--max-cells", f"must be an integer in [1, {max_cells}], got {args.max_cells!r}")
+        cells = parse_int(int(text), "--max-cells", 1, max_cells)
+    return budget, cells
+
+
+MAX_TIME_BUDGET = 7 * 24 * 3600
+
+
+def read_network_input(args, limits=None) -> NetworkInput:
+    """The network and box of ``args.spec`` (a SPEC.json, ``.nnet``, ``.onnx`` or ``.npz`` file, dispatched on
+    the suffix), restricted to the slice of ``--slice`` / ``--fix`` with the box ``--box`` (docs/regions.md,
+    Real networks).  ``limits(net)`` (if given) is applied to the network actually analysed."""
+    from ..arith.exact import fraction_str
+    from ..objects.readers import NETWORK_SUFFIXES, load_network, slice_network
+
+    path = args.spec
+    is_file_net = path.lower().endswith(NETWORK_SUFFIXES)
+    if args.units != "original" and not path.lower().endswith(".nnet"):
+        raise InputError("--units", "normalised units exist only for .nnet files")
+    if is_file_net:
+        loaded = load_network(path, units=args.units)
+        net, file_box, source = loaded.net, loaded.box, loaded.source
+    else:
+        from ..errors import InputTypeError
+        from ..objects.maxout import MaxoutNetwork, parse_box
+
+        doc = load_json_file(path, "SPEC")
+        if not isinstance(doc, dict):
+            raise InputTypeError("SPEC", f"expected a JSON object with \"layers\" and \"box\", got "
+                                         f"{type(doc).__name__}")
+        net = MaxoutNetwork.from_dict(doc, allow_float=args.allow_float)
+        file_box = parse_box(doc, dim=net.input_dim, allow_float=args.allow_float) if "box" in doc else None
+        source = f"SPEC {path}"
+    d = net.input_dim
+    fixed = _parse_fix(args.fix, args.allow_float) if args.fix else {}
+    if args.slice:
+        free = _parse_int_list(args.slice, "--slice", d)
+    else:
+        free = [i for i in range(d) if i not in fixed]
+    for i in fixed:
+        if not 0 <= i < d:
+            raise InputError("--fix", f"input index {i} outside [0, {d - 1}] (the network has {d} inputs)")
+    for i in free:
+        if not 0 <= i < d:
+            raise InputError("--slice", f"input index {i} outside [0, {d - 1}] (the network has {d} inputs)")
+    if file_box is not None and is_file_net:
+        # a .nnet network clips its inputs to [minima, maxima]: exact (affine) only inside that box
+        for i, v in fixed.items():
+            lo, hi = file_box[i]
+            if not lo <= v <= hi:
+                raise InputError(f"--fix {i}", f"{fraction_str(v)} outside the file's input range "
+                                               f"[{fraction_str(lo)}, {fraction_str(hi)}] ({args.units} units)")
+    if args.box:
+        box = _intervals_option(args.box, args.allow_float)
+        if len(box) != len(free):
+            raise InputError("--box", f"expected {len(free)} interval{'s' if len(free) != 1 else ''} (one per free "
+                                      f"input), got {len(box)}")
+        if file_box is not None and is_file_net:
+            for (lo, hi), i in zip(box, free):
+                flo, fhi = file_box[i]
+                if lo < flo or hi > fhi:
+                    raise InputError("--box", f"input {i}: [{fraction_str(lo)}, {fraction_str(hi)}] leaves the "
+                                              f"file's input range [{fraction_str(flo)}, {fraction_str(fhi)}] "
+                                              f"({args.units} units)")
+    elif file_box is not None:
+        box = tuple(file_box[i] for i in free)
+    else:
+        raise InputError("--box", f"needed: {path} has no box (one LO:HI interval per free input)")
+    note = ""
+    if fixed or free != list(range(d)):
+        net = slice_network(net, free, fixed)
+        fx = ", ".join(f"x{i} = {fraction_str(v)}" for i, v in sorted(fixed.items()))
+        note = f"slice: free inputs {free}" + (f", fixed {fx}" if fx else "") + f" ({args.units} units)"
+    if limits is not None:
+        limits(net)
+    return NetworkInput(net, tuple(box), source, note)
 
 
 def read_network_spec(path: str, allow_float: bool, limits) -> tuple:

@@ -24,6 +24,7 @@ import time
 __all__ = ["EXIT_OK", "EXIT_MISMATCH", "EXIT_INPUT", "EXIT_INTERNAL", "EXIT_EMPTY", "EXIT_INTERRUPTED",
            "EXIT_BROKEN_PIPE", "EXIT_TABLE", "exit_epilog", "add_expect_argument", "expect_code", "plural",
            "JSON_STDOUT", "json_to_stdout", "human_stream", "write_json", "check_json_path", "Progress",
+           "CellProgress",
            "quiet_broken_pipe"]
 
 EXIT_OK = 0
@@ -223,3 +224,29 @@ class Progress:
             self.stream.flush()
         except (OSError, ValueError):   # BrokenPipeError included: the reader went away
             self.quiet = True           # keep running, stop reporting
+
+
+class CellProgress:
+    """The progress line of a long decomposition on stderr (the convention of :class:`Progress`:
+    on a terminal one line rewritten in place, elsewhere one line every 10 s); silent for the first 2 s."""
+
+    def __init__(self, what: str, quiet: bool = False, stream=None):
+        self.p = Progress(stream, quiet=quiet)
+        self.what = what
+        self.next_plain = 10.0
+        self.shown = False
+
+    def __call__(self, done, seconds) -> None:
+        if self.p.quiet or seconds < 2:
+            return
+        text = f"{self.what}: " + ("" if done is None else f"{done} cells done, ") + f"elapsed {_clock(seconds)}"
+        if self.p.tty:
+            self.p._line(text)
+            self.shown = True
+        elif seconds >= self.next_plain:
+            self.next_plain = seconds + 10
+            self.p._write(text + "\n")
+
+    def close(self) -> None:
+        if self.shown and not self.p.quiet:
+            self.p._write("\r\x1b[K")

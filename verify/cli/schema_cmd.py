@@ -28,6 +28,7 @@ KINDS = {
     "ntk": "the SPEC (laws) and the --queries file of verify ntk",
     "audit": "the document written by verify audit --json",
     "result": "one Result, as --json of maxout, regions, independence and ntk writes it",
+    "figure": "the typed figure data of a Result (its evidence.figure), the only data the report's figures read",
 }
 ALIASES = {"regions": "maxout"}
 

@@ -157,8 +157,20 @@ class CompiledMaxout:
 
     __str__ = describe
 
+    def _headline(self) -> str:
+        box = " x ".join(f"[{fraction_str(lo)}, {fraction_str(hi)}]" for lo, hi in self.box)
+        T = self.transformer
+        return (f"{self.source!r} compiled (R4) on {box}: {self.n_tokens} tokens, E = {T.embedding_dim}, "
+                f"D = {T.n_sublayers} sublayers, S = {fraction_str(self.S)} (certified bound on |piece| "
+                f"{fraction_str(self.S_bound_certified)}{'' if self.S_sufficient else ', NOT sufficient'})")
+
     def _repr_markdown_(self):
-        return "```\n" + self.describe() + "\n```"
+        return "**CompiledMaxout**: " + self._headline() + "\n\n```\n" + self.transformer.describe() + "\n```"
+
+    def _repr_html_(self):
+        from html import escape
+
+        return f"<p><b>CompiledMaxout</b>: {escape(self._headline())}</p>\n" + self.transformer._repr_html_()
 
     def _repr_latex_(self):
         return self.transformer._repr_latex_()

@@ -9,8 +9,10 @@ kernel (:mod:`verify.kernel.emulation`, kind ``emulation-regions``) re-evaluates
 recorded weights (parameters ``network`` and ``transformer``) on every cell, checks that every decision is
 constant there and that the affine maps agree, and checks that the cells partition the closed box.  A
 difference gives an exact rational witness in the cell (kind ``emulation-witness``: the kernel embeds x
-and evaluates both sides itself).  Input dimension >= 3: exact evaluation at seeded random rational points --
-a difference is an exact REFUTED witness; otherwise INCONCLUSIVE with the sampled evidence attached.
+and evaluates both sides itself).  Input dimension 3..6 with recorded weights: exact polyhedral cells
+(:mod:`verify.decide.polytope`, kind ``emulation-polytope``, docs/regions.md "Polyhedral cells in any
+dimension").  Otherwise (d > 6 or a Python callable) for d >= 3: exact evaluation at seeded random rational
+points -- a difference is an exact REFUTED witness; otherwise INCONCLUSIVE with the sampled evidence attached.
 
 A decided verdict needs what the kernel can re-check: a maxout network in the SPEC format (a
 ``MaxoutNetwork``, or an object with ``.maxout`` / ``spec_network=``) and a compiled Transformer with recorded
@@ -27,7 +29,9 @@ Algorithm
    sublayers and read-out of the Transformer for every tie rule) over :func:`~verify.decide.geometry.box_faces`
    (``closed=True``); on every final cell the affine maps are compared at every vertex.  Cost: one stage
    run per (cell, stage), the number of cells being that of the joint decomposition.
-4. d >= 3: exact evaluation at the 2^d box corners (d <= 8) and ``samples`` seeded points of the grid
+4. d = 3..6 with recorded weights: the polyhedral-cell search (:func:`verify.decide.polytope.emulation_search`)
+   over the 3^d faces of the closed box, at most ``max_cells`` leaves and ``time_budget`` seconds (default 600).
+5. otherwise d >= 3: exact evaluation at the 2^d box corners (d <= 8) and ``samples`` seeded points of the grid
    k/1024 of the box.
 
 Soundness
@@ -36,16 +40,20 @@ Exact rational arithmetic and the tracer's partition of the closed box (:mod:`ve
 PROVED (kind ``emulation-regions``) and REFUTED (``emulation-witness``, or ``emulation-sizes`` for a size
 formula) are re-checked by the kernel from the recorded weights (docs/regions.md, "Re-checking by the
 kernel"); a REFUTED witness is re-evaluated exactly on both sides before it is reported.  The lemma entry
-(S against the interval-propagation bound, the R4 hypothesis) is evidence only.  Sampling (d >= 3) can
+(S against the interval-propagation bound, the R4 hypothesis) is evidence only.  Sampling (d > 6, callables) can
 only refute: equality at the sampled points is INCONCLUSIVE.
 
 Limits
 ------
 INCONCLUSIVE when: the cover needs more than ``max_cells`` final cells (default ``DEFAULT_COVER_CELLS`` =
-50,000, accepted up to 2,000,000); the code is not piecewise affine or not traceable (an exact point
-witness from up to ``samples`` points is still tried for recorded weights); the output counts differ;
+50,000, accepted up to 2,000,000) or the decomposition outlives ``time_budget`` seconds (default None: no time
+limit; at most ``MAX_TIME_BUDGET``, a week) -- budgets, not caps: the evidence's ``partial`` gives the cells
+finished and checked equal and the exact fraction of the box they cover; the code is not piecewise affine
+or not traceable (an exact point witness from up to ``samples`` points is still tried for recorded weights);
+the output counts differ;
 a side is a Python callable (no kernel certificate); the ``network`` given for the kernel differs from the
-traced reference on a cell; or d >= 3 and every sampled point agrees.  Box dimension at most 64, samples in
+traced reference on a cell; d = 3..6 and a budget runs out (partial coverage in the evidence) or no exact
+certificate is found; or d > 6 and every sampled point agrees.  Box dimension at most 64, samples in
 [1, 100000].
 
 >>> from verify.objects.maxout import MaxoutNetwork
@@ -63,12 +71,13 @@ from __future__ import annotations
 
 import inspect
 import random
+import time
 from fractions import Fraction
 from typing import Any, Callable
 
 from .geometry import box_faces, to_fraction, to_q
 from ..canonical import jsonable
-from .tracer import MAX_TRACED_CELLS, NotPiecewiseLinear, UntraceableCode, as_form, trace
+from .tracer import MAX_TRACED_CELLS, NotPiecewiseLinear, TracedCell, UntraceableCode, as_form, trace
 from ..arith.exact import fraction_str, parse_box, parse_positive, parse_exact as parse_exact_num
 from ..errors import InputError, SizeLimitError
 from ..arith.context import EXACT
@@ -77,10 +86,12 @@ from ..objects.transformer import TIE_RULES
 from ..results import Method, Result, Verdict, check_label
 
 __all__ = ["prove_emulation", "AlteredCompiled", "alter_weight", "emulation_stages", "MAX_EXACT_DIM",
-           "DEFAULT_COVER_CELLS"]
+           "DEFAULT_COVER_CELLS", "MAX_TIME_BUDGET", "BudgetExhausted"]
 
 MAX_EXACT_DIM = 2
+MAX_POLYTOPE_DIM = 6           # d = 3..6: exact polyhedral cells (verify.decide.polytope)
 DEFAULT_COVER_CELLS = 50_000   # default max_cells: final cells of the closed cover (INCONCLUSIVE beyond, never a hang)
+MAX_TIME_BUDGET = 7 * 24 * 3600   # seconds: a larger time_budget is refused as absurd (None: no time limit)
 MAX_SAMPLE_DIM = 64
 STATEMENT = ("the compiled hardmax Transformer equals the network at every point of the box "
              "(exact region decomposition, both sides affine and equal on every cell)")
@@ -416,7 +427,8 @@ def _result(claim, verdict, statement, cert, params, conventions, evidence, seed
 
 def prove_emulation(net_or_compiled, box=None, tie: str = "both", *, S=None, reference=None, claim: str = "T6",
                     max_cells: int = DEFAULT_COVER_CELLS, samples: int = 200, seed: int = 0,
-                    record_regions: bool = True, network=None, formula=None, witness=None, label=None) -> Result:
+                    record_regions: bool = True, network=None, formula=None, witness=None, label=None,
+                    time_budget=None, progress=None) -> Result:
     """PROVED / REFUTED (exact witness) / INCONCLUSIVE that the Transformer equals the network on the box.
 
     ``net_or_compiled``: a MaxoutNetwork (compiled here with ``compile_maxout(net, box, S=S)``), a compiled
@@ -433,11 +445,16 @@ def prove_emulation(net_or_compiled, box=None, tie: str = "both", *, S=None, ref
     ``label``: the user's name for the Result (``Result.label``: metadata, not part of what is claimed).
     ``record_regions``: put every cell's exact maps in the evidence.  ``witness``: a point of the box tried
     first (REFUTED there if the two sides differ; otherwise the full decomposition runs).
+    ``time_budget``: seconds (a number > 0, at most ``MAX_TIME_BUDGET``) for the decomposition (any d); when it
+    or ``max_cells`` runs out the verdict is INCONCLUSIVE with the partial coverage in the evidence (``partial``:
+    cells finished and checked equal, the exact fraction of the box's length / area they cover), or REFUTED if a
+    finished cell already differs.  ``progress``: a callable ``progress(cells_done, seconds)`` called about twice
+    a second during the decomposition (the CLI's progress line).
 
     Algorithm
     ---------
     Steps 1-4 of the module docstring: sizes (with ``formula``), the ``witness``, then the exact
-    decomposition of the closed box (d <= 2) or exact sampling (d >= 3).
+    decomposition of the closed box (d <= 2), polyhedral cells (d = 3..6) or exact sampling (otherwise).
 
     Soundness
     ---------
@@ -447,17 +464,90 @@ def prove_emulation(net_or_compiled, box=None, tie: str = "both", *, S=None, ref
 
     Limits
     ------
-    See the module docstring (``max_cells`` default 50,000, at most 2,000,000; input dimension <= 2 for a
-    PROVED; callables give at most INCONCLUSIVE).
+    See the module docstring (``max_cells`` default 50,000, at most 2,000,000; ``time_budget`` seconds for
+    d = 3..6, default 600; input dimension <= 6 for a PROVED; callables give at most INCONCLUSIVE).
     """
     check_label(label)
+    budget = _check_budget(time_budget)
+    deadline = None if budget is None else time.monotonic() + budget   # the compile counts too
+    if progress is not None and not callable(progress):
+        raise InputError("progress", f"must be a callable progress(cells_done, seconds) or None, got "
+                                     f"{type(progress).__name__}")
     result = _prove_emulation(net_or_compiled, box, tie, S, reference, claim, max_cells, samples, seed,
-                              record_regions, network, formula, witness)
+                              record_regions, network, formula, witness, deadline, progress, budget)
     return result if label is None else result.with_label(label)
 
 
+def _check_budget(time_budget):
+    """``time_budget`` as a float number of seconds in (0, MAX_TIME_BUDGET], or None."""
+    if time_budget is None:
+        return None
+    try:
+        t = float(Fraction(parse_exact_num(time_budget, "time_budget", allow_float=True)))
+    except (InputError, TypeError, ValueError):
+        raise InputError("time_budget", f"must be a number of seconds > 0, got {time_budget!r}") from None
+    if not 0 < t <= MAX_TIME_BUDGET:
+        raise InputError("time_budget", f"must be in (0, {MAX_TIME_BUDGET}] seconds, got {time_budget!r}")
+    return t
+
+
+class BudgetExhausted(SizeLimitError):
+    """The time budget of a decomposition ran out (raised inside the traced stages, caught here)."""
+
+
+def _guarded_stages(stages, deadline, progress, finished):
+    """The stages with a clock check before each run; the last one records every cell it finishes."""
+    clock = time.monotonic
+    t0 = clock()
+    tick = [t0 + 0.5]
+
+    def guard(stage, last):
+        def run(s, ops):
+            now = clock()
+            if deadline is not None and now > deadline:
+                raise BudgetExhausted("time_budget", "the time budget ran out")
+            if progress is not None and now >= tick[0]:
+                tick[0] = now + 0.5
+                progress(len(finished), now - t0)
+            out = stage(s, ops)
+            if last:
+                finished.append(TracedCell(ops.cell, out, ()))
+            return out
+        return run
+
+    return [guard(st, i == len(stages) - 1) for i, st in enumerate(stages)]
+
+
+def _measure(cell, axes):
+    """Length (one free axis) or area (two) of a cell of full dimension in the box's free axes; a point: 1."""
+    vs = cell.vertices_fraction()
+    if not axes:
+        return Fraction(1)
+    if len(axes) == 1:
+        a = axes[0]
+        xs = [v[a] for v in vs]
+        return max(xs) - min(xs)
+    area = Fraction(0)
+    for i, v in enumerate(vs):
+        w = vs[(i + 1) % len(vs)]
+        area += v[0] * w[1] - w[0] * v[1]
+    return abs(area) / 2
+
+
+def _coverage(cells, bx) -> dict:
+    """Cells finished and what fraction of the box's length / area (its non-degenerate sides) they cover."""
+    axes = [i for i, (lo, hi) in enumerate(bx) if lo < hi]
+    whole = Fraction(1)
+    for i in axes:
+        whole *= bx[i][1] - bx[i][0]
+    full = [tc for tc in cells if tc.cell.dim == len(axes)]
+    covered = sum((_measure(tc.cell, axes) for tc in full), Fraction(0))
+    return {"cells_proved": len(cells), "open_cells_proved": len(full), "covered_fraction": covered / whole,
+            "measure": ["point", "length", "area"][len(axes)]}
+
+
 def _prove_emulation(net_or_compiled, box, tie, S, reference, claim, max_cells, samples, seed, record_regions,
-                     network, formula, witness) -> Result:
+                     network, formula, witness, deadline=None, progress=None, time_budget=None) -> Result:
     if not isinstance(max_cells, int) or not 1 <= max_cells <= MAX_TRACED_CELLS:
         raise InputError("max_cells", f"must be an integer in [1, {MAX_TRACED_CELLS}], got {max_cells!r}")
     if not isinstance(samples, int) or not 1 <= samples <= 100_000:
@@ -505,6 +595,8 @@ def _prove_emulation(net_or_compiled, box, tie, S, reference, claim, max_cells, 
             if _exact_target(target, x, rule) != a:
                 return _witness_result(claim, ref, target, spec, x, rule, params, conventions, evidence, why_not)
     if d > MAX_EXACT_DIM:
+        if why_not is None and d <= MAX_POLYTOPE_DIM:
+            return _polytope(claim, ref, target, spec, params, conventions, evidence, max_cells, time_budget)
         return _sampled(claim, ref, target, bx, rules, samples, seed, params, conventions, evidence, why_not, spec)
 
     stages = emulation_stages(ref, target, rules)
@@ -513,11 +605,17 @@ def _prove_emulation(net_or_compiled, box, tie, S, reference, claim, max_cells, 
         # the network the kernel evaluates is traced too, so the cells also fix its decisions (and it is checked
         # to be the same function as the reference on every cell)
         stages.append(lambda s, ops: (s[0], s[1], {**s[2], "spec": _as_tuple(spec_obj.evaluate(list(s[0]), ops=ops))}))
+    finished = []
+    stages = _guarded_stages(stages, deadline, progress, finished)
+    partial = None
     try:
         cells = trace(stages, box_faces(bx), initial=(_identity(d), _identity(d), None), closed=True,
                       max_cells=max_cells, keep_patterns=False)
     except SizeLimitError as exc:
-        return inconclusive(f"region decomposition stopped: {exc}")
+        # a budget ran out: check the cells finished so far (a difference there is still an exact witness)
+        partial = {**_coverage(finished, bx), "stopped": str(exc),
+                   "budget": "time_budget" if isinstance(exc, BudgetExhausted) else "max_cells"}
+        cells = finished
     except (NotPiecewiseLinear, UntraceableCode) as exc:
         if why_not is None:         # recorded weights: an exact point witness is still a kernel certificate
             hit = _search_points(ref, target, bx, rules, samples, seed)
@@ -555,6 +653,12 @@ def _prove_emulation(net_or_compiled, box, tie, S, reference, claim, max_cells, 
             regions.append({"dim": tc.cell.dim, "vertices": tc.cell.vertices_fraction(),
                             "network": [f.to_fractions() for f in net_forms],
                             "transformer": {r: [f.to_fractions() for f in t_all[r]] for r in rules}})
+    if partial is not None:
+        frac = partial["covered_fraction"]
+        evidence["partial"] = partial
+        return inconclusive(f"region decomposition stopped ({partial['stopped']}): {partial['cells_proved']} cells "
+                            f"finished, equal there, covering {float(frac):.4g} of the box's {partial['measure']} "
+                            f"(exactly {fraction_str(frac)}); no verdict for the rest")
     n_open = sum(1 for c in cells if c.cell.dim == d)
     summary = (f"equal on all of the box ({len(cells)} cells, {n_open} open), tie rule{'s' if len(rules) > 1 else ''} "
                f"{' and '.join(rules)}")
@@ -567,6 +671,36 @@ def _prove_emulation(net_or_compiled, box, tie, S, reference, claim, max_cells, 
     evidence["summary"] = summary
     return _result(claim, Verdict.PROVED, kernel_statement(params, conventions, "emulation-regions"), cert, params,
                    conventions, evidence)
+
+
+def _polytope(claim, ref, target, spec, params, conventions, evidence, max_cells, time_budget):
+    """d >= 3: exact polyhedral cells (:mod:`verify.decide.polytope`, kernel kind ``emulation-polytope``)."""
+    from .polytope import DEFAULT_TIME_BUDGET, Stuck, emulation_search, strip
+
+    budget = DEFAULT_TIME_BUDGET if time_budget is None else parse_positive(time_budget, "time_budget")
+    try:
+        info = emulation_search(params, max_cells=max_cells, time_budget=float(budget))
+    except Stuck as exc:
+        return _result(claim, Verdict.INCONCLUSIVE, STATEMENT, {"summary": f"polyhedral cells: {exc}"}, params,
+                       conventions, evidence)
+    ev = {**evidence, "cells": info["leaves"], "faces": info["roots"], "faces_done": info["roots_done"]}
+    if info["stop"] is not None:
+        (_, rule), p, _ = info["stop"]
+        return _witness_result(claim, ref, target, spec, [to_fraction(c) for c in p], rule, params, conventions,
+                               ev, None)
+    if not info["complete"]:
+        ev["volume_fraction_estimate"] = info["volume_estimate"]
+        return _result(claim, Verdict.INCONCLUSIVE, STATEMENT,
+                       {"summary": f"budget: {info['stopped']}; {info['roots_done']} of {info['roots']} box faces "
+                                   f"proved, about {info['volume_estimate']:.1%} of the volume (estimate, evidence "
+                                   f"only)", "partial": {"faces_done": info["roots_done"],
+                                                         "roots": strip(info["trees"][:info["roots_done"]])}},
+                       params, conventions, ev)
+    ev["summary"] = (f"equal on all of the box ({info['leaves']} polyhedral cells over {info['roots']} faces), tie "
+                     f"{params['tie']}")
+    cert = {"kind": "emulation-polytope", "roots": strip(info["trees"])}
+    return _result(claim, Verdict.PROVED, kernel_statement(params, conventions, "emulation-polytope"), cert, params,
+                   conventions, ev)
 
 
 def R_digest(data) -> str:

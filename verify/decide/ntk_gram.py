@@ -244,6 +244,19 @@ class NtkGram:
         n = self.size
         return [[self.matrix[r, c] for c in range(n)] for r in range(n)]
 
+    # display: the sizes, and the ball midpoints to 6 digits (never raw Fractions)
+    def __repr__(self) -> str:
+        return (f"NtkGram({self.size}x{self.size}, {len(self.laws)} laws, {len(self.heads)} heads, reading "
+                f"{self.reading}, {self.precision} bits)")
+
+    def _repr_html_(self) -> str:
+        n = min(self.size, 12)
+        rows = "".join("<tr>" + "".join(f"<td>{float(self.matrix[r, c].mid()):.6g}</td>" for c in range(n)) + "</tr>"
+                       for r in range(n))
+        more = f"<p>&hellip; {self.size - n} more rows and columns</p>" if self.size > n else ""
+        return (f"<p><b>{repr(self).replace('<', '&lt;')}</b>: ball midpoints (each entry is an enclosure of the "
+                f"exact Gram entry)</p><table>{rows}</table>{more}")
+
     def midpoints(self):
         """Ball midpoints as a numpy float64 array (for display / eigenvalue estimates only)."""
         import numpy as np

@@ -123,6 +123,63 @@ class RegionCount:
             out["regions"] = self.regions
         return out
 
+    # -- display (exact numbers as p/q) ------------------------------------------------------------
+    DISPLAY_REGIONS = 12
+
+    def _box_text(self) -> str:
+        from ..results import readable
+
+        return " x ".join(f"[{readable(lo)}, {readable(hi)}]" for lo, hi in self.box)
+
+    def _headline(self) -> str:
+        extra = [f"{name} {v}" for name, v in (("activation regions", self.activation_regions),
+                                                ("pieces", self.pieces), ("cells", self.cells))
+                 if v is not None and name != self.kind]
+        return (f"{self.count} {self.kind} on {self._box_text()} (d = {self.dim})"
+                + (f"; {', '.join(extra)}" if extra else "") + (f"; {self.method}" if self.method else ""))
+
+    def _region_rows(self) -> list:
+        """(where, map) text per shown region: the interval or the number of polygons, and y = affine map."""
+        from ..results import readable
+
+        names = ["x"] if self.dim == 1 else [f"x_{i + 1}" for i in range(self.dim)]
+        rows = []
+        for reg in self.regions[: self.DISPLAY_REGIONS]:
+            if "interval" in reg:
+                where = f"[{readable(reg['interval'][0])}, {readable(reg['interval'][1])}]"
+            else:
+                cells = reg.get("cells", [])
+                where = f"{len(cells)} polygon(s), {sum(len(c) for c in cells)} vertices"
+            maps = []
+            for out in reg.get("map") or []:
+                terms = [n if c == 1 else f"-{n}" if c == -1 else f"{readable(c)}*{n}"
+                         for c, n in zip(out[1:], names) if c != 0]
+                if out[0] != 0 or not terms:
+                    terms.append(readable(out[0]))
+                maps.append(" + ".join(terms).replace("+ -", "- "))
+            rows.append((where, "; ".join(maps)))
+        return rows
+
+    def __repr__(self) -> str:
+        return f"RegionCount({self._headline()})"
+
+    def _repr_markdown_(self) -> str:
+        lines = [f"**RegionCount**: {self._headline()}", "", "| region | where | affine map |", "|---|---|---|"]
+        lines += [f"| {i + 1} | {w} | {m} |" for i, (w, m) in enumerate(self._region_rows())]
+        if len(self.regions) > self.DISPLAY_REGIONS:
+            lines.append(f"| … | {len(self.regions) - self.DISPLAY_REGIONS} more | |")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        rows = "".join(f"<tr><td>{i + 1}</td><td>{escape(w)}</td><td><code>{escape(m)}</code></td></tr>"
+                       for i, (w, m) in enumerate(self._region_rows()))
+        if len(self.regions) > self.DISPLAY_REGIONS:
+            rows += f"<tr><td>&hellip;</td><td>{len(self.regions) - self.DISPLAY_REGIONS} more</td><td></td></tr>"
+        return (f"<p><b>RegionCount</b>: {escape(self._headline())}</p><table><tr><th>region</th><th>where</th>"
+                f"<th>affine map</th></tr>{rows}</table>")
+
 
 # -- 1-D exact breakpoint sweep for maxout networks ------------------------------------------------
 
@@ -1101,6 +1158,21 @@ def _partial_info(stopped, swept, coverage, n_act, n_pieces, cells) -> dict:
 
 # -- the counter ----------------------------------------------------------------------------------
 
+def _count_polytope(f, box, max_regions):
+    """d >= 3, activation regions: exact polyhedral cells (:mod:`verify.decide.polytope`)."""
+    from .polytope import MAX_DIM, Stuck, activation_search
+
+    bx = parse_box(box, f.input_dim, max_dim=MAX_DIM)
+    try:
+        info = activation_search(f.to_dict(), bx, max_cells=max_regions)
+    except Stuck as exc:
+        raise SizeLimitError(f"polyhedral cells: {exc}") from None
+    if not info["complete"]:
+        raise SizeLimitError(f"polyhedral cells: {info['stopped']}")
+    n = len(set(info["patterns"]))
+    return RegionCount("activation", n, bx, len(bx), [], n, None, info["leaves"], "exact polyhedral cells (d >= 3)")
+
+
 def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_regions: int = MAX_REGIONS,
                   include_regions: bool = True, method: str = "auto",
                   time_budget: float | None = None) -> RegionCount:
@@ -1133,8 +1205,10 @@ def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_reg
     boxes, their ``coverage`` as a fraction of the box, and the counts on the swept part, of which the 1-D
     counts and the 2-D activation count are lower bounds of the whole); the tracer (objects other than
     maxout networks) sweeps the box at once, so its partial result has coverage 0, and it checks
-    ``max_regions`` only.  Boxes of dimension > 2 are refused; ``method="sweep"`` needs a 1-D
-    ``MaxoutNetwork``; the tracer's errors propagate for untraceable ``f``.
+    ``max_regions`` only.  Boxes of dimension > 2 are refused except for activation regions of a maxout
+    network (d = 3..6: exact polyhedral cells, docs/regions.md; there ``max_regions`` raises
+    :class:`~verify.errors.SizeLimitError` and ``time_budget`` is not used); ``method="sweep"`` needs a
+    1-D ``MaxoutNetwork``; the tracer's errors propagate for untraceable ``f``.
     """
     if kind not in KINDS:
         raise InputError("kind", f"must be one of {', '.join(KINDS)}, got {kind!r}")
@@ -1146,6 +1220,8 @@ def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_reg
                                     or not 0 < time_budget <= MAX_TIME_BUDGET):
         raise InputError("time_budget", f"must be a number of seconds in (0, {MAX_TIME_BUDGET}], got {time_budget!r}")
     deadline = None if time_budget is None else time.monotonic() + time_budget
+    if kind == "activation" and isinstance(f, MaxoutNetwork) and f.input_dim >= 3:
+        return _count_polytope(f, box, max_regions)
     # regions are counted on a full-dimensional box: lo < hi on every side
     bx = parse_box(box, getattr(f, "input_dim", None), max_dim=2)
     d = len(bx)

@@ -21,6 +21,12 @@ Kinds (the polarity is fixed by the kind):
   box (:func:`verify.kernel._cells.check_partition`), evaluates Phi and T from the recorded weights on every
   cell with every decision (argmax set, ReLU sign, hardmax selection, constant score factor) decided on the
   whole cell, and checks the two exact affine maps equal on the cell.  Nothing is sampled.
+* ``emulation-polytope`` -- PROVED means the same as ``emulation-regions``, in any input dimension 1..6.  The
+  kernel builds the 3^d relatively open faces of the closed box itself and reads one split tree per face
+  (:mod:`verify.kernel._poly`: empty leaves by Motzkin multipliers, every other leaf an exact point and one
+  sign certificate per decision); on every non-empty leaf it evaluates Phi and T with the same evaluators
+  (:func:`polytope_leaf`) and checks the outputs equal on the whole leaf.  The leaves partition the box by
+  construction.
 * ``emulation-witness`` -- REFUTED means there is an x in K and a listed tie rule with T(x) != Phi(x).  The
   check embeds the certificate's exact x itself (from the recorded embedding), evaluates T and Phi exactly,
   compares them with the recorded output vectors and checks that they differ.
@@ -32,17 +38,19 @@ Kinds (the polarity is fixed by the kind):
   on the whole cone, and checks that the result is the top coordinate; continuity extends it to all of R^k
   (both sides are continuous, the open cones are dense).
 
-Trusted: :mod:`verify.kernel._cells`, :mod:`verify.kernel._read`, Python's ``fractions``.
+Trusted: :mod:`verify.kernel._cells`, :mod:`verify.kernel._poly`, :mod:`verify.kernel._read`, Python's
+``fractions``.
 """
 
 from __future__ import annotations
 
 from . import Kind
 from . import _cells as C
+from . import _poly as P
 from . import _read as R
 from ._read import Rejected
 
-__all__ = ["KINDS", "statement", "tournament_statement", "formula_sizes", "MAX_CELLS", "MAX_WORK"]
+__all__ = ["KINDS", "statement", "tournament_statement", "formula_sizes", "polytope_leaf", "MAX_CELLS", "MAX_WORK"]
 
 MAX_CELLS = 200_000
 MAX_WORK = 15_000_000      # sum over cells of vertices x (Transformer + network work) x tie rules: a few seconds
@@ -207,6 +215,43 @@ def _cost(net, T) -> int:
     return cost
 
 
+def polytope_leaf(net, T, rules, cell):
+    """``(output, rule)`` of the first output where Phi and T differ on the cell (every decision and the
+    comparison decided on the whole cell through ``cell.sign``), or None when they are equal there.  The search
+    (:mod:`verify.decide.polytope`) runs this same function, so both take the same decisions in the same order."""
+    phi, _ = C.eval_maxout(net, cell)
+    ties = True
+    for rule in rules:
+        if not ties:            # every hardmax argmax set was a singleton: both rules compute the same thing
+            continue
+        out, decisions = C.eval_transformer(T, cell, rule)
+        ties = any(isinstance(a, tuple) and len(a) > 1 for dec in decisions for a in dec)
+        for o, (a, b) in enumerate(zip(phi, out)):
+            if cell.sign(C.sub(a, b)) != 0:
+                return o, rule
+    return None
+
+
+def _check_polytope(result: dict) -> str:
+    _expect(result, "emulation-polytope")
+    p, net, T, bx, rules, sizes, formula = _read_params(result["parameters"])
+    if formula is not None:
+        bad = _formula_holds(sizes, formula_sizes(net, formula))
+        if bad:
+            raise Rejected(f"parameters.sizes: {', '.join(bad)} differ from the {formula} formula")
+    cert = R.obj(result["certificate"], "certificate", required=("kind", "roots"))
+    roots = P.roots(bx)
+
+    def leaf(cell):
+        bad = polytope_leaf(net, T, rules, cell)
+        if bad is not None:
+            raise Rejected(f"{cell.field}: output {bad[0]} of T and Phi differ on the cell (tie {bad[1]})")
+
+    st = P.walk(cert["roots"], roots, leaf)
+    return (f"T = Phi on the closed box, {len(roots)} faces, {st['nodes']} nodes, {st['points']} cells "
+            f"({st['open']} open, {st['empty']} empty), tie {'+'.join(rules)}" + (f", {formula} sizes" if formula else ""))
+
+
 def _check_witness(result: dict) -> str:
     _expect(result, "emulation-witness")
     p, net, T, bx, rules, sizes, formula = _read_params(result["parameters"])
@@ -289,6 +334,7 @@ def _check_tournament(result: dict) -> str:
 _CLAIMS = frozenset({"T6", "T8", "T9"})
 KINDS = {
     "emulation-regions": Kind(_CLAIMS, "proved", frozenset({"exact"}), _check_regions),
+    "emulation-polytope": Kind(_CLAIMS, "proved", frozenset({"exact"}), _check_polytope),
     "emulation-witness": Kind(_CLAIMS, "refuted", frozenset({"exact"}), _check_witness),
     "emulation-sizes": Kind(_CLAIMS, "refuted", frozenset({"exact"}), _check_sizes),
     "relu-tournament": Kind(frozenset({"T8"}), "proved", frozenset({"exact"}), _check_tournament),

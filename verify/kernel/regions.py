@@ -40,6 +40,12 @@ PROVED / REFUTED of each kind (the polarity is fixed by the kind):
   N(k-1) breakpoints).  The only kind here that trusts a lemma instead of a computation.
 * ``regions-grid`` / ``regions-grid-miss``: counting slope runs on the grid lo + i(hi - lo)/den finds / misses
   the exact number of pieces.
+* ``regions-polytope`` / ``regions-polytope-miscount``: the network of ``parameters.network`` has / has not exactly ``parameters.count`` activation
+  regions on the box, in input dimension 1..6.  One split tree over the open box (:mod:`verify.kernel._poly`;
+  zero children are ``null``: the cells dropped lie in finitely many hyperplanes, a set of measure zero); the
+  kernel evaluates the network on every leaf (every argmax decided on the whole leaf) and counts the distinct
+  patterns.  Each pattern's set is convex with non-empty interior and meets some open leaf, and the leaves
+  are dense in the box, so the distinct leaf patterns are exactly the activation regions.
 * ``token-shift`` / ``token-shift-witness`` (T4): see :func:`_check_token_shift` and :func:`_check_shift_witness`.
 
 Trusted here beyond the kernel core: gmpy2 ``mpq`` (exact rationals of the 1-D sweep).
@@ -52,7 +58,7 @@ from operator import add, and_, eq, mul, ne, or_, sub
 
 from gmpy2 import mpq
 
-from . import Kind, _cells
+from . import Kind, _cells, _poly
 from ._read import Rejected, bound_statement, box, digest, expect_statement, integer, lst, num, obj, string, tick, vec
 
 __all__ = ["KINDS", "statement", "family_network", "sweep", "MAX_POINTS", "MAX_WORK"]
@@ -252,8 +258,9 @@ def statement(form: str, parameters: dict, conventions: dict) -> str:
 def _text(form, p) -> str:
     if not isinstance(p, dict):
         raise Rejected("parameters: not an object")
-    if form == "count":
-        b = " x ".join(f"[{_s(lo)}, {_s(hi)}]" for lo, hi in box(p["box"], "parameters.box", 2))
+    if form in ("count", "polytope"):
+        b = " x ".join(f"[{_s(lo)}, {_s(hi)}]"
+                       for lo, hi in box(p["box"], "parameters.box", 2 if form == "count" else _poly.MAX_POLY_DIM))
         return (f"the maxout network of parameters.network has exactly {_n(p, 'count')} "
                 f"{_DESC[string(p['kind'], 'parameters.kind', _DESC)]} on the box {b}")
     if form == "family":
@@ -375,6 +382,25 @@ def _count_2d(spec, cells, bx):
                 w += 1
     pieces = len({find(i) for i in range(len(polys))})
     return len(patterns), pieces
+
+
+def _check_polytope(result, proved: bool) -> str:
+    p = obj(result["parameters"], "parameters", required=("network", "box", "kind", "count"))
+    expect_statement(result, _text("polytope", p))
+    bx = box(p["box"], "parameters.box", _poly.MAX_POLY_DIM)
+    string(p["kind"], "parameters.kind", ("activation",))
+    claimed = integer(p["count"], "parameters.count", 0, 10 ** 9)
+    net = _cells.read_maxout(p["network"], "parameters.network")
+    if net["input_dim"] != len(bx):
+        raise Rejected(f"parameters.network: input dimension {net['input_dim']}, the box has {len(bx)}")
+    cert = _cert(result, ("roots",))
+    patterns = set()
+    st = _poly.walk(cert["roots"], [_poly.interior_root(bx)], lambda c: patterns.add(_cells.eval_maxout(net, c)[1]),
+                    lower=False)
+    if (len(patterns) == claimed) != proved:
+        raise Rejected(f"count: the open cells show {len(patterns)} activation patterns, so 'exactly {claimed}' is "
+                       f"{'false' if proved else 'true'}")
+    return f"{len(patterns)} activation regions ({st['open']} open cells, {st['empty']} empty, {st['nodes']} nodes)"
 
 
 def _counts(fam, q, L, points):
@@ -599,6 +625,8 @@ _E = frozenset({"exact"})
 KINDS = {
     "regions-count": Kind(_T, "proved", _E, lambda r: _check_count(r, True)),
     "regions-miscount": Kind(_T, "refuted", _E, lambda r: _check_count(r, False)),
+    "regions-polytope": Kind(_T, "proved", _E, lambda r: _check_polytope(r, True)),
+    "regions-polytope-miscount": Kind(_T, "refuted", _E, lambda r: _check_polytope(r, False)),
     "regions-family": Kind(_T, "proved", _E, _check_family),
     "regions-depth-bound": Kind(_T, "proved", _E, lambda r: _check_depth(r, True)),
     "regions-depth-miss": Kind(_T, "refuted", _E, lambda r: _check_depth(r, False)),

@@ -411,7 +411,21 @@ class MaxoutNetwork:
         if self.readout:
             for r, (row, bias) in enumerate(zip(*self.readout)):
                 rows.append(f"y_{{{r + 1}}} &= {piece(row, bias, names)}")
-        return "$$\\begin{aligned}" + " \\\\ ".join(rows) + "\\end{aligned}$$"
+        # one $$ block per run of rows under 1,900 characters (MathJax's buffer holds about 2,000)
+        blocks, cur = [], []
+        for row in rows[:DISPLAY_UNITS]:
+            if cur and sum(len(r) + 4 for r in cur) + len(row) > 1900 - 40:
+                blocks.append(cur)
+                cur = []
+            cur.append(row)
+        blocks.append(cur)
+        out = ["$$\\begin{aligned}" + " \\\\ ".join(b) + "\\end{aligned}$$" for b in blocks]
+        if len(rows) > DISPLAY_UNITS:
+            out.append(f"$$\\text{{... {len(rows) - DISPLAY_UNITS} more units (describe() shows all)}}$$")
+        return "\n".join(out)
+
+
+DISPLAY_UNITS = 200        # units shown by a network's LaTeX display
 
 
 def _is_box(box) -> bool:

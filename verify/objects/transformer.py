@@ -37,7 +37,7 @@ from ..errors import InputError, InputTypeError, SizeLimitError
 from .layout import Layout, check_transformer, parse_blocks, parse_head_reads
 from .maxout import coerce_input
 
-__all__ = ["Head", "Attention", "FeedForward", "Transformer", "CONVENTIONS", "ATTENTION_KINDS", "BACKENDS",
+__all__ = ["Head", "SublayerView", "Attention", "FeedForward", "Transformer", "CONVENTIONS", "ATTENTION_KINDS", "BACKENDS",
            "TIE_RULES", "hardmax_weights", "MAX_EMBEDDING", "MAX_TOKENS", "MAX_SUBLAYERS", "MAX_HEADS",
            "MAX_HEAD_SIZE", "MAX_FFN_WIDTH", "format_matrix"]
 
@@ -144,13 +144,7 @@ def format_matrix(rows, row_names: Sequence[str], col_names: Sequence[str], *, c
 
 
 def _latex_matrix(rows, row_names, col_names, col_groups=None, row_groups=None) -> str:
-    def tex(q):
-        q = Fraction(q)
-        if q == 0:
-            return "\\cdot"
-        s = f"\\tfrac{{{abs(q.numerator)}}}{{{q.denominator}}}" if q.denominator != 1 else str(abs(q.numerator))
-        return ("-" if q < 0 else "") + s
-
+    tex = _tex_entry
     head = " & ".join(["~"] + [f"\\scriptstyle {c}" for c in col_names])
     row_cuts = _boundaries(row_groups)
     body = "".join((" \\\\ \\hline " if i in row_cuts else " \\\\ " if i else "") +
@@ -226,6 +220,9 @@ class Head:
         self._k = tuple(_sparse(r) for r in self.W_K)
         self._v = tuple(_sparse(r) for r in self.W_V)
         self._o = tuple(_sparse(r) for r in self.W_O)
+
+    def __repr__(self):
+        return f"Head(size={self.size}, E={self.embedding_dim})"
 
     def parameter_count(self, nonzero: bool = False) -> int:
         if nonzero:
@@ -304,6 +301,9 @@ class Attention:
             return None
         return frozenset().union(*(h.writes for h in self.heads))
 
+    def __repr__(self):
+        return f"Attention({self.n_heads} head(s), E={self.embedding_dim}, sizes {[h.size for h in self.heads]})"
+
     def parameter_count(self, nonzero: bool = False) -> int:
         return sum(h.parameter_count(nonzero) for h in self.heads)
 
@@ -348,6 +348,10 @@ class FeedForward:
         self.writes = parse_blocks(writes, "writes")
         self._w1 = tuple(_sparse(row) for row in self.W1)
         self._w2 = tuple(_sparse(row) for row in self.W2)
+
+    def __repr__(self):
+        return (f"FeedForward(width={self.width}, E={self.embedding_dim}, "
+                f"non-zero W1/W2 entries {_nnz(self.W1)}/{_nnz(self.W2)})")
 
     def parameter_count(self, nonzero: bool = False) -> int:
         if nonzero:
@@ -531,13 +535,21 @@ class Transformer:
         ``ReLU(a*coord + ...) -> coord (coefficient)``, every head as its query/key/value/output maps;
         ``dense=True`` prints the full labelled matrices.  With a layout: the coordinates block by block,
         each sublayer's declared read and write blocks, and the dense matrices separated at the blocks."""
-        names = list(self.coordinate_names)
         lines = [f"Transformer E={self.embedding_dim} D={self.n_sublayers} sublayers "
                  f"heads={self.heads_per_attention} ffn_widths={self.ffn_widths} "
                  f"parameters={self.parameter_count()} (non-zero {self.parameter_count(nonzero=True)})"]
-        groups = self.layout.widths() if self.layout is not None else None
         if self.layout is not None:
             lines.append(f"layout {self.layout!r}: {self.layout.describe()}")
+        for s in range(self.n_sublayers):
+            lines.extend(self._describe_sublayer(s, dense))
+        return "\n".join(lines)
+
+    def _describe_sublayer(self, s: int, dense: bool = False) -> list:
+        """The lines of :meth:`describe` for sublayer ``s``."""
+        names = list(self.coordinate_names)
+        groups = self.layout.widths() if self.layout is not None else None
+        sub = self.sublayers[s]
+        lines = []
 
         def lin(row, const=Fraction(0)):
             terms = []
@@ -548,42 +560,47 @@ class Transformer:
                 terms.append(fraction_str(const))
             return " + ".join(terms).replace("+ -", "- ")
 
-        for s, sub in enumerate(self.sublayers):
-            if isinstance(sub, FeedForward):
-                lines.append(f"[{s}] FFN width {sub.width}" + self._access(sub))
-                if dense:
-                    lines.append(format_matrix([list(r) + [b] for r, b in zip(sub.W1, sub.b1)],
-                                               [f"r{i + 1}" for i in range(sub.width)], names + ["b1"],
-                                               col_groups=groups and groups + (1,)))
-                    lines.append(format_matrix([list(r) + [b] for r, b in zip(sub.W2, sub.b2)], names,
-                                               [f"r{i + 1}" for i in range(sub.width)] + ["b2"], row_groups=groups))
-                    continue
-                for i, (row, b) in enumerate(zip(sub.W1, sub.b1)):
-                    outs = ", ".join(f"{names[e]} ({fraction_str(sub.W2[e][i])})" for e in range(self.embedding_dim)
-                                     if sub.W2[e][i] != 0)
-                    lines.append(f"    r{i + 1}: ReLU({lin(row, b)}) -> {outs or 'unused'}")
-                if any(v != 0 for v in sub.b2):
-                    lines.append("    b2: " + ", ".join(f"{names[e]} += {fraction_str(v)}" for e, v in enumerate(sub.b2) if v))
-            else:
-                lines.append(f"[{s}] Attention, {sub.n_heads} head(s)" + self._access(sub))
-                for h, head in enumerate(sub.heads):
-                    if dense:
-                        for label, M in (("W_Q", head.W_Q), ("W_K", head.W_K), ("W_V", head.W_V)):
-                            lines.append(f"  head {h + 1} {label}")
-                            lines.append(format_matrix(M, [f"{label[-1].lower()}{t + 1}" for t in range(head.size)], names,
-                                                       col_groups=groups))
-                        lines.append(f"  head {h + 1} W_O^T")
-                        lines.append(format_matrix(list(zip(*head.W_O)), [f"o{t + 1}" for t in range(head.size)], names,
-                                                   col_groups=groups))
-                        continue
-                    q = "; ".join(lin(r) for r in head.W_Q)
-                    k = "; ".join(lin(r) for r in head.W_K)
-                    v = "; ".join(lin(r) for r in head.W_V)
-                    o = "; ".join(", ".join(f"{names[e]} ({fraction_str(head.W_O[e][t])})"
-                                            for e in range(self.embedding_dim) if head.W_O[e][t] != 0) or "unused"
-                                  for t in range(head.size))
-                    lines.append(f"    head {h + 1}: query [{q}]  key [{k}]  value [{v}]  -> {o}")
-        return "\n".join(lines)
+        if isinstance(sub, FeedForward):
+            lines.append(f"[{s}] FFN width {sub.width}" + self._access(sub))
+            if dense:
+                lines.append(format_matrix([list(r) + [b] for r, b in zip(sub.W1, sub.b1)],
+                                           [f"r{i + 1}" for i in range(sub.width)], names + ["b1"],
+                                           col_groups=groups and groups + (1,)))
+                lines.append(format_matrix([list(r) + [b] for r, b in zip(sub.W2, sub.b2)], names,
+                                           [f"r{i + 1}" for i in range(sub.width)] + ["b2"], row_groups=groups))
+                return lines
+            for i, (row, b) in enumerate(zip(sub.W1, sub.b1)):
+                outs = ", ".join(f"{names[e]} ({fraction_str(sub.W2[e][i])})" for e in range(self.embedding_dim)
+                                 if sub.W2[e][i] != 0)
+                lines.append(f"    r{i + 1}: ReLU({lin(row, b)}) -> {outs or 'unused'}")
+            if any(v != 0 for v in sub.b2):
+                lines.append("    b2: " + ", ".join(f"{names[e]} += {fraction_str(v)}" for e, v in enumerate(sub.b2) if v))
+            return lines
+        lines.append(f"[{s}] Attention, {sub.n_heads} head(s)" + self._access(sub))
+        for h, head in enumerate(sub.heads):
+            if dense:
+                for label, M in (("W_Q", head.W_Q), ("W_K", head.W_K), ("W_V", head.W_V)):
+                    lines.append(f"  head {h + 1} {label}")
+                    lines.append(format_matrix(M, [f"{label[-1].lower()}{t + 1}" for t in range(head.size)], names,
+                                               col_groups=groups))
+                lines.append(f"  head {h + 1} W_O^T")
+                lines.append(format_matrix(list(zip(*head.W_O)), [f"o{t + 1}" for t in range(head.size)], names,
+                                           col_groups=groups))
+                continue
+            q = "; ".join(lin(r) for r in head.W_Q)
+            k = "; ".join(lin(r) for r in head.W_K)
+            v = "; ".join(lin(r) for r in head.W_V)
+            o = "; ".join(", ".join(f"{names[e]} ({fraction_str(head.W_O[e][t])})"
+                                    for e in range(self.embedding_dim) if head.W_O[e][t] != 0) or "unused"
+                          for t in range(head.size))
+            lines.append(f"    head {h + 1}: query [{q}]  key [{k}]  value [{v}]  -> {o}")
+        return lines
+
+    def sublayer_view(self, s: int) -> "SublayerView":
+        """Sublayer ``s`` for display on its own (text, HTML tables and LaTeX with the named coordinates)."""
+        if not isinstance(s, int) or isinstance(s, bool) or not 0 <= s < self.n_sublayers:
+            raise InputError("s", f"must be a sublayer index in [0, {self.n_sublayers - 1}], got {s!r}")
+        return SublayerView(self, s)
 
     def _access(self, part) -> str:
         """`` (reads h, p, one; writes h, z)``: the blocks a sublayer or head declares, in layout order ("" without
@@ -606,29 +623,202 @@ class Transformer:
     def _repr_markdown_(self) -> str:
         return "```\n" + self.describe() + "\n```"
 
+    def _repr_html_(self) -> str:
+        """A summary line, then one section per sublayer (:class:`SublayerView`): labelled tables of its
+        weights, columns grouped by the layout's blocks.  At most ``DISPLAY_SUBLAYERS`` sublayers are shown."""
+        from html import escape
+
+        head = (f"<p><b>Transformer</b>: E = {self.embedding_dim}, D = {self.n_sublayers} sublayers, "
+                f"heads {self.heads_per_attention}, FFN widths {self.ffn_widths}, {self.parameter_count()} "
+                f"parameters ({self.parameter_count(nonzero=True)} non-zero)")
+        if self.layout is not None:
+            head += f"; residual stream <code>{escape(self.layout.describe())}</code>"
+        parts = [_HTML_STYLE, head + "</p>"]
+        for s in range(min(self.n_sublayers, DISPLAY_SUBLAYERS)):
+            parts.append(SublayerView(self, s)._repr_html_().replace(_HTML_STYLE, "", 1))
+        if self.n_sublayers > DISPLAY_SUBLAYERS:
+            parts.append(f"<p>&hellip; {self.n_sublayers - DISPLAY_SUBLAYERS} more sublayers "
+                         f"(<code>sublayer_view(s)</code> shows any one)</p>")
+        return "\n".join(parts)
+
     def _repr_latex_(self) -> str:
-        """The weights as labelled arrays; with a layout the columns (and W_2's rows) are separated at the
-        blocks and every sublayer's title names its declared read and write blocks."""
-        names = [n.replace("_", "_{") + ("}" if "_" in n else "") for n in self.coordinate_names]
-        g = self.layout.widths() if self.layout is not None else None
+        """The weights as labelled arrays, one ``$$ ... $$`` block per sublayer part (each head, each FFN
+        matrix), every block at most ``LATEX_BLOCK_CHARS`` characters (MathJax's buffer); long matrices are
+        split by rows.  With a layout the columns (and W_2's rows) are separated at the blocks and every
+        title names the declared read and write blocks."""
+        blocks, size = [], 0
+        for s in range(self.n_sublayers):
+            part = SublayerView(self, s)._repr_latex_()
+            if s >= DISPLAY_SUBLAYERS or size + len(part) > LATEX_TOTAL_CHARS:
+                blocks.append(f"$$\\text{{sublayers {s}..{self.n_sublayers - 1} not shown "
+                              f"(sublayer\\_view(s) shows any one)}}$$")
+                break
+            blocks.append(part)
+            size += len(part)
+        return "\n".join(blocks)
+
+
+DISPLAY_SUBLAYERS = 24        # sublayers shown by a Transformer's HTML / LaTeX display
+DISPLAY_ROWS = 48             # matrix rows shown per table in HTML
+LATEX_BLOCK_CHARS = 1900      # one $$ block of LaTeX stays below MathJax's buffer (about 2,000 characters)
+LATEX_TOTAL_CHARS = 60_000    # a Transformer's LaTeX display stops after the sublayer that would pass this
+
+
+def _tex_name(n: str) -> str:
+    return n.replace("_", "_{") + ("}" if "_" in n else "")
+
+
+def _sub_groups(groups, a: int, b: int):
+    """The group widths of rows a..b-1 of a matrix whose rows are grouped by ``groups`` (None: none)."""
+    if not groups:
+        return None
+    cuts = sorted({a, b} | {c for c in _boundaries(groups) if a < c < b})
+    return tuple(y - x for x, y in zip(cuts, cuts[1:]))
+
+
+def _tex_entry(q) -> str:
+    """One matrix entry as :func:`_latex_matrix` writes it."""
+    q = Fraction(q)
+    if q == 0:
+        return "\\cdot"
+    s = f"\\tfrac{{{abs(q.numerator)}}}{{{q.denominator}}}" if q.denominator != 1 else str(abs(q.numerator))
+    return ("-" if q < 0 else "") + s
+
+
+def _latex_pieces(title: str, mats) -> list:
+    """``$$ ... $$`` blocks for ``title`` and the labelled matrices ``mats`` (label, rows, row names, column
+    names, column groups, row groups): all in one block if it fits in LATEX_BLOCK_CHARS, else one block per
+    matrix; a matrix that does not fit is cut into column chunks (each with its header) and row chunks, and
+    only its first DISPLAY_ROWS rows are shown."""
+    tex = [(label, _latex_matrix(rows, rn, cn, cg, rg)) for label, rows, rn, cn, cg, rg in mats]
+    whole = title + ",\\quad ".join(f"{label} = {t}" for label, t in tex)
+    if len(whole) + 4 <= LATEX_BLOCK_CHARS:
+        return [f"$${whole}$$"]
+    blocks = []
+    for (label, rows, rn, cn, cg, rg), (_, t) in zip(mats, tex):
+        if len(title) + len(label) + len(t) + 8 <= LATEX_BLOCK_CHARS:
+            blocks.append(f"$${title}{label} = {t}$$")
+            continue
+        n, m = len(rows), len(cn)
+        shown = min(n, DISPLAY_ROWS)
+        budget = LATEX_BLOCK_CHARS - len(title) - len(label) - 80
+        widest = [max((rows[i][j] for i in range(shown)), key=lambda q: len(_tex_entry(q))) for j in range(m)]
+        name = max(rn[:shown], key=len)
+        c0 = 0
+        while c0 < m:                       # columns c0..c1-1: the header and the widest row fit
+            c1 = c0 + 1
+            while c1 < m and len(_latex_matrix([widest[c0:c1 + 1]], [name], cn[c0:c1 + 1],
+                                               _sub_groups(cg, c0, c1 + 1))) <= budget:
+                c1 += 1
+            cols = f", columns {c0 + 1}..{c1} of {m}" if (c0, c1) != (0, m) else ""
+            r0 = 0
+            while r0 < shown:
+                r1 = r0 + 1
+                while r1 < shown and len(_latex_matrix([r[c0:c1] for r in rows[r0:r1 + 1]], rn[r0:r1 + 1], cn[c0:c1],
+                                                       _sub_groups(cg, c0, c1), _sub_groups(rg, r0, r1 + 1))) <= budget:
+                    r1 += 1
+                part = _latex_matrix([r[c0:c1] for r in rows[r0:r1]], rn[r0:r1], cn[c0:c1], _sub_groups(cg, c0, c1),
+                                     _sub_groups(rg, r0, r1))
+                blocks.append(f"$${title}{label}\\ \\text{{(rows {r0 + 1}..{r1} of {n}{cols})}} = {part}$$")
+                r0 = r1
+            c0 = c1
+        if shown < n:
+            blocks.append(f"$${title}{label}\\ \\text{{(rows {shown + 1}..{n} not shown)}}$$")
+    return blocks
+
+
+_HTML_STYLE = ("<style>.vrf-m{border-collapse:collapse;font-size:85%;margin:2px 0 8px 0}"
+               ".vrf-m td,.vrf-m th{padding:1px 5px;text-align:right;font-family:monospace}"
+               ".vrf-m .g{border-left:2px solid #888}.vrf-m tr.t>*{border-top:2px solid #888}"
+               ".vrf-m th.b{text-align:center}</style>")
+
+
+def _html_matrix(rows, row_names, col_names, *, col_groups=None, group_names=None, row_groups=None) -> str:
+    """A labelled HTML table (blank for 0; exact entries as p/q), columns grouped under the block names;
+    at most DISPLAY_ROWS rows (then a line saying how many are left out).  Styled by ``_HTML_STYLE``."""
+    from html import escape
+
+    cuts, row_cuts = _boundaries(col_groups), _boundaries(row_groups)
+    g = lambda j: " class=g" if j in cuts else ""
+    out = ["<table class=vrf-m>"]
+    if col_groups and group_names:
+        cells, at = ["<th></th>"], 0
+        for w, name in zip(col_groups, group_names):
+            cells.append(f"<th colspan={w} class='b{' g' if at else ''}'>{escape(name)}</th>")
+            at += w
+        out.append("<tr>" + "".join(cells) + "</tr>")
+    out.append("<tr><th></th>" + "".join(f"<th{g(j)}>{escape(c)}</th>" for j, c in enumerate(col_names)) + "</tr>")
+    for i, (name, row) in enumerate(zip(row_names, rows)):
+        if i >= DISPLAY_ROWS:
+            out.append(f"<tr><td colspan={len(col_names) + 1}>&hellip; {len(rows) - DISPLAY_ROWS} more rows</td></tr>")
+            break
+        out.append(f"<tr{' class=t' if i in row_cuts else ''}><th>{escape(name)}</th>" +
+                   "".join(f"<td{g(j)}>{fraction_str(v) if v != 0 else ''}</td>" for j, v in enumerate(row)) + "</tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
+class SublayerView:
+    """One sublayer of a :class:`Transformer` for display: ``repr`` is its :meth:`Transformer.describe` lines,
+    ``_repr_html_`` labelled tables (FFN: [W_1 | b_1] and [W_2 | b_2]; a head: W_Q, W_K, W_V and W_O^T),
+    ``_repr_latex_`` the same as arrays in blocks within MathJax's limit."""
+
+    def __init__(self, transformer: "Transformer", index: int):
+        self.transformer = transformer
+        self.index = index
+        self.sublayer = transformer.sublayers[index]
+
+    def __repr__(self):
+        lines = self.transformer._describe_sublayer(self.index)
+        if len(lines) > DISPLAY_ROWS + 1:
+            lines = lines[:DISPLAY_ROWS + 1] + [f"    ... {len(lines) - DISPLAY_ROWS - 1} more lines (describe() shows all)"]
+        return "\n".join(lines)
+
+    def _matrices(self, tex: bool):
+        """(title, [(label, rows, row names, column names, column groups, row groups)]) per part."""
+        T, s, sub = self.transformer, self.index, self.sublayer
+        names = [_tex_name(n) for n in T.coordinate_names] if tex else list(T.coordinate_names)
+        g = T.layout.widths() if T.layout is not None else None
+        if isinstance(sub, FeedForward):
+            r = [f"r_{{{i + 1}}}" if tex else f"r{i + 1}" for i in range(sub.width)]
+            b1, b2 = ("b_1", "b_2") if tex else ("b1", "b2")
+            return [(f"[{s}] FFN", sub, [
+                ("[W_1\\,|\\,b_1]" if tex else "[W1 | b1]", [list(a) + [b] for a, b in zip(sub.W1, sub.b1)], r,
+                 names + [b1], g and g + (1,), None),
+                ("[W_2\\,|\\,b_2]" if tex else "[W2 | b2]", [list(a) + [b] for a, b in zip(sub.W2, sub.b2)], names,
+                 r + [b2], None, g)])]
         parts = []
-        for s, sub in enumerate(self.sublayers):
-            if isinstance(sub, FeedForward):
-                acc = self._access(sub).replace("_", "\\_")
-                r = [f"r_{{{i + 1}}}" for i in range(sub.width)]
-                parts.append(f"\\text{{[{s}] FFN{acc}: }} [W_1\\,|\\,b_1] = " +
-                             _latex_matrix([list(a) + [b] for a, b in zip(sub.W1, sub.b1)], r, names + ["b_1"],
-                                           col_groups=g and g + (1,)) +
-                             ",\\quad [W_2\\,|\\,b_2] = " +
-                             _latex_matrix([list(a) + [b] for a, b in zip(sub.W2, sub.b2)], names, r + ["b_2"],
-                                           row_groups=g))
-            else:
-                for h, head in enumerate(sub.heads):
-                    t = [str(i + 1) for i in range(head.size)]
-                    acc = self._access(head).replace("_", "\\_")
-                    parts.append(f"\\text{{[{s}] head {h + 1}{acc}: }} W_Q = " +
-                                 _latex_matrix(head.W_Q, t, names, col_groups=g) +
-                                 ",\\ W_K = " + _latex_matrix(head.W_K, t, names, col_groups=g) +
-                                 ",\\ W_V = " + _latex_matrix(head.W_V, t, names, col_groups=g) +
-                                 ",\\ W_O^T = " + _latex_matrix(list(zip(*head.W_O)), t, names, col_groups=g))
-        return "$$\\begin{gathered}" + " \\\\ ".join(parts) + "\\end{gathered}$$"
+        for h, head in enumerate(sub.heads):
+            t = [str(i + 1) for i in range(head.size)]
+            parts.append((f"[{s}] head {h + 1}", head, [
+                ("W_Q", head.W_Q, t, names, g, None), ("W_K", head.W_K, t, names, g, None),
+                ("W_V", head.W_V, t, names, g, None), ("W_O^T", list(zip(*head.W_O)), t, names, g, None)]))
+        return parts
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        T, sub = self.transformer, self.sublayer
+        groups = T.layout.widths() if T.layout is not None else None
+        gnames = T.layout.names() if T.layout is not None else None
+        kind = f"FFN, width {sub.width}" if isinstance(sub, FeedForward) else f"Attention, {sub.n_heads} head(s)"
+        out = [_HTML_STYLE, f"<h4 style='margin:8px 0 2px 0'>Sublayer {self.index}: {kind}{escape(T._access(sub))}</h4>"]
+        for title, part, mats in self._matrices(tex=False):
+            if isinstance(part, Head):
+                out.append(f"<p style='margin:2px 0'><b>{escape(title)}</b>{escape(T._access(part))}</p>")
+            out.append("<div style='display:flex;flex-wrap:wrap;gap:16px'>")
+            for label, rows, rn, cn, cg, rg in mats:
+                gn = gnames and (tuple(gnames) + ("",) if cg and len(cg) == len(gnames) + 1 else tuple(gnames))
+                out.append(f"<div><i>{escape(label)}</i>" +
+                           _html_matrix(rows, rn, cn, col_groups=cg, group_names=gn if cg else None,
+                                        row_groups=rg) + "</div>")
+            out.append("</div>")
+        return "\n".join(out)
+
+    def _repr_latex_(self) -> str:
+        T = self.transformer
+        blocks = []
+        for title, part, mats in self._matrices(tex=True):
+            acc = T._access(part).replace("_", "\\_")
+            blocks += _latex_pieces(f"\\text{{{title}{acc}: }} ", mats)
+        return "\n".join(blocks)

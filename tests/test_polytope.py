@@ -1,0 +1,246 @@
+"""Exact polyhedral cells in R^d (verify/kernel/_poly.py, verify/decide/polytope.py): T6/T8 emulation and T10
+activation counts in d >= 3, re-checked by the kernel, with forged certificates rejected."""
+
+import copy
+import itertools
+import json
+import random
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from gmpy2 import mpq
+from scipy.optimize import linprog
+
+from verify.constructions.maxout_compiler import compile_maxout
+from verify.decide.emulation import alter_weight, prove_emulation
+from verify.decide.polytope import prove_activation_count
+from verify.kernel import _poly as KP
+from verify.kernel import check
+from verify.kernel._read import Rejected
+from verify.objects.maxout import MaxoutNetwork
+
+BOX3 = [[0, 1]] * 3
+# two ReLU units in d = 3 (rank-2 maxout form: max(w x + b, 0)) whose planes cross inside the cube
+NET3 = MaxoutNetwork([([[[1, 1, 0], [0, 0, 0]], [[1, -1, 1], [0, 0, 0]]], [["-1/2", 0], ["-1/3", 0]])])
+
+
+@pytest.fixture(scope="module")
+def proved3():
+    r = prove_emulation(NET3, BOX3, tie="average")
+    assert r.verdict.value == "proved", r.certificate
+    return json.loads(json.dumps(r.to_dict()))
+
+
+def test_t6_d3_proved_and_rechecked(proved3):
+    assert proved3["certificate"]["kind"] == "emulation-polytope"
+    assert len(proved3["certificate"]["roots"]) == 27
+    assert check(proved3).startswith("emulation-polytope: T = Phi on the closed box, 27 faces")
+
+
+def _nodes(tree):
+    stack = [tree]
+    while stack:
+        n = stack.pop()
+        if n is None:
+            continue
+        yield n
+        stack.extend(n.get("children", []))
+
+
+def _forged(doc, edit):
+    bad = copy.deepcopy(doc)
+    edit(bad["certificate"]["roots"])
+    return bad
+
+
+def _first(roots, pred):
+    for t in roots:
+        for n in _nodes(t):
+            if pred(n):
+                return n
+    raise AssertionError("no such node")
+
+
+def test_forged_emulation_certificates_are_rejected(proved3):
+    def flip_multiplier(roots):
+        n = _first(roots, lambda n: any(isinstance(s, dict) and s.get("y") for s in n.get("signs", [])))
+        s = next(s for s in n["signs"] if isinstance(s, dict) and s.get("y"))
+        s["y"][0][1] = "-" + s["y"][0][1]
+
+    def drop_leaf(roots):
+        n = _first(roots, lambda n: "children" in n)
+        n["children"][1] = None
+
+    def change_split(roots):
+        n = _first(roots, lambda n: "split" in n)
+        n["split"][0] = str(Fraction(n["split"][0]) + Fraction(1, 7))
+
+    def drop_sign(roots):
+        n = _first(roots, lambda n: len(n.get("signs", [])) > 1)
+        n["signs"].pop()
+
+    def leaf_for_split(roots):
+        n = _first(roots, lambda n: "split" in n)
+        leaf = _first(roots, lambda n: "point" in n)
+        n.clear()
+        n.update(copy.deepcopy(leaf))
+
+    def move_point(roots):
+        n = _first(roots, lambda n: "point" in n)
+        n["point"][0] = "5"
+
+    for edit in (flip_multiplier, drop_leaf, change_split, drop_sign, leaf_for_split, move_point):
+        with pytest.raises(Rejected):
+            check(_forged(proved3, edit))
+    fewer = copy.deepcopy(proved3)
+    fewer["certificate"]["roots"].pop()
+    with pytest.raises(Rejected):
+        check(fewer)
+
+
+def test_kernel_cell_lemmas():
+    # the open square (0,1)^2 in R^2: x > 0, 1 - x > 0, y > 0, 1 - y > 0
+    G = [(mpq(0), mpq(1), mpq(0)), (mpq(1), mpq(-1), mpq(0)), (mpq(0), mpq(0), mpq(1)), (mpq(1), mpq(0), mpq(-1))]
+    bounds = [(mpq(0), mpq(1), None)] * 2
+    f = (mpq(3), mpq(-1), mpq(-1))                 # 3 - x - y > 0 on the square: 1 (1 - x) + 1 (1 - y) + 1
+    c = KP.PolyCell([], G, (mpq(1, 2), mpq(1, 2)), bounds, [{"y": [[1, "1"], [3, "1"]], "l": []}])
+    assert c.sign(f) == 1 and c.sign((mpq(6), mpq(-2), mpq(-2))) == 1     # the second is a cache hit
+    c.done()
+    for entry in ({"y": [[1, "1"]], "l": []}, {"y": [[1, "-1"], [3, "1"]], "l": []}, {"l": []}):
+        with pytest.raises(Rejected):
+            KP.PolyCell([], G, (mpq(1, 2), mpq(1, 2)), bounds, [entry]).sign(f)
+    g = (mpq(-1, 2), mpq(1), mpq(0))                # x - 1/2 changes sign: "box" cannot prove it
+    with pytest.raises(Rejected):
+        KP.PolyCell([], G, (mpq(3, 4), mpq(1, 2)), bounds, ["box"]).sign(g)
+    # emptiness: x > 0 and -x - 1 > 0 -> 1 * x + 1 * (-x - 1) = -1 < 0
+    roots = [([], [(mpq(0), mpq(1))], [(mpq(-5), mpq(5), None)])]
+    tree = {"split": ["1", "1"], "children": [{"point": ["1"], "signs": []},
+                                                {"empty": {"y": [[0, "1"], [1, "1"]], "l": []}},
+                                                {"empty": {"y": [[0, "1"]], "l": [[0, "-1"]]}}]}
+    seen = []
+    KP.walk([tree], roots, seen.append)
+    assert len(seen) == 1
+    bad = copy.deepcopy(tree)
+    bad["children"][1]["empty"]["y"] = [[0, "1"]]
+    with pytest.raises(Rejected):
+        KP.walk([bad], roots, seen.append)
+
+
+def test_t6_d3_tweaked_weight_refuted_with_witness():
+    compiled = compile_maxout(NET3, BOX3)
+    bad = alter_weight(compiled, 0, "b1", 0, delta=Fraction(1, 3))
+    r = prove_emulation((NET3, bad), BOX3, tie="average", network=NET3)
+    assert r.verdict.value == "refuted", r.certificate
+    assert r.certificate["kind"] == "emulation-witness"
+    assert check(json.loads(json.dumps(r.to_dict()))).startswith("emulation-witness")
+
+
+def test_budgets_end_inconclusive_with_partial_coverage():
+    r = prove_emulation(NET3, BOX3, tie="average", max_cells=5)
+    assert r.verdict.value == "inconclusive"
+    assert "max_cells = 5" in r.certificate["summary"]
+    assert 0 <= r.evidence["volume_fraction_estimate"] <= 1
+    r = prove_emulation(NET3, BOX3, tie="average", time_budget=Fraction(1, 10 ** 6))
+    assert r.verdict.value == "inconclusive" and "time_budget" in r.certificate["summary"]
+
+
+# -- T10: exact activation counts in d = 3 against an independent brute force ------------------------------------
+def _relu_spec(rng, d, widths):
+    layers, n_in = [], d
+    for w in widths:
+        W = [[[Fraction(rng.randint(-4, 4), rng.randint(1, 3)) for _ in range(n_in)], [0] * n_in] for _ in range(w)]
+        b = [[Fraction(rng.randint(-2, 2), rng.randint(1, 3)), 0] for _ in range(w)]
+        layers.append({"W": [[[str(c) for c in p] for p in u] for u in W], "b": [[str(c) for c in u] for u in b]})
+        n_in = w
+    return {"layers": layers}
+
+
+def _brute_force(spec, d, lo=-1.0, hi=1.0):
+    """Activation patterns with non-empty interior by DFS over unit signs, feasibility by a float Chebyshev LP
+    (margin 1e-7) -- an independent yardstick written for this test (ReLU units: max(w h + b, 0))."""
+    count = 0
+    A0 = [np.eye(d)[k] for k in range(d)]
+    base = [(-A0[k], -lo) for k in range(d)] + [(A0[k], hi) for k in range(d)]     # a x <= c
+
+    def feasible(cons):
+        A = np.array([a for a, _ in cons])
+        c = np.array([v for _, v in cons])
+        nrm = np.linalg.norm(A, axis=1)
+        res = linprog(np.r_[np.zeros(d), -1.0], A_ub=np.c_[A, nrm], b_ub=c, bounds=[(None, None)] * d + [(None, 1)],
+                      method="highs")
+        return res.status == 0 and -res.fun > 1e-7
+
+    units = [(l, u) for l, L in enumerate(spec["layers"]) for u in range(len(L["W"]))]
+
+    def rec(i, cons, h):      # h: list of (coef vector, const) forms of the current layer's inputs
+        nonlocal count
+        if i == len(units):
+            count += 1
+            return
+        l, u = units[i]
+        if u == 0 and l > 0:
+            h = cur[l - 1]
+        L = spec["layers"][l]
+        w = [float(Fraction(c)) for c in L["W"][u][0]]
+        b = float(Fraction(L["b"][u][0]))
+        a = sum(wj * hj[0] for wj, hj in zip(w, h))
+        c = b + sum(wj * hj[1] for wj, hj in zip(w, h))
+        if np.allclose(a, 0):
+            state = [c > 0] if abs(c) > 1e-12 else [None]
+        else:
+            state = [True, False]
+        for s in state:
+            new = cons if s is None or np.allclose(a, 0) else cons + [(-a, c) if s else (a, -c)]
+            if new is cons or feasible(new):
+                cur.setdefault(l, [])
+                cur[l] = cur.get(l, [])[:u] + [(a, c) if s else (np.zeros(d), 0.0)]
+                rec(i + 1, new, h)
+
+    cur = {}
+    rec(0, base, [(A0[k], 0.0) for k in range(d)])
+    return count
+
+
+@pytest.mark.parametrize("seed,widths", [(1, [4]), (2, [3, 2])])
+def test_t10_d3_activation_count_matches_brute_force(seed, widths):
+    spec = _relu_spec(random.Random(seed), 3, widths)
+    r = prove_activation_count(spec, [(Fraction(-1), Fraction(1))] * 3)
+    assert r.verdict.value == "proved", r.certificate
+    n = r.parameters["count"]
+    assert n == _brute_force(spec, 3)
+    assert check(json.loads(json.dumps(r.to_dict()))).startswith("regions-polytope")
+
+
+def test_t10_d3_forged_counts_rejected():
+    spec = _relu_spec(random.Random(1), 3, [4])
+    r = json.loads(json.dumps(prove_activation_count(spec, [(Fraction(-1), Fraction(1))] * 3).to_dict()))
+    wrong = copy.deepcopy(r)
+    wrong["parameters"]["count"] += 1
+    with pytest.raises(Rejected):
+        check(wrong)                    # the statement no longer matches the parameters
+    from verify.kernel import regions as KR
+
+    wrong["statement"] = KR.statement("polytope", wrong["parameters"], wrong["conventions"])
+    with pytest.raises(Rejected):
+        check(wrong)                    # and the count is wrong
+    r2 = prove_activation_count(spec, [(Fraction(-1), Fraction(1))] * 3, expected=r["parameters"]["count"] + 1)
+    assert r2.verdict.value == "refuted"
+    assert check(json.loads(json.dumps(r2.to_dict()))).startswith("regions-polytope-miscount")
+    cut = copy.deepcopy(r)
+    n = _first(cut["certificate"]["roots"], lambda n: "children" in n)
+    n["children"][0] = None
+    with pytest.raises(Rejected):
+        check(cut)
+
+
+def test_same_inputs_same_json_and_bad_budget_named():
+    spec = _relu_spec(random.Random(1), 3, [3])
+    bx = [(Fraction(-1), Fraction(1))] * 3
+    assert prove_activation_count(spec, bx).to_json() == prove_activation_count(spec, bx).to_json()
+    from verify.errors import InputError
+
+    with pytest.raises(InputError, match="time_budget"):
+        prove_emulation(NET3, BOX3, time_budget=0)
+    with pytest.raises(InputError, match="expected"):
+        prove_activation_count(spec, bx, expected=-1)

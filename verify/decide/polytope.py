@@ -1,0 +1,583 @@
+"""Exact polyhedral cells in any input dimension: the search behind the ``emulation-polytope`` and
+``regions-polytope`` kernel kinds (docs/regions.md, "Polyhedral cells in any dimension").
+
+The search runs the kernel's own evaluators (:func:`verify.kernel.emulation.polytope_leaf`,
+:func:`verify.kernel._cells.eval_maxout`) on a recording cell (:class:`SearchCell`, a subclass of the kernel's
+:class:`verify.kernel._poly.PolyCell`), so it takes exactly the decisions the kernel will re-check, in the same
+order, with the same cache rule.  Each decision gets an exact certificate or a split.
+
+Algorithm
+---------
+1. Roots: the 3^d relatively open faces of the closed box (emulation) or the open box (region counts), built by
+   :func:`verify.kernel._poly.roots`.  Each cell is processed depth-first.
+2. A point: a Chebyshev-style LP (scipy ``linprog(method="highs")``: maximise t with g_i(x) >= t |g_i| and
+   the equations of the cell); the float optimum's free coordinates (in the exact parametrisation of the
+   equations) are rounded to rationals of growing denominators and the point is checked exactly.  When the
+   optimum is t <= 0 the cell is empty: Motzkin multipliers are solved exactly on the LP's active constraints
+   and checked exactly.  A parent's point is reused by the child that contains it.
+3. A decision f at the cell's point p, s = sign f(p): s = 0 -- exact linear algebra: f is a combination of the
+   equations (certificate) or f varies on the cell (split by f); s != 0 -- the exact box bound first, else an
+   LP minimising s f over the closed cell; its active constraints give y, lambda solved exactly and checked
+   (y >= 0, constant >= 0); a negative minimum or a failed rounding splits the cell by f.  Children inherit
+   the parent's certificates (still valid: a child's constraints extend the parent's).
+4. A leaf whose evaluation completes is recorded with its point and entries; emulation compares the two
+   sides on it (a difference: an exact witness, the cell's point), region counts record its pattern.
+
+Soundness
+---------
+Nothing float decides anything: every recorded leaf, emptiness and sign carries an exact certificate that
+the kernel re-checks (``emulation-polytope``, ``regions-polytope``); a float LP only proposes.  When no exact
+certificate is found (rounding failed twice) the run ends INCONCLUSIVE (:class:`Stuck`), never with a float
+verdict.  The witness of a difference is the leaf's exact point, re-evaluated exactly by the caller.
+
+Limits
+------
+Input dimension 1..6 (the kernel's :data:`verify.kernel._poly.MAX_POLY_DIM`); ``max_cells`` leaves and
+``time_budget`` seconds: past either the result is partial (``complete`` false) with the finished roots and
+an estimate (seeded Monte Carlo, evidence only) of the volume fraction covered by finished open leaves.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from fractions import Fraction
+
+import numpy as np
+from gmpy2 import mpq
+from scipy.optimize import linprog
+
+from ..kernel import _cells as KC
+from ..kernel import _poly as KP
+
+__all__ = ["SearchCell", "Split", "Stuck", "search", "emulation_search", "activation_search", "prove_activation_count",
+           "CONVENTIONS",
+           "DEFAULT_MAX_CELLS", "DEFAULT_TIME_BUDGET", "MAX_DIM"]
+
+DEFAULT_MAX_CELLS = 200_000
+MAX_DIM = KP.MAX_POLY_DIM
+DEFAULT_TIME_BUDGET = 600.0
+_Z = mpq(0)
+_DENS = (2 ** 6, 2 ** 12, 2 ** 24, 2 ** 40)
+
+
+class Split(Exception):
+    """A decision whose sign is not constant on the cell: split it by ``form``."""
+
+    def __init__(self, form, hint=None):
+        super().__init__("split")
+        self.form, self.hint = form, hint
+
+
+class Stuck(Exception):
+    """No exact certificate found for a float answer (the run ends INCONCLUSIVE)."""
+
+
+def _s(q) -> str:
+    return str(mpq(q))
+
+
+def _at(f, x):
+    return f[0] + sum((c * v for c, v in zip(f[1:], x)), _Z)
+
+
+_solve = KP.solve
+
+
+def _sparse_json(pairs) -> list:
+    return [[i, _s(q)] for i, q in pairs if q]
+
+
+def _combination(E, f, d):
+    """lambda with f == sum lambda_j E_j exactly (all d + 1 coefficients), or None."""
+    if not E:
+        return [] if not any(f) else None
+    A = [[e[k] for e in E] for k in range(d + 1)]
+    lam = _solve(A, list(f))
+    return None if lam is None else list(enumerate(lam))
+
+
+def _parametrise(E, d):
+    """(free coordinates, x(free values)) solving the equations exactly, or None if they are inconsistent."""
+    if not E:
+        return list(range(d)), lambda z: list(z)
+    M = [[mpq(c) for c in e[1:]] + [-mpq(e[0])] for e in E]
+    m, piv, r = len(M), [], 0
+    for c in range(d):
+        k = next((i for i in range(r, m) if M[i][c]), None)
+        if k is None:
+            continue
+        M[r], M[k] = M[k], M[r]
+        inv = 1 / M[r][c]
+        M[r] = [v * inv for v in M[r]]
+        for i in range(m):
+            if i != r and M[i][c]:
+                t = M[i][c]
+                M[i] = [a - t * w for a, w in zip(M[i], M[r])]
+        piv.append(c)
+        r += 1
+    if any(M[i][d] for i in range(r, m)):
+        return None
+    free = [c for c in range(d) if c not in piv]
+    rows = M[:r]
+
+    def x_of(z):
+        x = [_Z] * d
+        for c, v in zip(free, z):
+            x[c] = v
+        for row, c in zip(rows, piv):
+            x[c] = row[d] - sum((row[f] * x[f] for f in free), _Z)
+        return x
+
+    return free, x_of
+
+
+try:        # HiGHS through scipy's own binding, without linprog's input checks (3x less overhead per small LP)
+    from scipy.optimize._highspy import _core as _hs
+except ImportError:     # pragma: no cover - another scipy layout: linprog below
+    _hs = None
+
+
+def _lp(c, A_ub, b_ub, A_eq=None, b_eq=None, ub_last=None):
+    """min c x subject to A_ub x <= b_ub, A_eq x = b_eq, x free (the last variable <= ub_last if given), by HiGHS:
+    ``(ok, value, x, duals of the A_ub rows)`` (duals <= 0, as linprog's marginals).  Floats: a proposal only."""
+    n = len(c)
+    if A_ub is None:
+        A_ub, b_ub = np.zeros((0, n)), np.zeros(0)
+    if _hs is None:
+        res = linprog(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq,
+                      bounds=[(None, None)] * (n - 1) + [(None, ub_last)], method="highs")
+        if res.status != 0:
+            return False, None, None, None
+        return True, res.fun, res.x, np.asarray(res.ineqlin.marginals)
+    M = A_ub if A_eq is None else np.vstack([A_ub, A_eq])
+    m = M.shape[0]
+    lp = _hs.HighsLp()
+    lp.num_col_, lp.num_row_ = n, m
+    lp.col_cost_ = np.asarray(c, dtype=float)
+    lp.col_lower_ = np.full(n, -np.inf)
+    up = np.full(n, np.inf)
+    if ub_last is not None:
+        up[-1] = ub_last
+    lp.col_upper_ = up
+    lp.row_lower_ = np.r_[np.full(len(b_ub), -np.inf), [] if b_eq is None else b_eq]
+    lp.row_upper_ = np.r_[b_ub, [] if b_eq is None else b_eq]
+    nz = M != 0
+    lp.a_matrix_.format_ = _hs.MatrixFormat.kColwise
+    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = n, m
+    lp.a_matrix_.start_ = np.r_[0, np.cumsum(nz.sum(axis=0))].astype(np.int32)
+    lp.a_matrix_.index_ = np.nonzero(nz.T)[1].astype(np.int32)
+    lp.a_matrix_.value_ = M.T[nz.T]
+    h = _hs._Highs()
+    h.setOptionValue("output_flag", False)
+    h.passModel(lp)
+    h.run()
+    if h.getModelStatus() != _hs.HighsModelStatus.kOptimal:
+        return False, None, None, None
+    sol = h.getSolution()
+    return True, h.getInfo().objective_function_value, np.array(sol.col_value), np.array(sol.row_dual)[:len(b_ub)]
+
+
+def _lp_arrays(E, G, d):
+    Gl = np.array([[float(c) for c in g[1:]] for g in G]) if G else np.zeros((0, d))
+    G0 = np.array([float(g[0]) for g in G])
+    El = np.array([[float(c) for c in e[1:]] for e in E]) if E else None
+    E0 = np.array([-float(e[0]) for e in E]) if E else None
+    return Gl, G0, El, E0
+
+
+def _motzkin(E, G, y_float, d):
+    """Exact Motzkin multipliers on the LP's active constraints: (y, lambda) with sum y g + sum l e a constant
+    <= 0 and sum y = 1, or None."""
+    act = [i for i, v in enumerate(y_float) if v > 1e-12]
+    if not act:
+        return None
+    A = [[G[i][k] for i in act] + [e[k] for e in E] for k in range(1, d + 1)]
+    A.append([mpq(1)] * len(act) + [_Z] * len(E))
+    u = _solve(A, [_Z] * d + [mpq(1)])
+    if u is None:
+        return None
+    y = list(zip(act, u[:len(act)]))
+    lam = list(enumerate(u[len(act):]))
+    if any(q < 0 for _, q in y):
+        return None
+    c = sum((q * G[i][0] for i, q in y), _Z) + sum((q * E[j][0] for j, q in lam), _Z)
+    if c > 0:
+        return None
+    return {"y": _sparse_json(y), "l": _sparse_json(lam)}
+
+
+def find_point(E, G, d):
+    """An exact point of {e = 0, g > 0} (a tuple of mpq) or ``{"y", "l"}`` Motzkin multipliers proving the
+    cell empty; :class:`Stuck` when neither is found exactly."""
+    par = _parametrise(E, d)
+    if par is None:                       # inconsistent equations: l with sum l e = -1
+        A = [[e[k] for e in E] for k in range(d + 1)]
+        lam = _solve(A, [mpq(-1)] + [_Z] * d)
+        if lam is None:
+            raise Stuck("inconsistent equations without an exact combination")
+        return {"y": [], "l": _sparse_json(enumerate(lam))}
+    free, x_of = par
+    Gl, G0, El, E0 = _lp_arrays(E, G, d)
+    norms = np.linalg.norm(Gl, axis=1) if len(G) else np.zeros(0)
+    A_ub = np.hstack([-Gl, norms[:, None]]) if len(G) else None
+    c = np.zeros(d + 1)
+    c[-1] = -1.0
+    A_eq = np.hstack([El, np.zeros((len(E), 1))]) if E else None
+    ok, fun, xv, duals = _lp(c, A_ub, G0, A_eq, E0, ub_last=1.0)
+    if not ok:
+        raise Stuck("point LP: no optimum")
+    t = -fun
+    if t > 1e-12:
+        xs = xv[:d]
+        for den in _DENS:
+            z = [mpq(Fraction(float(xs[k])).limit_denominator(den)) for k in free]
+            x = x_of(z)
+            if all(_at(g, x) > 0 for g in G):
+                return tuple(x)
+        x = x_of([mpq(Fraction(float(xs[k]))) for k in free])
+        if all(_at(g, x) > 0 for g in G):
+            return tuple(x)
+    y = -duals if len(G) else np.zeros(0)
+    cert = _motzkin(E, G, y, d)
+    if cert is None:
+        raise Stuck(f"cell with Chebyshev radius {t:.3g}: no exact point and no exact Motzkin certificate")
+    return cert
+
+
+def _box_value(sf, bounds):
+    c = sf[0]
+    for k, (lo, hi, fixed) in enumerate(bounds):
+        a = sf[k + 1]
+        if a:
+            c += a * (fixed if fixed is not None else (lo if a > 0 else hi))
+    return c
+
+
+def _one_constraint(G, bounds, sf, d):
+    """Exact and LP-free: ``s f = a g + (box constraints) + c`` with one constraint g of the cell beyond the box
+    (a >= 0 maximising the box bound; the bound is concave in a, so its breakpoints suffice).  The entry, or
+    None."""
+    nb = 2 * sum(1 for b in bounds if b[2] is None)
+    for i in range(nb, len(G)):
+        g = G[i]
+        alphas = {sf[k] / g[k] for k in range(1, d + 1) if g[k] and sf[k] / g[k] > 0}
+        for a in sorted(alphas):
+            r = [u - a * v for u, v in zip(sf, g)]
+            c = _box_value(r, bounds)
+            if c >= 0:
+                y = [(i, a)]
+                for k, (lo, hi, fixed) in enumerate(bounds):
+                    if fixed is None and r[k + 1]:
+                        j = 2 * sum(1 for b in bounds[:k] if b[2] is None)
+                        y.append((j, r[k + 1]) if r[k + 1] > 0 else (j + 1, -r[k + 1]))
+                lam = []
+                ne = 0
+                for k, (lo, hi, fixed) in enumerate(bounds):
+                    if fixed is not None:
+                        if r[k + 1]:
+                            lam.append((ne, r[k + 1]))
+                        ne += 1
+                return {"y": _sparse_json(sorted(y)), "l": _sparse_json(lam)}
+    return None
+
+
+def sign_certificate(E, G, bounds, f, s, d):
+    """The sign entry of :meth:`verify.kernel._poly.PolyCell.certify` for s f > 0 on the cell, or
+    :class:`Split` when the float LP finds s f < 0 somewhere (or no exact certificate is found)."""
+    sf = [s * c for c in f]
+    c0 = sf[0]
+    for k, (lo, hi, fixed) in enumerate(bounds):
+        a = sf[k + 1]
+        c0 += a * (fixed if fixed is not None else (lo if a > 0 else hi))
+    if c0 >= 0:
+        return "box"
+    one = _one_constraint(G, bounds, sf, d)
+    if one is not None:
+        return one
+    Gl, G0, El, E0 = _lp_arrays(E, G, d)
+    obj = np.array([float(c) for c in sf[1:]])
+    ok, fun, xv, duals = _lp(obj, -Gl, G0, El, E0)
+    if not ok:
+        raise Stuck("sign LP: no optimum")
+    if float(sf[0]) + fun < -1e-9:
+        raise Split(tuple(f), xv)
+    y = -duals
+    act = [i for i, v in enumerate(y) if v > 1e-12]
+    A = [[G[i][k] for i in act] + [e[k] for e in E] for k in range(1, d + 1)]
+    u = _solve(A, sf[1:]) if (act or E) else None
+    if u is not None:
+        yy = list(zip(act, u[:len(act)]))
+        lam = list(enumerate(u[len(act):]))
+        rest = sf[0] - sum((q * G[i][0] for i, q in yy), _Z) - sum((q * E[j][0] for j, q in lam), _Z)
+        if all(q >= 0 for _, q in yy) and rest >= 0:
+            return {"y": _sparse_json(yy), "l": _sparse_json(lam)}
+    raise Split(tuple(f))
+
+
+class SearchCell(KP.PolyCell):
+    """The kernel's cell with ``certify`` replaced by the search: it records one entry per certified decision
+    (inherited entries of the parent first) and raises :class:`Split` when a decision varies on the cell."""
+
+    __slots__ = ("inherited", "found")
+
+    def __init__(self, E, G, p, bounds, inherited):
+        super().__init__(E, G, p, bounds, [], "search")
+        self.inherited, self.found = inherited, {}
+
+    def certify(self, f, s) -> None:
+        key = KP.norm_key(f)
+        hit = self.inherited.get(key)
+        if hit is not None:
+            entry = hit
+        elif s == 0:
+            lam = _combination(self.E, f, self.ambient)
+            if lam is None:
+                raise Split(tuple(f))
+            entry = {"l": _sparse_json(lam)}
+        else:
+            entry = sign_certificate(self.E, self.G, self.bounds, f, s, self.ambient)
+        self.found[key] = entry
+        self.signs.append(entry)
+        self.pos += 1
+
+
+def _inside(E, G, x) -> bool:
+    return all(_at(g, x) > 0 for g in G) and all(_at(e, x) == 0 for e in E)
+
+
+def _child_points(E, G, p, h, v, hint, d) -> list:
+    """Exact points of the children {h > 0}, {h < 0}, {h = 0} of the cell (None where the LP must search): the
+    parent's point p goes to its own child; with a float point ``hint`` on the other side of h (the sign LP's
+    minimiser, moved exactly onto the cell's equations) the segment from p gives the zero point and a point
+    beyond it; with h(p) = 0, p +- eps w along a direction w of the equations' solution set."""
+    out = [None, None, None]
+    out[0 if v > 0 else 1 if v < 0 else 2] = p
+    par = _parametrise(E, d)
+    if par is None:
+        return out
+    free, x_of = par
+    if v == 0:
+        base = x_of([p[k] for k in free])
+        best = None
+        for j, k in enumerate(free):
+            z = [p[c] for c in free]
+            z[j] += 1
+            w = [a - b for a, b in zip(x_of(z), base)]
+            hw = sum((c * t for c, t in zip(h[1:], w)), _Z)
+            if hw and (best is None or abs(hw) > abs(best[0])):
+                best = (hw, w)
+        if best is None:
+            return out
+        hw, w = best
+        eps = mpq(1)
+        for _ in range(64):
+            a = tuple(c + eps * t for c, t in zip(p, w))
+            b = tuple(c - eps * t for c, t in zip(p, w))
+            if _inside(E, G, a) and _inside(E, G, b):
+                out[0], out[1] = (a, b) if hw > 0 else (b, a)
+                return out
+            eps /= 4
+        return out
+    if hint is None:
+        return out
+    for den in _DENS[1:]:
+        q = x_of([mpq(Fraction(float(hint[k])).limit_denominator(den)) for k in free])
+        hq = _at(h, q)
+        if (hq > 0) == (v > 0) or hq == 0:
+            continue
+        t0 = v / (v - hq)                     # h(p + t0 (q - p)) = 0
+        z = tuple(a + t0 * (b - a) for a, b in zip(p, q))
+        for t1 in (t0 + (1 - t0) / 2, t0 + (1 - t0) / 8):
+            o = tuple(a + t1 * (b - a) for a, b in zip(p, q))
+            if _inside(E, G, o):
+                out[1 if v > 0 else 0] = o
+                break
+        if _inside(E, G, z):
+            out[2] = z
+        return out
+    return out
+
+
+def _volume_fraction(trees, root_cells, bx, points: int = 2000, seed: int = 0) -> float:
+    """Estimate (seeded Monte Carlo, evidence only) of the fraction of the box covered by finished open leaves."""
+    i_open = (3 ** len(bx) - 1) // 2 if len(root_cells) > 1 else 0
+    tree = trees[i_open]
+    rng = random.Random(seed)
+    lo = [float(a) for a, _ in bx]
+    hi = [float(b) for _, b in bx]
+    hit = 0
+    for _ in range(points):
+        x = [rng.uniform(a, b) for a, b in zip(lo, hi)]
+        node = tree
+        while node is not None and "split" in node:
+            h = node["_h"]
+            v = h[0] + sum(c * t for c, t in zip(h[1:], x))
+            node = node["children"][0 if v > 0 else 1]
+        hit += node is not None and ("point" in node or "empty" in node)
+    return hit / points
+
+
+def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: float, bx):
+    """Process every root's split tree depth-first.  ``leaf_fn(cell)`` returns None to accept the leaf or a
+    value that stops the search (a difference).  Returns ``{"trees", "complete", "stopped", "leaves", "roots_done",
+    "stop", "volume_estimate"}``."""
+    d = len(bx)
+    t0 = time.monotonic()
+    trees, leaves, stop, stopped, roots_done = [], 0, None, None, 0
+    for r, (E0, G0, bounds) in enumerate(root_cells):
+        root = {}
+        trees.append(root)
+        if stop is not None or stopped is not None:
+            continue
+        centre = tuple(fixed if fixed is not None else (lo + hi) / 2 for lo, hi, fixed in bounds)
+        stack = [(root, E0, G0, centre, {})]
+        while stack:
+            if leaves >= max_cells:
+                stopped = f"max_cells = {max_cells} leaves reached"
+                break
+            if time.monotonic() - t0 > time_budget:
+                stopped = f"time_budget = {time_budget} s spent"
+                break
+            node, E, G, p, inherited = stack.pop()
+            if p is None:
+                p = find_point(E, G, d)
+                if isinstance(p, dict):
+                    node["empty"] = p
+                    continue
+            cell = SearchCell(E, G, p, bounds, inherited)
+            try:
+                out = leaf_fn(cell)
+            except Split as sp:
+                h = KP.norm_key(sp.form)
+                v = _at(h, p)
+                kids = [{}, {}, {} if lower else None]
+                node["split"] = [_s(c) for c in h]
+                node["children"] = kids
+                node["_h"] = [float(c) for c in h]
+                inh = {**inherited, **cell.found}
+                neg = tuple(-c for c in h)
+                pts = _child_points(E, G, p, h, v, sp.hint, d)
+                if lower:
+                    stack.append((kids[2], E + [h], G, pts[2], inh))
+                stack.append((kids[1], E, G + [neg], pts[1], inh))
+                stack.append((kids[0], E, G + [h], pts[0], inh))
+                continue
+            node["point"] = [_s(c) for c in p]
+            node["signs"] = cell.signs
+            leaves += 1
+            if out is not None:
+                stop = (out, p, cell)
+                break
+        else:
+            roots_done += 1
+            continue
+        if stop is not None:
+            break
+    complete = stop is None and stopped is None
+    info = {"trees": trees, "complete": complete, "stopped": stopped, "leaves": leaves, "roots": len(root_cells),
+            "roots_done": roots_done, "stop": stop, "seconds": time.monotonic() - t0}
+    if stopped is not None:
+        info["volume_estimate"] = _volume_fraction(trees, root_cells, bx)
+    return info
+
+
+def strip(trees) -> list:
+    """The trees without the search's private keys (what the certificate records)."""
+    out = []
+    for t in trees:
+        out.append(_strip(t))
+    return out
+
+
+def _strip(node):
+    if node is None:
+        return None
+    stack, root = [(node, None, None)], None
+    while stack:
+        n, parent, k = stack.pop()
+        c = None if n is None else {key: v for key, v in n.items() if key not in ("_h", "children")}
+        if n is not None and "children" in n:
+            c["children"] = [None, None, None]
+            for i, ch in enumerate(n["children"]):
+                stack.append((ch, c, i))
+        if parent is None:
+            root = c
+        else:
+            parent["children"][k] = c
+    return root
+
+
+def emulation_search(params: dict, *, max_cells: int = DEFAULT_MAX_CELLS, time_budget: float = DEFAULT_TIME_BUDGET):
+    """The split trees of an ``emulation-polytope`` certificate for the kernel parameters ``params`` (network,
+    transformer, box, tie): the search dict of :func:`search`; ``stop`` is ``((output, rule), point, cell)`` at
+    the first leaf where the two sides differ."""
+    from ..kernel import emulation as KE
+
+    _, net, T, bx, rules, _, _ = KE._read_params(params)
+    root_cells = KP.roots(bx)
+    return search(root_cells, lambda cell: KE.polytope_leaf(net, T, rules, cell), lower=True,
+                  max_cells=max_cells, time_budget=time_budget, bx=bx)
+
+
+def activation_search(network: dict, bx, *, max_cells: int = DEFAULT_MAX_CELLS,
+                      time_budget: float = DEFAULT_TIME_BUDGET):
+    """The split tree of a ``regions-polytope`` certificate (the open box only, zero children dropped) and the
+    set of activation patterns of its leaves."""
+    net = KC.read_maxout(network, "network")
+    bxq = [(mpq(lo), mpq(hi)) for lo, hi in bx]
+    patterns = []
+
+    def leaf(cell):
+        patterns.append(KC.eval_maxout(net, cell)[1])
+        return None
+
+    info = search([KP.interior_root(bxq)], leaf, lower=False, max_cells=max_cells, time_budget=time_budget, bx=bxq)
+    info["patterns"] = patterns
+    return info
+
+
+CONVENTIONS = {"region": "activation regions = maximal open sets with constant argmax sets (exact polyhedral cells of "
+                         "the open box; the dropped cells lie in finitely many hyperplanes, a set of measure zero)"}
+
+
+def prove_activation_count(network: dict, bx, expected=None, *, claim: str = "T10", max_cells: int = DEFAULT_MAX_CELLS,
+                           time_budget: float = DEFAULT_TIME_BUDGET):
+    """A Result (kernel kinds ``regions-polytope`` / ``regions-polytope-miscount``): PROVED iff the SPEC
+    ``network`` has exactly ``expected`` activation regions on the box (``None``: the count found), REFUTED
+    otherwise; INCONCLUSIVE when a budget runs out (partial coverage as evidence) or when no exact certificate
+    is found.  ``bx``: exact ``[(lo, hi)]``, lo < hi."""
+    from ..canonical import jsonable
+    from ..kernel import regions as KR
+    from ..results import Method, Result, Verdict
+
+    if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool) or expected < 0):
+        from ..errors import InputError
+
+        raise InputError("expected", f"must be a non-negative integer, got {expected!r}")
+    params = {"network": jsonable(network), "box": jsonable([[lo, hi] for lo, hi in bx]), "kind": "activation"}
+    conv = dict(CONVENTIONS)
+
+    def inconclusive(summary, **ev):
+        return Result(claim, "exact activation region count on the box (polyhedral cells)", Verdict.INCONCLUSIVE,
+                      Method.EXACT, certificate={"summary": summary}, parameters={**params, "count": expected},
+                      conventions=conv, evidence=ev)
+
+    try:
+        info = activation_search(network, bx, max_cells=max_cells, time_budget=time_budget)
+    except Stuck as exc:
+        return inconclusive(f"polyhedral cells: {exc}")
+    if not info["complete"]:
+        return inconclusive(f"budget: {info['stopped']}; about {info['volume_estimate']:.1%} of the volume in "
+                            f"finished cells (estimate, evidence only)", cells=info["leaves"],
+                            volume_fraction_estimate=info["volume_estimate"],
+                            patterns_so_far=len(set(info["patterns"])))
+    n = len(set(info["patterns"]))
+    ok = expected is None or expected == n
+    params["count"] = n if expected is None else expected
+    params = jsonable(params)
+    cert = {"kind": "regions-polytope" if ok else "regions-polytope-miscount", "roots": strip(info["trees"])}
+    return Result(claim, KR.statement("polytope", params, conv), Verdict.PROVED if ok else Verdict.REFUTED,
+                  Method.EXACT, certificate=cert, parameters=params, conventions=conv,
+                  evidence={"summary": f"{n} activation regions ({info['leaves']} open cells), claimed "
+                                       f"{params['count']}", "activation_regions": n, "cells": info["leaves"]})
