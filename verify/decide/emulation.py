@@ -677,7 +677,7 @@ def _polytope(claim, ref, target, spec, params, conventions, evidence, max_cells
     """d >= 3: exact polyhedral cells (:mod:`verify.decide.polytope`, kernel kind ``emulation-polytope``)."""
     from .polytope import DEFAULT_TIME_BUDGET, Stuck, emulation_search, strip
 
-    budget = DEFAULT_TIME_BUDGET if time_budget is None else parse_positive(time_budget, "time_budget")
+    budget = DEFAULT_TIME_BUDGET if time_budget is None else time_budget   # validated by _check_budget
     try:
         info = emulation_search(params, max_cells=max_cells, time_budget=float(budget))
     except Stuck as exc:
