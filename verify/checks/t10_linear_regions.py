@@ -421,6 +421,12 @@ def check_region_count(spec, box, kind: str = "pieces", expected: int | None = N
 
         return prove_activation_count(net.to_dict(), parse_box(box, net.input_dim, max_dim=MAX_DIM), expected)
     rc = count_regions(net, box, kind=kind, tie=tie)
+    if not rc.complete:            # a budget ran out: no count, never a verdict
+        params = {"network": net.to_dict(), "box": [[lo, hi] for lo, hi in rc.box], "kind": kind,
+                  "count": expected}
+        return _kernel_result("T10", "count", Verdict.INCONCLUSIVE, Method.EXACT, {}, params, CONV_PIECES,
+                              evidence={"summary": f"count stopped by {rc.partial['stopped']}: not certified",
+                                        "partial": rc.partial})
     claimed = rc.count if expected is None else expected
     if not isinstance(claimed, int) or isinstance(claimed, bool) or claimed < 0:
         raise InputError("expected", f"must be a non-negative integer, got {claimed!r}")

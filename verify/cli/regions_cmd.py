@@ -200,6 +200,12 @@ def run(args) -> int:
             try:
                 rc = count_regions(net, box, kind=args.kind, include_regions=need_regions, max_regions=max_cells,
                                    **kwargs)
+                if not getattr(rc, "complete", True):    # a budget ran out: a partial result, no count
+                    progress.close()
+                    p = rc.partial
+                    what = (f"the time budget of {float(budget):g} s ran out" if p["stopped"] == "time_budget"
+                            else f"max_regions: more than {max_cells} cells")
+                    return _inconclusive(args, net, box, f"{what} (swept {p['coverage']} of the box)")
             except SizeLimitError as exc:
                 if exc.field == "box" and net.input_dim > 2:
                     raise SizeLimitError("--slice", f"the network has {net.input_dim} inputs: {exc.problem}; count "

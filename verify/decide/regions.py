@@ -23,18 +23,23 @@ Algorithm
 * 1-D maxout (:func:`maxout_values_1d`): the network is carried as its exact values at the breakpoints;
   layer by layer, a breakpoint is inserted wherever a unit's argmax set changes inside an interval (rank
   2: a strict sign change of the piece difference; rank k: the upper envelope resolved between all
-  pairwise crossings).  Cost per layer: O(intervals x units x k^2).  Pieces are maximal runs of equal
-  slopes (:func:`pieces_from_values`).
+  pairwise crossings).  Cost per layer: O(intervals x units x k^2).  Layers of 6 units or more run in
+  matrix form (:func:`_matrix_sweep_1d`: one ``fmpz_mat`` product per layer over homogeneous integer
+  rows, integer sign tests).  Pieces are maximal runs of equal slopes (:func:`pieces_from_values`).
 * 2-D maxout (:func:`maxout_cells_2d`): polygons split unit by unit on exact vertex signs, all pieces of a
-  layer from one ``fmpq_mat`` product per cell, an exact bounding-box test skipping most vertex
-  evaluations; pieces by union-find across shared edges of positive length with equal maps
-  (:func:`merge_pieces_2d`).
+  layer from one integer ``fmpz_mat`` product per cell (maps over one positive scale), a rigorous float64
+  filter (:class:`_FloatFilter`, explicit rounding bound) deciding the rank-2 units of a layer on a cell at
+  once, an exact bounding-box test skipping most vertex evaluations of the rest; pieces by union-find across
+  shared edges of positive length with equal maps (:func:`merge_pieces_2d`).
+* Budgets (``max_regions``, ``time_budget``): the sweeps run on parts of the box, left to right, and stop
+  with a partial result (docs/regions.md, count_regions).
 * Anything else: the tracer (:func:`verify.decide.tracer.trace`, ``closed=False``), then the same merging.
 
 Soundness
 ---------
-Exact rational arithmetic throughout (``mpq``, ``fmpq``) and the vertex lemma of
-:mod:`verify.decide.geometry`: the count is exact, not a lower bound or an estimate; docs/regions.md
+Exact rational arithmetic throughout (``mpq``, ``fmpq``, integers over a positive scale) and the vertex
+lemma of :mod:`verify.decide.geometry`: the count is exact, not a lower bound or an estimate (floats only
+skip an exact test whose answer their rounding bound proves); docs/regions.md
 describes both notions and their conventions.  The count is re-checked by the kernel
 (:mod:`verify.kernel.regions`) when a claim module wraps it into a Result.  The 1-D activation count is the
 number of intervals between breakpoints; the tracer's is the number of distinct patterns (equal, since
@@ -43,8 +48,9 @@ every activation region is convex).
 Limits
 ------
 Input dimension 1 or 2 and a full-dimensional box (lo < hi on every side).  At most ``max_regions`` cells
-(default and maximum ``MAX_REGIONS`` = 2,100,000, a 1-D tent up to L = 21); more raises
-:class:`~verify.errors.SizeLimitError`.  There is no undecided answer: a function that is not piecewise
+(default and maximum ``MAX_REGIONS`` = 2,100,000, a 1-D tent up to L = 21): beyond it, and past a
+``time_budget``, :func:`count_regions` returns a partial result (``complete`` False, no count); the sweep
+functions themselves raise :class:`~verify.errors.SizeLimitError`.  There is no undecided answer: a function that is not piecewise
 affine or not traceable raises the tracer's errors (:class:`~verify.decide.tracer.NotPiecewiseLinear`,
 :class:`~verify.decide.tracer.UntraceableCode`).  ``maxout_cells_2d`` with an inexact context (the
 float64 benchmark) returns counts that are not proofs.
@@ -61,9 +67,11 @@ float64 benchmark) returns counts that are not proofs.
 from __future__ import annotations
 
 import dataclasses
+import time
 from fractions import Fraction
 from typing import Any
 
+from flint import fmpq, fmpq_mat, fmpz, fmpz_mat
 from gmpy2 import mpq
 
 from ..arith.exact import fraction_str, parse_box
@@ -77,7 +85,8 @@ __all__ = ["RegionCount", "count_regions", "maxout_breakpoints_1d", "breakpoint_
            "merge_pieces_1d", "maxout_cells_2d", "maxout_values_1d", "pieces_from_values", "prefix_counts_1d", "merge_pieces_2d", "KINDS", "MAX_REGIONS"]
 
 KINDS = ("pieces", "activation")
-MAX_REGIONS = 2_100_000        # 1-D tent L = 21; a larger request is refused (SizeLimitError)
+MAX_REGIONS = 2_100_000        # 1-D tent L = 21; a larger request is refused (InputError)
+MAX_TIME_BUDGET = 86_400.0     # seconds: the largest time_budget accepted (a day)
 
 
 @dataclasses.dataclass
@@ -95,11 +104,21 @@ class RegionCount:
     pieces: int | None = None
     cells: int | None = None
     method: str = ""
+    partial: dict | None = None
+
+    @property
+    def complete(self) -> bool:
+        """False when a budget (``max_regions``, ``time_budget``) ran out: then ``count``, ``activation_regions``
+        and ``pieces`` are None and ``partial`` describes the part of the box that was swept."""
+        return self.partial is None
 
     def to_dict(self, include_regions: bool = True) -> dict:
         out = {"kind": self.kind, "count": self.count, "box": [[lo, hi] for lo, hi in self.box], "dim": self.dim,
                "activation_regions": self.activation_regions, "pieces": self.pieces, "cells": self.cells,
                "method": self.method}
+        if self.partial is not None:
+            out["complete"] = False
+            out["partial"] = self.partial
         if include_regions:
             out["regions"] = self.regions
         return out
@@ -164,7 +183,8 @@ class RegionCount:
 
 # -- 1-D exact breakpoint sweep for maxout networks ------------------------------------------------
 
-def maxout_values_1d(net, lo, hi, *, max_regions: int = MAX_REGIONS, after_layer=None, ctx: Context = MPQ):
+def maxout_values_1d(net, lo, hi, *, max_regions: int = MAX_REGIONS, after_layer=None, ctx: Context = MPQ,
+                     deadline: float | None = None):
     """Exact breakpoints ``xs`` (lo = xs[0] < ... < xs[-1] = hi) of the activation cells of a 1-D maxout
     network and its output values ``Y[i]`` (a tuple per breakpoint), all ``mpq``.
 
@@ -174,11 +194,43 @@ def maxout_values_1d(net, lo, hi, *, max_regions: int = MAX_REGIONS, after_layer
     crossings).  Consecutive intervals therefore differ in the activation pattern.
     ``after_layer(l, xs, V)`` (optional) is called after every layer with the hidden values (prefix counts).
     ``ctx`` is the arithmetic context whose ``convert`` gives the working numbers (exact ``mpq`` by default;
-    the comparisons are the numbers' own, so only an exact context gives exact breakpoints)."""
+    the comparisons are the numbers' own, so only an exact context gives exact breakpoints).  With the exact
+    default and a layer of at least ``_MATRIX_MIN_WIDTH`` units, the sweep runs in matrix form
+    (:func:`_matrix_sweep_1d`: one exact ``fmpq_mat`` product per layer for all breakpoints, signs from the
+    integer numerators); the breakpoints and values are the same exact numbers either way.  More than
+    ``max_regions`` cells raise :class:`~verify.errors.SizeLimitError`; ``deadline`` (a ``time.monotonic()``
+    value, used by :func:`count_regions`' ``time_budget``) raises the internal ``_TimeUp``."""
     import gc
 
     if net.input_dim != 1:
         raise InputError("network", f"the 1-D sweep needs input dimension 1, got {net.input_dim}")
+    if ctx is MPQ and max(net.widths) >= _MATRIX_MIN_WIDTH:
+        cb = None
+        if after_layer is not None:
+            def cb(xs_, H_):
+                after_layer(len(xs_), [_to_mpq(x) for x in xs_], _mpq_rows(H_))
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            xs, H = _matrix_sweep_1d(net, lo, hi, max_regions, deadline, cb)
+            if net.readout is not None:
+                Wo, bo = net.readout
+                m = len(bo)
+                Mo, oden = _int_matrix([(Wo[i], bo[i]) for i in range(m)], len(Wo[0]))
+                e = (H * Mo).entries()
+                w = H.ncols()
+                sc = H.entries()[w - 1::w]
+                V = []
+                for r in range(H.nrows()):
+                    s_ = int(sc[r] * oden)
+                    V.append(tuple(mpq(int(v), s_) for v in e[r * m:(r + 1) * m]))
+            else:
+                V = _mpq_rows(H)
+            xs = [_to_mpq(x) for x in xs]
+        finally:
+            if enabled:
+                gc.enable()
+        return xs, V
     conv = ctx.convert
     xs = [conv(lo), conv(hi)]
     V = [(xs[0],), (xs[1],)]                      # unit values at the breakpoints
@@ -186,13 +238,15 @@ def maxout_values_1d(net, lo, hi, *, max_regions: int = MAX_REGIONS, after_layer
     gc.disable()
     try:
         for W, b in net.layers:
+            if deadline is not None and time.monotonic() > deadline:
+                raise _TimeUp()
             k = len(b[0])
             units = [[(tuple((m, conv(c)) for m, c in enumerate(w) if c), conv(bij)) for w, bij in zip(Wi, bi)]
                      for Wi, bi in zip(W, b)]
             if k == 2:
-                xs, V = _layer_rank2(units, xs, V, max_regions)
+                xs, V = _layer_rank2(units, xs, V, max_regions, deadline)
             else:
-                xs, V = _layer_rank_k(units, xs, V, max_regions)
+                xs, V = _layer_rank_k(units, xs, V, max_regions, deadline)
             if after_layer is not None:
                 after_layer(len(xs), xs, V)
     finally:
@@ -205,7 +259,7 @@ def maxout_values_1d(net, lo, hi, *, max_regions: int = MAX_REGIONS, after_layer
     return xs, V
 
 
-def _layer_rank2(units, xs, V, max_regions):
+def _layer_rank2(units, xs, V, max_regions, deadline=None):
     U = []
     for (w0, b0), (w1, b1) in units:
         d0 = dict(w0)
@@ -259,12 +313,14 @@ def _layer_rank2(units, xs, V, max_regions):
                 new_V.append(apply(h)[1])
         if len(new_xs) > max_regions:
             raise SizeLimitError("max_regions", f"more than {max_regions} cells")
+        if deadline is not None and not i & 1023 and time.monotonic() > deadline:
+            raise _TimeUp()
     new_xs.append(xs[-1])
     new_V.append(H[-1])
     return new_xs, new_V
 
 
-def _layer_rank_k(units, xs, V, max_regions):
+def _layer_rank_k(units, xs, V, max_regions, deadline=None):
     def pieces_at(h):
         out = []
         for pcs in units:
@@ -318,7 +374,232 @@ def _layer_rank_k(units, xs, V, max_regions):
                 new_V.append(tuple(max(r) for r in pieces_at(h)))
         if len(new_xs) > max_regions + 1:
             raise SizeLimitError("max_regions", f"more than {max_regions} cells")
+        if deadline is not None and not i & 1023 and time.monotonic() > deadline:
+            raise _TimeUp()
     return new_xs, new_V
+
+
+# -- 1-D exact sweep, layer-wise matrix form ---------------------------------------------------------
+
+_MATRIX_MIN_WIDTH = 6          # narrower networks (tents, zigzags) stay on the scalar sweep (faster there)
+
+
+class _TimeUp(Exception):
+    """Internal: the ``deadline`` of a budgeted sweep passed (count_regions turns it into a partial result)."""
+
+
+def _fmpq(v, _F=Fraction):
+    if type(v) is not _F:
+        v = to_fraction(v)
+    return fmpq(v.numerator, v.denominator)
+
+
+def _to_mpq(v):
+    return mpq(int(v.p), int(v.q))
+
+
+def _int_matrix(cols, n_in, den=None):
+    """Columns ``(weights, bias)`` as ONE ``fmpz_mat`` of shape (n_in + 1) x C over a common denominator ``den``
+    (default: the least one; a positive scale common to every entry changes no sign and no ratio)."""
+    from math import lcm
+
+    F = Fraction
+    fr = [v if type(v) is F else to_fraction(v) for w, bb in cols for v in (*w, bb)]
+    # the private slots of Fraction: the public properties cost a Python call per entry
+    if den is None:
+        den = lcm(*[v._denominator for v in fr]) if fr else 1
+    ints = [v._numerator * (den // v._denominator) for v in fr]
+    C, w = len(cols), n_in + 1
+    flat = [0] * (w * C)
+    for c in range(C):
+        flat[c::C] = ints[c * w:(c + 1) * w]
+    return fmpz_mat(w, C, flat), den
+
+
+def _layer_int_matrices(W, b, n_in):
+    """The layer acting on homogeneous rows [s h, s] (s > 0) as integer matrices over one common denominator:
+    rank 2, (piece 0, piece 1 - piece 0), N columns each; rank k, one matrix of the N k pieces (unit-major)."""
+    from math import lcm
+
+    N, k = len(W), len(b[0])
+    if k == 2:
+        c0 = [(Wi[0], bi[0]) for Wi, bi in zip(W, b)]
+        c1 = [(Wi[1], bi[1]) for Wi, bi in zip(W, b)]
+        F = Fraction
+        den = lcm(*[(v if type(v) is F else to_fraction(v))._denominator
+                    for cols in (c0, c1) for w, bb in cols for v in (*w, bb)])
+        M0, _ = _int_matrix(c0, n_in, den)
+        M1, _ = _int_matrix(c1, n_in, den)
+        return (M0, M1 - M0), N, k, den
+    cols = [(Wi[j], bi[j]) for Wi, bi in zip(W, b) for j in range(k)]
+    M, den = _int_matrix(cols, n_in)
+    return (M,), N, k, den
+
+
+def _row_gcd_reduce(row):
+    g = row[-1]
+    for v in row:
+        if g == 1:
+            return row
+        g = g.gcd(v)
+    return [v // g for v in row] if g != 1 else row
+
+
+def _matrix_sweep_1d(net, lo, hi, max_regions, deadline=None, after_layer=None):
+    """:func:`maxout_values_1d` for exact numbers, one layer at a time as exact integer matrix products.
+
+    Every breakpoint is a homogeneous integer row ``[s h, s]`` (s > 0) of the layer inputs h; the values of all
+    pieces at all breakpoints are ONE ``fmpz_mat`` product per layer (rank 2: the first piece and the
+    difference of the two), each row on its own positive scale, so signs are integer comparisons and the
+    crossing of a unit between rows a and b is ``t = d_a s_b / (d_a s_b - d_b s_a)`` exactly.  A new
+    breakpoint's row is ``(q - p) s_b H_a + p s_a H_b`` for t = p / q, divided by its content (gcd); the
+    values at all points, old and new, come from a second product.  Returns ``(xs, H)``: the breakpoints
+    (``fmpq``) and the last layer's homogeneous rows (an ``fmpz_mat``)."""
+    Z0 = fmpz(0)
+    one = fmpq(1)
+    xs = [_fmpq(lo), _fmpq(hi)]
+    H = fmpz_mat(2, 2, [xs[0].p * xs[1].q, xs[0].q * xs[1].q, xs[1].p * xs[0].q, xs[0].q * xs[1].q])
+    n_in = 1
+    for W, b in net.layers:
+        if deadline is not None and time.monotonic() > deadline:
+            raise _TimeUp()
+        Ms, N, k, den = _layer_int_matrices(W, b, n_in)
+        w = n_in + 1
+        npts = len(xs)
+        zs = [(H * M).entries() for M in Ms]
+        hrow = H.entries()
+        sc = hrow[n_in::w]                       # the row scales s_r
+        new_pts = []                             # (index of the interval, [t, ...] sorted)
+        total = npts
+        if k == 2:
+            zd = zs[1]
+            for i in range(npts - 1):
+                ra, rb = i * N, (i + 1) * N
+                ts = None
+                for u in range(N):
+                    da, db = zd[ra + u], zd[rb + u]
+                    if (da > Z0 and db < Z0) or (da < Z0 and db > Z0):
+                        pa = da * sc[i + 1]
+                        t = fmpq(pa, pa - db * sc[i])
+                        if ts is None:
+                            ts = [t]
+                        elif t not in ts:
+                            ts.append(t)
+                if ts is not None:
+                    if len(ts) > 1:
+                        ts.sort()
+                    new_pts.append((i, ts))
+                    total += len(ts)
+                    if total - 1 > max_regions:
+                        raise SizeLimitError("max_regions", f"more than {max_regions} cells")
+                if deadline is not None and not i & 1023 and time.monotonic() > deadline:
+                    raise _TimeUp()
+        else:
+            z = zs[0]
+            C = N * k
+            half = fmpq(1, 2)
+            for i in range(npts - 1):
+                ra, rb = i * C, (i + 1) * C
+                sa, sb = sc[i], sc[i + 1]
+                ts = set()
+                for u in range(N):
+                    a = [v * sb for v in z[ra + u * k: ra + u * k + k]]      # both ends on the scale sa sb
+                    bq = [v * sa for v in z[rb + u * k: rb + u * k + k]]
+                    cand = set()
+                    for j in range(k):
+                        for j2 in range(j + 1, k):
+                            da, db = a[j2] - a[j], bq[j2] - bq[j]
+                            if (da > Z0 and db < Z0) or (da < Z0 and db > Z0):
+                                cand.add(fmpq(da, da - db))
+                    if not cand:
+                        continue
+                    grid = [fmpq(0)] + sorted(cand) + [one]
+                    prev = None
+                    for g0, g1 in zip(grid, grid[1:]):
+                        tm = (g0 + g1) * half
+                        vals = [av + tm * (bv - av) for av, bv in zip(a, bq)]
+                        top = max(vals)
+                        arg = tuple(j for j, v in enumerate(vals) if v == top)
+                        if prev is not None and arg != prev:
+                            ts.add(g0)
+                        prev = arg
+                if ts:
+                    new_pts.append((i, sorted(ts)))
+                    total += len(ts)
+                    if total - 1 > max_regions:
+                        raise SizeLimitError("max_regions", f"more than {max_regions} cells")
+                if deadline is not None and not i & 1023 and time.monotonic() > deadline:
+                    raise _TimeUp()
+        if new_pts:
+            # the new rows only: one product for all of them, then the rows merged in order
+            fnew, snew, nxs = [], [], []
+            for i, ts in new_pts:
+                Ha, Hb = hrow[i * w:(i + 1) * w], hrow[(i + 1) * w:(i + 2) * w]
+                sa, sb = sc[i], sc[i + 1]
+                xa, xb = xs[i], xs[i + 1]
+                for t in ts:
+                    p, q = t.p, t.q
+                    ca, cb = (q - p) * sb, p * sa
+                    row = _row_gcd_reduce([ca * va + cb * vb for va, vb in zip(Ha, Hb)])
+                    fnew.extend(row)
+                    snew.append(row[-1])
+                    nxs.append(xa + t * (xb - xa))
+            n_new = len(snew)
+            znew = [(fmpz_mat(n_new, w, fnew) * M).entries() for M in Ms]
+            C = len(zs[0]) // npts
+            mz = [[] for _ in zs]
+            mx, ms = [], []
+            prev_i = j = 0
+            for i, ts in new_pts:
+                mx.extend(xs[prev_i:i + 1])
+                mx.extend(nxs[j:j + len(ts)])
+                ms.extend(sc[prev_i:i + 1])
+                ms.extend(snew[j:j + len(ts)])
+                for zl, zo, zn in zip(mz, zs, znew):
+                    zl.extend(zo[prev_i * C:(i + 1) * C])
+                    zl.extend(zn[j * C:(j + len(ts)) * C])
+                j += len(ts)
+                prev_i = i + 1
+            mx.extend(xs[prev_i:])
+            ms.extend(sc[prev_i:])
+            for zl, zo in zip(mz, zs):
+                zl.extend(zo[prev_i * C:])
+            xs, sc, zs = mx, ms, mz
+        npts = len(xs)
+        out = [None] * (npts * (N + 1))
+        if k == 2:
+            z0, zd = zs
+            for r in range(npts):
+                base, o = r * N, r * (N + 1)
+                for u in range(N):
+                    d = zd[base + u]
+                    out[o + u] = z0[base + u] + d if d > Z0 else z0[base + u]
+        else:
+            z = zs[0]
+            C = N * k
+            for r in range(npts):
+                base, o = r * C, r * (N + 1)
+                for u in range(N):
+                    out[o + u] = max(z[base + u * k: base + u * k + k])
+        # the scale of row r is now s_r times the layer's common denominator
+        for r in range(npts):
+            out[r * (N + 1) + N] = sc[r] * den
+        H = fmpz_mat(npts, N + 1, out)
+        n_in = N
+        if after_layer is not None:
+            after_layer(xs, H)
+    return xs, H
+
+
+def _mpq_rows(H) -> list:
+    """Homogeneous integer rows [s h, s] as tuples of ``mpq`` values h."""
+    w = H.ncols()
+    e = H.entries()
+    out = []
+    for r in range(H.nrows()):
+        s_ = int(e[r * w + w - 1])
+        out.append(tuple(mpq(int(v), s_) for v in e[r * w:(r + 1) * w - 1]))
+    return out
 
 
 def pieces_from_values(xs, Y) -> list:
@@ -354,6 +635,11 @@ def maxout_breakpoints_1d(net, lo, hi, *, max_regions: int = MAX_REGIONS):
     """``(xs, maps)``: the breakpoints of :func:`maxout_values_1d` and per open interval the output maps
     as tuples of ``(slope, intercept)`` (mpq)."""
     xs, V = maxout_values_1d(net, lo, hi, max_regions=max_regions)
+    return xs, _maps_1d(xs, V)
+
+
+def _maps_1d(xs, V) -> list:
+    """Per open interval the output maps ``(slope, intercept)`` of the breakpoint values."""
     maps = []
     for i in range(len(xs) - 1):
         dx = xs[i + 1] - xs[i]
@@ -362,7 +648,7 @@ def maxout_breakpoints_1d(net, lo, hi, *, max_regions: int = MAX_REGIONS):
             sl = (yb - ya) / dx
             row.append((sl, ya - sl * xs[i]))
         maps.append(tuple(row))
-    return xs, maps
+    return maps
 
 
 def breakpoint_certificate(xs):
@@ -423,7 +709,87 @@ def _area2(vs):
     return sum(vs[i][0] * vs[(i + 1) % n][1] - vs[(i + 1) % n][0] * vs[i][1] for i in range(n))
 
 
-def maxout_cells_2d(net, box, *, max_regions: int = MAX_REGIONS, ctx: Context = FMPQ) -> list:
+def _as_fraction(v, _F=Fraction):
+    return v if type(v) is _F else to_fraction(v)
+
+
+_U = 2.0 ** -53                  # unit roundoff of float64
+
+
+class _FloatFilter:
+    """Rigorous float64 sign filter for the rank-2 units of one layer on a cell (:func:`maxout_cells_2d`).
+
+    For the difference of the two pieces of unit i, s_i(v) = dw_i . (H v) + db_i at a vertex v (H: the cell's
+    exact affine map of the layer's inputs, v = (x1, x2, 1)), it computes s~ = fl(fl(dw~ H~) v~ + db~) with
+    numpy (dw, db, v rounded to nearest: Fraction and int / int true division are correctly rounded; H, kept
+    as integers over a scale, with three roundings: the integer, the scale, the quotient) and the bound
+    B = 2 gamma_K (|dw~| |H~| |v~| + |db~|) + 1e-290, gamma_K = K u / (1 - K u), K = n_in + 12: every
+    term of s is a product of rounded inputs passing through at most n_in + 10 roundings (any summation
+    order, with or without FMA), so |s~ - s| <= gamma_K T with T the sum of the absolute terms; the factor 2
+    covers T's own rounding and the absolute term underflow.  A unit is decided when s~ > B at every vertex
+    (s > 0 on the closed cell: piece 1 wins) or s~ < -B at every vertex (piece 0 wins); anything else
+    (near zero, a sign change, an overflow giving inf or nan) is left to the exact tests."""
+
+    __slots__ = ("dw", "db", "adw", "adb", "g")
+
+    def __init__(self, W, b, n_in):
+        import numpy as np
+
+        self.dw = np.array([[float(_as_fraction(Wi[1][m]) - _as_fraction(Wi[0][m])) for m in range(n_in)]
+                            for Wi in W])
+        self.db = np.array([float(_as_fraction(bi[1]) - _as_fraction(bi[0])) for bi in b])
+        self.adw, self.adb = np.abs(self.dw), np.abs(self.db)
+        K = n_in + 12
+        self.g = 2 * K * _U / (1 - K * _U)
+
+    def decide(self, Hm, vs):
+        """Per unit +1 / -1 (decided on the closed cell) or 0 (undecided), as a list."""
+        import numpy as np
+
+        try:
+            Hi, sc_ = Hm                  # integer maps over a positive scale
+            Hf = np.array([int(e) for e in Hi.entries()], dtype=float).reshape(-1, 3) / float(int(sc_))
+            Vf = np.array([[int(x.p) / int(x.q), int(y.p) / int(y.q), 1.0] for x, y in vs])
+        except OverflowError:
+            return None
+        with np.errstate(all="ignore"):
+            A = self.dw @ Hf
+            A[:, 2] += self.db
+            T = self.adw @ np.abs(Hf)
+            T[:, 2] += self.adb
+            S = A @ Vf.T
+            B = self.g * (T @ np.abs(Vf).T) + 1e-290
+            pos = (S > B).all(axis=1)
+            neg = (S < -B).all(axis=1)
+        return (pos.astype(np.int8) - neg.astype(np.int8)).tolist()
+
+
+
+def _int_layer_2d(W, b, n_in, keep_zero=False):
+    """A layer's pieces as integer matrices over their common denominator: (Wm (N k) x n_in, Bm (N k) x 3 with
+    the biases in the last column, the denominator, the rows kept or None for all, the number of rows).
+    Identically zero pieces are left out unless ``keep_zero``."""
+    from math import lcm
+
+    F = Fraction
+    ws = [v if type(v) is F else to_fraction(v) for Wi in W for w in Wi for v in w]
+    bs = [v if type(v) is F else to_fraction(v) for bi in b for v in bi]
+    den = lcm(*[v._denominator for v in ws], *[v._denominator for v in bs])
+    rows = len(bs)
+    wi = [v._numerator * (den // v._denominator) for v in ws]
+    bi = [v._numerator * (den // v._denominator) for v in bs]
+    # pieces that are identically zero (the 0 of a ReLU) stay out of the product: their maps are 0
+    nz = [r for r in range(rows) if bi[r] or any(wi[r * n_in:(r + 1) * n_in])]
+    if len(nz) == rows or keep_zero:
+        nz = None
+    sel = range(rows) if nz is None else nz
+    Wm = fmpz_mat(len(sel), n_in, [c for r in sel for c in wi[r * n_in:(r + 1) * n_in]])
+    Bm = fmpz_mat(len(sel), 3, [x for r in sel for x in (0, 0, bi[r])])
+    return Wm, Bm, den, nz, rows
+
+
+def maxout_cells_2d(net, box, *, max_regions: int = MAX_REGIONS, ctx: Context = FMPQ,
+                    deadline: float | None = None) -> list:
     """Open activation cells of a 2-D maxout network: ``[(vertices, pattern, output maps)]`` where a map
     is ``(a1, a2, c)`` for a1 x1 + a2 x2 + c.  Layer by layer, unit by unit: each cell computes all pieces
     of the layer at once (an exact fmpq_mat product), and a unit's argmax is resolved by exact sign tests
@@ -432,32 +798,55 @@ def maxout_cells_2d(net, box, *, max_regions: int = MAX_REGIONS, ctx: Context = 
     ``ctx``: the arithmetic context of the numbers and of the matrix products (``convert``, ``matrix``,
     ``affine``, ``to_fraction``; exact ``fmpq`` by default).  An inexact context (``ctx.exact`` False, the
     benchmark's float64 baseline in ``bench/regions.py``) keeps a cell whole when a rounded cut does not
-    shrink it; its counts are not proofs."""
+    shrink it; its counts are not proofs.  More than ``max_regions`` cells raise
+    :class:`~verify.errors.SizeLimitError`; ``deadline`` (a ``time.monotonic()`` value) the internal ``_TimeUp``."""
     import gc
 
     inexact = not ctx.exact
     conv, zero, one = ctx.convert, ctx.zero, ctx.one
     (x0, x1), (y0, y1) = [(conv(lo), conv(hi)) for lo, hi in box]
-    H0 = ctx.matrix(2, 3, [one, zero, zero, zero, one, zero])
+    intmode = ctx is FMPQ          # exact: integer maps over one positive scale per cell (fmpz_mat products)
+    H0 = (fmpz_mat(2, 3, [1, 0, 0, 0, 1, 0]), fmpz(1)) if intmode else ctx.matrix(2, 3, [one, zero, zero, zero, one, zero])
     cells = [(((x0, y0), (x1, y0), (x1, y1), (x0, y1)), H0, ())]
     enabled = gc.isenabled()
     gc.disable()
     try:
         for W, b in net.layers:
             N, k, n_in = len(W), len(b[0]), len(W[0][0])
-            Wm = ctx.matrix(N * k, n_in, [conv(c) for Wi in W for w in Wi for c in w])
-            Bm = ctx.matrix(N * k, 3, [v for bi in b for bij in bi for v in (zero, zero, conv(bij))])
+            if intmode:
+                Wm, Bm, lden, nz, nrows = _int_layer_2d(W, b, n_in)
+                Z3 = [fmpz(0)] * (3 * nrows)
+            else:
+                Wm = ctx.matrix(N * k, n_in, [conv(c) for Wi in W for w in Wi for c in w])
+                Bm = ctx.matrix(N * k, 3, [v for bi in b for bij in bi for v in (zero, zero, conv(bij))])
             new_cells = []
-            for vs, Hm, pat in cells:
-                flat = ctx.affine(Wm, Bm, Hm)
-                P = [[(flat[3 * (i * k + j)], flat[3 * (i * k + j) + 1], flat[3 * (i * k + j) + 2])
-                      for j in range(k)] for i in range(N)]
+            filt = _FloatFilter(W, b, n_in) if (not inexact and k == 2) else None
+            for ci, (vs, Hm, pat) in enumerate(cells):
+                if deadline is not None and not ci & 63 and time.monotonic() > deadline:
+                    raise _TimeUp()
+                if intmode:
+                    # the maps of all pieces on the scale s * lden: flat = (Wm Hint + Bm s) entries
+                    flat = (Wm * Hm[0] + Bm * Hm[1]).entries()
+                    if nz is not None:
+                        e, flat = flat, Z3[:]
+                        for q, r in enumerate(nz):
+                            flat[3 * r:3 * r + 3] = e[3 * q:3 * q + 3]
+                    nscale = Hm[1] * lden
+                else:
+                    flat = ctx.affine(Wm, Bm, Hm)
+                dec = filt.decide(Hm, vs) if filt is not None else None
                 stack = [(vs, (), None)]
                 while stack:
                     cv, chosen, box2 = stack.pop()
                     u = len(chosen)
+                    if dec is not None:
+                        # units the float filter decided on the whole cell stay decided on its sub-cells
+                        while u < N and dec[u]:
+                            chosen = chosen + (((1,) if dec[u] > 0 else (0,)),)
+                            u += 1
                     if u == N:
-                        Hn = ctx.matrix(N, 3, [c for i, arg in enumerate(chosen) for c in P[i][arg[0]]])
+                        rows = [c for i, arg in enumerate(chosen) for c in flat[3 * (i * k + arg[0]):3 * (i * k + arg[0]) + 3]]
+                        Hn = (fmpz_mat(N, 3, rows), nscale) if intmode else ctx.matrix(N, 3, rows)
                         new_cells.append((cv, Hn, pat + chosen))
                         continue
                     if box2 is None:
@@ -466,7 +855,7 @@ def maxout_cells_2d(net, box, *, max_regions: int = MAX_REGIONS, ctx: Context = 
                         lx, hx, ly, hy = min(xs_), max(xs_), min(ys_), max(ys_)
                         box2 = ((lx + hx) / 2, (ly + hy) / 2, (hx - lx) / 2, (hy - ly) / 2)
                     cx, cy, rx, ry = box2
-                    row = P[u]
+                    row = [tuple(flat[3 * (u * k + j):3 * (u * k + j) + 3]) for j in range(k)]
                     best = [0]
                     split = None
                     for j in range(1, k):
@@ -513,6 +902,23 @@ def maxout_cells_2d(net, box, *, max_regions: int = MAX_REGIONS, ctx: Context = 
         if enabled:
             gc.enable()
     out = []
+    if intmode:
+        if net.readout is not None:
+            m = len(net.readout[1])
+            Wo, Bo, oden, _, _ = _int_layer_2d([[row] for row in net.readout[0]], [[bb] for bb in net.readout[1]],
+                                               len(net.readout[0][0]), keep_zero=True)
+        else:
+            m = net.widths[-1]
+            Wo, Bo, oden = fmpz_mat(m, m, [int(i == j) for i in range(m) for j in range(m)]), fmpz_mat(m, 3), 1
+    if intmode:
+        for vs, (Hi, sc_), pat in cells:
+            flat = (Wo * Hi + Bo * sc_).entries()
+            den = int(sc_ * oden)
+            maps = tuple((Fraction(int(flat[3 * i]), den), Fraction(int(flat[3 * i + 1]), den),
+                          Fraction(int(flat[3 * i + 2]), den)) for i in range(m))
+            verts = tuple(tuple(Fraction(int(c.p), int(c.q)) for c in v) for v in vs)
+            out.append((verts, pat, maps))
+        return out
     if net.readout is not None:
         m = len(net.readout[1])
         Wo = ctx.matrix(m, len(net.readout[0][0]), [conv(c) for row in net.readout[0] for c in row])
@@ -626,6 +1032,130 @@ def _map_json(forms, d) -> list:
     return [as_form(v, d).to_fractions() for v in forms]
 
 
+# -- budgets: sweeps in pieces of the box, left to right ------------------------------------------------
+
+MAX_SPLITS = 24                # bisections of a piece of the box before a budgeted sweep stops
+
+
+def _pattern_1d(net, x) -> tuple:
+    """The activation pattern (argmax set of every unit, layer by layer) of a maxout network at the point x."""
+    h = (x,)
+    pat = []
+    for W, b in net.layers:
+        nh = []
+        for Wi, bi in zip(W, b):
+            vals = [to_q(bij) + sum((to_q(c) * hm for c, hm in zip(w, h)), mpq(0)) for w, bij in zip(Wi, bi)]
+            top = max(vals)
+            pat.append(tuple(j for j, v in enumerate(vals) if v == top))
+            nh.append(top)
+        h = tuple(nh)
+    return tuple(pat)
+
+
+def _sweep_1d_budgeted(net, lo, hi, max_regions, deadline):
+    """``(xs, Y, covered, stopped)``: the 1-D sweep of [lo, hi] within the budgets.  The whole interval is
+    swept first (so a run within budget is the plain sweep); a piece that would exceed the cells left is
+    bisected and its left half swept first.  Piece ends where the activation pattern does not change are
+    dropped, so the breakpoints of the swept part [lo, covered] are exactly those of the whole sweep.
+    ``stopped`` is None, ``"max_regions"`` or ``"time_budget"``."""
+    lo, hi = to_q(Fraction(lo)), to_q(Fraction(hi))
+    todo = [(lo, hi, 0)]
+    if deadline is not None:
+        # with a clock: a first piece of 1/64 of the interval, then pieces twice as long while a piece
+        # takes less than 1/8 of the time left (so that a budget run out still leaves a swept part)
+        todo = [(lo + (hi - lo) / 64, hi, -1), (lo, lo + (hi - lo) / 64, 6)]
+    xs, Y = [], []
+    stopped = None
+    width = (hi - lo) / 64
+    while todo:
+        a, b, depth = todo.pop()
+        if depth == -1:                                 # the rest of the interval, in growing pieces
+            if b - a > width:
+                todo.append((a + width, b, -1))
+                b = a + width
+            depth = 6
+        left = max_regions - (len(xs) - 1 if xs else 0)
+        try:
+            if left < 1:
+                raise SizeLimitError("max_regions", "no cells left")
+            t_start = time.monotonic()
+            px, pY = maxout_values_1d(net, a, b, max_regions=left, deadline=deadline)
+            if deadline is not None and time.monotonic() - t_start < (deadline - time.monotonic()) / 8:
+                width = 2 * width
+        except SizeLimitError:
+            if depth < MAX_SPLITS and left >= 1:
+                m = (a + b) / 2
+                todo.append((m, b, depth + 1))
+                todo.append((a, m, depth + 1))
+                continue
+            stopped = "max_regions"
+            break
+        except _TimeUp:
+            stopped = "time_budget"
+            break
+        if xs:
+            if _pattern_1d(net, (xs[-2] + a) / 2) == _pattern_1d(net, (a + px[1]) / 2):
+                xs.pop()                        # a is no breakpoint: the two cells at a are one
+                Y.pop()
+            xs.extend(px[1:])
+            Y.extend(pY[1:])
+        else:
+            xs, Y = list(px), list(pY)
+    covered = xs[-1] if xs else lo
+    return xs, Y, covered, stopped
+
+
+def _split_box(bx):
+    """Two halves of a 2-D box, across its longer side (the lower / left half first)."""
+    (x0, x1), (y0, y1) = bx
+    if x1 - x0 >= y1 - y0:
+        m = (x0 + x1) / 2
+        return [((x0, m), (y0, y1)), ((m, x1), (y0, y1))]
+    m = (y0 + y1) / 2
+    return [((x0, x1), (y0, m)), ((x0, x1), (m, y1))]
+
+
+def _cells_2d_budgeted(net, bx, max_regions, deadline):
+    """``(raw, swept_boxes, stopped)``: :func:`maxout_cells_2d` on the box within the budgets.  The whole box
+    first; a box that would exceed the cells left is halved (depth first, lower / left half first).  Cells of
+    different boxes meet along the cuts; ``merge_pieces_2d`` joins them across those edges when their maps
+    agree, and the activation count is the number of distinct patterns, so the cuts change neither count."""
+    todo = [(tuple((Fraction(lo), Fraction(hi)) for lo, hi in bx), 0)]
+    if deadline is not None:
+        # with a clock: 16 parts swept one by one (so that a budget run out still leaves a swept part)
+        for _ in range(4):
+            todo = [(h, dp + 1) for b, dp in todo for h in _split_box(b)]
+        todo.reverse()
+    raw, swept = [], []
+    stopped = None
+    while todo:
+        b, depth = todo.pop()
+        left = max_regions - len(raw)
+        try:
+            if left < 1:
+                raise SizeLimitError("max_regions", "no cells left")
+            part = maxout_cells_2d(net, b, max_regions=left, deadline=deadline)
+        except SizeLimitError:
+            if depth < MAX_SPLITS and left >= 1:
+                for h in reversed(_split_box(b)):
+                    todo.append((h, depth + 1))
+                continue
+            stopped = "max_regions"
+            break
+        except _TimeUp:
+            stopped = "time_budget"
+            break
+        raw.extend(part)
+        swept.append(b)
+    return raw, swept, stopped
+
+
+def _partial_info(stopped, swept, coverage, n_act, n_pieces, cells) -> dict:
+    return {"stopped": stopped, "swept": swept, "coverage": fraction_str(coverage),
+            "activation_regions_swept": n_act, "pieces_swept": n_pieces, "cells_swept": cells}
+
+
+
 # -- the counter ----------------------------------------------------------------------------------
 
 def _count_polytope(f, box, max_regions):
@@ -644,36 +1174,52 @@ def _count_polytope(f, box, max_regions):
 
 
 def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_regions: int = MAX_REGIONS,
-                  include_regions: bool = True, method: str = "auto") -> RegionCount:
+                  include_regions: bool = True, method: str = "auto",
+                  time_budget: float | None = None) -> RegionCount:
     """Exact number of ``kind`` regions of f on the box (dimension 1 or 2, full-dimensional box).
 
     ``method``: ``"auto"`` (1-D maxout networks use the breakpoint sweep, 2-D maxout networks the polygon
     sweep, everything else the tracer), ``"sweep"`` or ``"trace"`` (to cross-check the two).  ``tie`` is
-    used for hardmax Transformers.
+    used for hardmax Transformers.  ``time_budget``: seconds (default: none).
 
     Algorithm
     ---------
     Parse the box (at most 2 sides, lo < hi), then the 1-D breakpoint sweep, the 2-D polygon sweep or the
     tracer (see the module docstring), then merging of adjacent cells with equal maps for ``"pieces"``.
-    ``include_regions`` adds every region's cells and exact map (1-D sweep: a second sweep).
+    ``include_regions`` adds every region's cells and exact map (from the same sweep).  Budgets: the sweeps
+    run on the whole box first; a part of the box that would exceed the cells left is halved and its lower /
+    left half swept first (1-D: piece ends where the pattern does not change are dropped, so the swept part's
+    breakpoints are those of the whole sweep; 2-D: cells of different parts merge across the cuts).
 
     Soundness
     ---------
     Exact: ``count`` is the number of regions of ``kind`` (docs/regions.md), computed in exact rationals.
+    A run that ends by a budget never returns a count: ``count``, ``activation_regions`` and ``pieces`` are
+    None and ``partial`` says which part of the box was swept and what was counted there.
 
     Limits
     ------
-    ``max_regions`` in [1, 2,100,000] (:class:`~verify.errors.InputError` outside); more cells raise
-    :class:`~verify.errors.SizeLimitError`; boxes of dimension > 2 are refused except for activation regions of
-    a maxout network (d = 3..6: exact polyhedral cells, docs/regions.md); ``method="sweep"`` needs a
+    ``max_regions`` in [1, 2,100,000] and ``time_budget`` in (0, 86,400] s
+    (:class:`~verify.errors.InputError` outside).  More cells than ``max_regions`` or a ``time_budget`` run
+    out end in a partial result (``complete`` False; ``partial`` with ``stopped``, the ``swept`` interval or
+    boxes, their ``coverage`` as a fraction of the box, and the counts on the swept part, of which the 1-D
+    counts and the 2-D activation count are lower bounds of the whole); the tracer (objects other than
+    maxout networks) sweeps the box at once, so its partial result has coverage 0, and it checks
+    ``max_regions`` only.  Boxes of dimension > 2 are refused except for activation regions of a maxout
+    network (d = 3..6: exact polyhedral cells, docs/regions.md; there ``max_regions`` raises
+    :class:`~verify.errors.SizeLimitError` and ``time_budget`` is not used); ``method="sweep"`` needs a
     1-D ``MaxoutNetwork``; the tracer's errors propagate for untraceable ``f``.
     """
     if kind not in KINDS:
         raise InputError("kind", f"must be one of {', '.join(KINDS)}, got {kind!r}")
     if method not in ("auto", "sweep", "trace"):
         raise InputError("method", f"must be auto, sweep or trace, got {method!r}")
-    if not isinstance(max_regions, int) or not 1 <= max_regions <= MAX_REGIONS:
+    if not isinstance(max_regions, int) or isinstance(max_regions, bool) or not 1 <= max_regions <= MAX_REGIONS:
         raise InputError("max_regions", f"must be an integer in [1, {MAX_REGIONS}], got {max_regions!r}")
+    if time_budget is not None and (isinstance(time_budget, bool) or not isinstance(time_budget, (int, float))
+                                    or not 0 < time_budget <= MAX_TIME_BUDGET):
+        raise InputError("time_budget", f"must be a number of seconds in (0, {MAX_TIME_BUDGET}], got {time_budget!r}")
+    deadline = None if time_budget is None else time.monotonic() + time_budget
     if kind == "activation" and isinstance(f, MaxoutNetwork) and f.input_dim >= 3:
         return _count_polytope(f, box, max_regions)
     # regions are counted on a full-dimensional box: lo < hi on every side
@@ -683,12 +1229,13 @@ def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_reg
     if method == "sweep" and not (is_maxout and d == 1):
         raise InputError("method", "the sweep needs a 1-D MaxoutNetwork")
     if d == 1 and is_maxout and method in ("auto", "sweep"):
-        xs, Y = maxout_values_1d(f, bx[0][0], bx[0][1], max_regions=max_regions)
-        starts = pieces_from_values(xs, Y)
-        n_act, n_pieces = len(xs) - 1, len(starts)
+        lo, hi = bx[0]
+        xs, Y, covered, stopped = _sweep_1d_budgeted(f, lo, hi, max_regions, deadline)
+        starts = pieces_from_values(xs, Y) if len(xs) > 1 else []
+        n_act, n_pieces = max(len(xs) - 1, 0), len(starts)
         regions = []
         if include_regions:
-            xs, maps = maxout_breakpoints_1d(f, bx[0][0], bx[0][1], max_regions=max_regions)
+            maps = _maps_1d(xs, Y)                # the same sweep's breakpoints and values
             if kind == "activation":
                 regions = [{"interval": [to_fraction(xs[i]), to_fraction(xs[i + 1])],
                             "map": [[to_fraction(c), to_fraction(s)] for s, c in maps[i]]} for i in range(len(maps))]
@@ -697,10 +1244,15 @@ def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_reg
                 regions = [{"interval": [to_fraction(xs[s]), to_fraction(xs[e])],
                             "map": [[to_fraction(c), to_fraction(sl)] for sl, c in maps[s]]}
                            for s, e in zip(starts, ends)]
+        method_name = "exact breakpoint sweep (1-D maxout)"
+        if stopped is not None:
+            info = _partial_info(stopped, [[to_fraction(lo), to_fraction(covered)]],
+                                 to_fraction((covered - lo) / (hi - lo)), n_act, n_pieces, n_act)
+            return RegionCount(kind, None, bx, 1, regions, None, None, None, method_name, info)
         return RegionCount(kind, n_act if kind == "activation" else n_pieces, bx, 1, regions, n_act, n_pieces,
-                           n_act, "exact breakpoint sweep (1-D maxout)")
+                           n_act, method_name)
     if d == 2 and is_maxout and method == "auto":
-        raw = maxout_cells_2d(f, bx, max_regions=max_regions)
+        raw, swept, stopped = _cells_2d_budgeted(f, bx, max_regions, deadline)
         cells2 = [Cell(vs) for vs, _, _ in raw]
         maps2 = [m for _, _, m in raw]
         labels = merge_pieces_2d(cells2, maps2)
@@ -715,12 +1267,25 @@ def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_reg
             regions = [{"cells": [cells2[i].vertices_fraction() for i in idx],
                         "map": [[to_fraction(c), to_fraction(a1), to_fraction(a2)] for a1, a2, c in maps2[idx[0]]]}
                        for idx in sorted(groups.values())]
+        method_name = "exact layer-wise polygon sweep (2-D maxout)"
+        if stopped is not None:
+            (x0, x1), (y0, y1) = bx
+            area = sum(((b[0][1] - b[0][0]) * (b[1][1] - b[1][0]) for b in swept), Fraction(0))
+            info = _partial_info(stopped, [[list(side) for side in b] for b in swept],
+                                 area / ((Fraction(x1) - Fraction(x0)) * (Fraction(y1) - Fraction(y0))),
+                                 n_act, n_pieces, len(raw))
+            return RegionCount(kind, None, bx, 2, regions, None, None, None, method_name, info)
         return RegionCount(kind, n_act if kind == "activation" else n_pieces, bx, 2, regions, n_act, n_pieces,
-                           len(raw), "exact layer-wise polygon sweep (2-D maxout)")
+                           len(raw), method_name)
     stages, initial = target_stages(f, tie)
     if is_maxout:
         initial = _wrap_initial_maxout(d)
-    cells = trace(stages, [box_cell(bx)], initial=initial, closed=False, max_cells=max_regions)
+    try:
+        cells = trace(stages, [box_cell(bx)], initial=initial, closed=False, max_cells=max_regions)
+    except SizeLimitError:
+        # the tracer sweeps the whole box at once: nothing of it is known when it runs out
+        info = _partial_info("max_regions", [], Fraction(0), 0, 0, 0)
+        return RegionCount(kind, None, bx, d, [], None, None, None, f"exact tracer ({d}-D)", info)
     outs = [tuple(as_form(v, d) for v in c.value) for c in cells]
     keys = [tuple(tuple(f.to_fractions()) for f in o) for o in outs]   # forms refuse ==; compare coefficients
     n_act = len({c.pattern for c in cells})

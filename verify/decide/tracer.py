@@ -92,16 +92,22 @@ _QCACHE: dict = {}
 
 
 def _num(c):
-    """An exact constant as mpq (cached for the Fraction weights that evaluation code multiplies by)."""
+    """An exact constant as mpq (cached for the Fraction weights that evaluation code multiplies by).
+
+    The cache is keyed by identity (``id``), which needs no hashing or comparing of Fractions; each entry holds
+    the Fraction itself, so its id cannot be reused by another object while the entry exists, and a hit is
+    confirmed with ``is``."""
     t = type(c)
     if t is _MPQ:
         return c
     if t is Fraction:
-        q = _QCACHE.get(c)
-        if q is None:
-            if len(_QCACHE) > 100_000:
-                _QCACHE.clear()
-            q = _QCACHE[c] = mpq(c.numerator, c.denominator)
+        e = _QCACHE.get(id(c))
+        if e is not None and e[0] is c:
+            return e[1]
+        if len(_QCACHE) > 100_000:
+            _QCACHE.clear()
+        q = mpq(c.numerator, c.denominator)
+        _QCACHE[id(c)] = (c, q)
         return q
     if t is int:
         return mpq(c)

@@ -1,0 +1,285 @@
+"""Benchmark: the region sweeps against their previous implementation and against a vectorised float64 floor.
+
+    python3 bench/sweeps.py [--repeat 3] [--quick] [--base REV]
+
+Prints, in one run, medians of ``--repeat`` runs and the ratios side by side:
+
+* 1-D: pieces/s of ``maxout_values_1d`` today versus the same function at git revision ``--base`` (default
+  ``0f6d16a``, the commit before the matrix-form sweep).  The old module is read with ``git show REV:path`` and
+  executed as ``verify.decide._regions_base`` beside the current one (same process, same inputs), so both are
+  timed in the same run; their outputs are compared exactly (``same`` column).
+* T6 (``--only tracer``, one run each): ``prove_emulation`` on the 1-D tent with the tracer's id-keyed number
+  cache against the value-keyed one of the base commit (swapped in for the comparison).
+* Slow base cases (the old 1-D sweep at width 256, the old 2-D sweep on the deep slice) are timed once.
+  The pairs compared (new / base in 1-D, exact / float64 in 2-D) are timed alternately, so that a change of
+  the (shared) machine's load hits both sides.
+* 2-D: exact regions/s of ``count_regions`` (activation, no region listing) today and at ``--base``, and a
+  vectorised float64 sweep of the same cells (:func:`float_sweep_2d`, numpy; NOT a proof, its own count is
+  printed beside the exact one), with the ratio exact time / float time.
+
+The float64 sweep is the physical floor the exact sweep is measured against: the same layer-by-layer,
+unit-by-unit polygon splitting, every piece of a layer evaluated at every vertex of a cell with one numpy
+product, signs taken from rounded floats (no error bound: a count, not a proof).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import random
+import statistics
+import subprocess
+import sys
+import time
+from fractions import Fraction
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_BASE = "0f6d16a"
+
+
+def load_base(rev: str):
+    """The module ``verify/decide/regions.py`` at git revision ``rev``, importable beside the current one."""
+    src = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:verify/decide/regions.py"], check=True,
+                         capture_output=True, text=True).stdout
+    name = "verify.decide._regions_base"
+    spec = importlib.util.spec_from_loader(name, loader=None)
+    mod = importlib.util.module_from_spec(spec)
+    mod.__package__ = "verify.decide"
+    sys.modules[name] = mod
+    exec(compile(src, f"{rev}:verify/decide/regions.py", "exec"), mod.__dict__)
+    return mod
+
+
+def relu_net(sizes, seed, den=64):
+    from verify.objects.maxout import MaxoutNetwork
+
+    rng = random.Random(seed)
+    q = lambda: Fraction(rng.randint(-100, 100), den)
+    Ws = [[[q() for _ in range(sizes[i])] for _ in range(sizes[i + 1])] for i in range(len(sizes) - 1)]
+    bs = [[q() for _ in range(sizes[i + 1])] for i in range(len(sizes) - 1)]
+    return MaxoutNetwork.from_relu(Ws[:-1], bs[:-1], readout=(Ws[-1], bs[-1]))
+
+
+def deep_slice_net(seed=0, width=50, depth=6, digits=7):
+    """A 2-D slice of a 5-input ReLU network with ``depth`` hidden layers of ``width`` units and 7-digit
+    decimal weights (the shape of the public ReLU benchmark networks): inputs 3, 4, 5 fixed at 1/10, 0, -1/10,
+    folded exactly into the first layer's biases."""
+    from verify.objects.maxout import MaxoutNetwork
+
+    rng = random.Random(seed)
+    scale = 10 ** digits
+    q = lambda s: Fraction(round(rng.gauss(0, s) * scale), scale)
+    sizes = [5] + [width] * depth + [1]
+    Ws = [[[q((2 / sizes[i]) ** 0.5) for _ in range(sizes[i])] for _ in range(sizes[i + 1])]
+          for i in range(len(sizes) - 1)]
+    bs = [[q(0.05) for _ in range(sizes[i + 1])] for i in range(len(sizes) - 1)]
+    fixed = [Fraction(1, 10), Fraction(0), Fraction(-1, 10)]
+    W0 = [row[:2] for row in Ws[0]]
+    b0 = [bb + sum(c * v for c, v in zip(row[2:], fixed)) for row, bb in zip(Ws[0], bs[0])]
+    return MaxoutNetwork.from_relu([W0] + Ws[1:-1], [b0] + bs[1:-1], readout=(Ws[-1], bs[-1]))
+
+
+def _time(fn, repeat):
+    times, out = [], None
+    for _ in range(repeat):
+        t = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times), out
+
+
+def _time_pair(fa, fb, repeat, repeat_b=None):
+    """Medians of ``fa`` and ``fb`` timed alternately (a, b, a, b, ...), so a change of the machine's load
+    hits both; ``repeat_b`` (default ``repeat``) runs of ``fb``."""
+    ta, tb, oa, ob = [], [], None, None
+    for i in range(max(repeat, repeat_b or repeat)):
+        if i < repeat:
+            t = time.perf_counter()
+            oa = fa()
+            ta.append(time.perf_counter() - t)
+        if i < (repeat_b or repeat):
+            t = time.perf_counter()
+            ob = fb()
+            tb.append(time.perf_counter() - t)
+    return statistics.median(ta), oa, statistics.median(tb), ob
+
+
+def float_sweep_2d(net, box):
+    """Vectorised float64 twin of the 2-D polygon sweep (numpy): per cell and layer, all pieces of all units at
+    all vertices in ONE product (recomputed only on the two parts of a split), the unit decisions on those
+    rows in plain floats.  NOT exact: rounded crossings, and a comparison within a relative 1e-9 of zero
+    counts as no sign change (a rounded crossing vertex would otherwise split again forever); returns the
+    number of distinct activation patterns (the float count)."""
+    import numpy as np
+
+    (x0, x1), (y0, y1) = [(float(lo), float(hi)) for lo, hi in box]
+    cells = [(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]), np.array([[1.0, 0, 0], [0, 1.0, 0]]), ())]
+    for W, b in net.layers:
+        N, k = len(W), len(b[0])
+        Wm = np.array([[float(c) for c in w] for Wi in W for w in Wi])          # (N k) x n_in
+        bm = np.array([float(c) for bi in b for c in bi])
+        new = []
+        for vs, Hm, pat in cells:
+            A = Wm @ Hm                                                          # (N k) x 3 affine maps
+            A[:, 2] += bm
+            L, C = A[:, :2].T, A[:, 2]
+            stack = [(vs, 0, (), (vs @ L + C).T.tolist())]                       # rows: pieces, cols: vertices
+            while stack:
+                cv, u, chosen, vals = stack.pop()
+                while u < N:
+                    best, split = 0, None
+                    for j in range(1, k):
+                        rj, rb = vals[u * k + j], vals[u * k + best]
+                        dv = [p - q for p, q in zip(rj, rb)]
+                        tol = 1e-9 * (max(map(abs, rj)) + max(map(abs, rb)) + 1e-300)
+                        hi_, lo_ = max(dv), min(dv)
+                        if hi_ > tol and lo_ < -tol:
+                            split = j
+                            break
+                        if hi_ > tol:
+                            best = j
+                    if split is not None:
+                        break
+                    chosen += (best,)
+                    u += 1
+                if u == N:
+                    Hn = np.array([A[i * k + a] for i, a in enumerate(chosen)])
+                    new.append((cv, Hn, pat + chosen))
+                    continue
+                f = [p - q for p, q in zip(vals[u * k + split], vals[u * k + best])]
+                pos, neg = [], []
+                n = len(cv)
+                for i in range(n):
+                    p, fp, q_, fq = cv[i], f[i], cv[(i + 1) % n], f[(i + 1) % n]
+                    if fp >= 0:
+                        pos.append(p)
+                    if fp <= 0:
+                        neg.append(p)
+                    if (fp > 0 > fq) or (fp < 0 < fq):
+                        r = p + fp / (fp - fq) * (q_ - p)
+                        pos.append(r)
+                        neg.append(r)
+                if len(pos) < 3 or len(neg) < 3:
+                    stack.append((cv, u + 1, chosen + (best,), vals))
+                    continue
+                for part in (np.array(neg), np.array(pos)):
+                    stack.append((part, u, chosen, (part @ L + C).T.tolist()))
+        cells = new
+    return len({p for _, _, p in cells})
+
+
+def bench_1d(base, repeat, quick):
+    from verify.decide.regions import maxout_values_1d, pieces_from_values
+    from verify.constructions.token_shift import tent_network
+
+    cases = [("ReLU [1,64,64,1]", relu_net([1, 64, 64, 1], 1), (-1, 1)),
+             ("ReLU [1,128,128,1]", relu_net([1, 128, 128, 1], 1), (-1, 1)),
+             ("tent L=14", tent_network(14), (0, 1))]
+    if not quick:
+        cases.insert(2, ("ReLU [1,256,256,1]", relu_net([1, 256, 256, 1], 1), (-1, 1)))
+    print("1-D exact breakpoint sweep: today vs base (same run, same inputs)")
+    print(f"  {'case':<20} {'pieces':>7} {'new/s':>10} {'base/s':>10} {'speed-up':>9}  same")
+    for name, net, (lo, hi) in cases:
+        slow = len(net.widths) > 1 and max(net.widths) >= 256          # the old sweep takes ~20 s here
+        tn, (xs, Y), tb, (xb, Yb) = _time_pair(lambda: maxout_values_1d(net, lo, hi),
+                                               lambda: base.maxout_values_1d(net, lo, hi), repeat,
+                                               1 if slow else repeat)
+        n = len(pieces_from_values(xs, Y))
+        print(f"  {name:<20} {n:>7} {n / tn:>10.0f} {n / tb:>10.0f} {tb / tn:>8.1f}x  {xs == xb and Y == Yb}")
+
+
+def bench_2d(base, repeat, quick):
+    from verify.decide.regions import count_regions
+
+    cases = [("ReLU [2,32,32,1]", relu_net([2, 32, 32, 1], 0), [(-1, 1), (-1, 1)]),
+             ("ReLU [2,64,64,1]", relu_net([2, 64, 64, 1], 0), [(-1, 1), (-1, 1)]),
+             ("6x50 slice r=1/16", deep_slice_net(), [(Fraction(-1, 16), Fraction(1, 16))] * 2)]
+    if quick:
+        cases = cases[:1] + cases[2:]
+    print("2-D exact polygon sweep: today vs base, and vs the vectorised float64 floor (same cells)")
+    print(f"  {'case':<20} {'regions':>8} {'new/s':>9} {'base/s':>9} {'speed-up':>9} {'float/s':>9} "
+          f"{'exact/float time':>17}  float count")
+    for name, net, box in cases:
+        tn, rc, tf, nf = _time_pair(lambda: count_regions(net, box, kind="activation", include_regions=False),
+                                    lambda: float_sweep_2d(net, box), repeat)
+        tb, rb = _time(lambda: base.count_regions(net, box, kind="activation", include_regions=False),
+                       repeat if tn < 1 else 1)
+        same = rc.count == rb.count
+        print(f"  {name:<20} {rc.count:>8} {rc.count / tn:>9.0f} {rb.count / tb:>9.0f} {tb / tn:>8.1f}x "
+              f"{nf / tf:>9.0f} {tn / tf:>17.2f}  {nf}{'' if nf == rc.count else ' (differs)'}"
+              f"{'' if same else '  BASE COUNT DIFFERS'}")
+
+
+def _old_num_factory():
+    """The tracer's number cache as it was at the base commit (keyed by the Fraction's value), for comparison."""
+    from fractions import Fraction as F
+
+    from verify.decide import tracer as T
+
+    cache = {}
+
+    def _num(c):
+        t = type(c)
+        if t is T._MPQ:
+            return c
+        if t is F:
+            q = cache.get(c)
+            if q is None:
+                if len(cache) > 100_000:
+                    cache.clear()
+                q = cache[c] = T.mpq(c.numerator, c.denominator)
+            return q
+        if t is int:
+            return T.mpq(c)
+        if isinstance(c, (int, F)) and not isinstance(c, bool):
+            return T.to_q(c)
+        return None
+
+    return _num
+
+
+def bench_tracer(repeat, quick):
+    """T6 on the 1-D tent (prove_emulation): the tracer's id-keyed number cache vs the value-keyed one."""
+    from verify.constructions.token_shift import tent_network
+    from verify.decide import tracer as T
+    from verify.decide.emulation import prove_emulation
+
+    L = 8 if quick else 10
+    net = tent_network(L)
+    print(f"T6 prove_emulation, 1-D tent L={L}: tracer number cache keyed by id vs by value (same run)")
+    new_num, old_num = T._num, _old_num_factory()
+    try:
+        tn, rn = _time(lambda: prove_emulation(net, [[0, 1]], record_regions=False), repeat)
+        T._num = old_num
+        tb, rb = _time(lambda: prove_emulation(net, [[0, 1]], record_regions=False), repeat)
+    finally:
+        T._num = new_num
+    print(f"  id-keyed {tn:.2f} s  value-keyed {tb:.2f} s  speed-up {tb / tn:.2f}x  verdicts {rn.verdict.value}/"
+          f"{rb.verdict.value}")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--base", default=DEFAULT_BASE)
+    ap.add_argument("--only", choices=("1d", "2d", "tracer"))
+    args = ap.parse_args(argv)
+    if not 1 <= args.repeat <= 20:
+        print("error: --repeat: must be in [1, 20]", file=sys.stderr)
+        return 2
+    sys.path.insert(0, str(ROOT))
+    base = load_base(args.base)
+    print(f"median of {args.repeat} runs; python {sys.version.split()[0]}; base {args.base}")
+    if args.only in (None, "1d"):
+        bench_1d(base, args.repeat, args.quick)
+    if args.only in (None, "2d"):
+        bench_2d(base, args.repeat, args.quick)
+    if args.only in (None, "tracer"):
+        bench_tracer(1, args.quick)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
