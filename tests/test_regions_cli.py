@@ -59,17 +59,30 @@ def test_2d_activation_and_plot(tmp_path):
 
 
 @pytest.mark.parametrize("doc, field", [
-    ({"layers": O2["layers"]}, "box"),
+    ({"layers": O2["layers"]}, "--box"),            # no box in the file and no --box option
     ({"layers": O2["layers"], "box": [["1", "0"]]}, "box[0]"),
     ({"layers": O2["layers"], "box": [[0.5, 1]]}, "box[0][0]"),
-    ({"layers": [{"W": [[["1", "1", "1"]]], "b": [["0"]]}], "box": [["0", "1"]] * 3}, "box"),
-    ({"layers": [{"W": [[["1"], ["1"]]], "b": [["0", "0"]]}] * 40, "box": [["0", "1"]]}, "layers"),
+    ({"layers": [{"W": [[["1", "1", "1"]]], "b": [["0"]]}], "box": [["0", "1"]] * 3}, "--slice"),   # pieces in 3-D
 ])
 def test_bad_input_exit_2_one_line(tmp_path, doc, field):
     p = run_on(tmp_path, doc)
     assert p.returncode == 2
     lines = p.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"error: {field}")
+
+
+def test_deep_network_is_counted_not_refused(tmp_path):
+    """Budgets, not caps (docs/conventions.md section 9): depth 40 was refused by a depth cap of 32."""
+    p = run_on(tmp_path, {"layers": [{"W": [[["1"], ["1"]]], "b": [["0", "0"]]}] * 40, "box": [["0", "1"]]})
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split()[0] == "1"
+
+
+def test_3d_activation_regions_are_counted(tmp_path):
+    p = run_on(tmp_path, {"layers": [{"W": [[["1", "1", "1"], ["0", "0", "0"]]], "b": [["-1", "0"]]}],
+                          "box": [["0", "1"]] * 3}, "--kind", "activation")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split()[0] == "2"             # the plane x + y + z = 1 cuts the cube in two
 
 
 def test_missing_output_folder(tmp_path):

@@ -209,7 +209,8 @@ def run(args) -> int:
             except SizeLimitError as exc:
                 if exc.field == "box" and net.input_dim > 2:
                     raise SizeLimitError("--slice", f"the network has {net.input_dim} inputs: {exc.problem}; count "
-                                                    "a 1-D or 2-D slice (--slice I,J --fix K=V,...)") from None
+                                                    "a 1-D or 2-D slice (--slice I,J --fix K=V,...), or activation "
+                                                    "regions in any dimension (--kind activation)") from None
                 if exc.field not in ("max_regions", "time_budget"):
                     raise
                 progress.close()
@@ -236,6 +237,8 @@ def run(args) -> int:
     out = human_stream(args.json)
     if inp.slice_note:
         print(f"{inp.source}; {inp.slice_note}", file=out)
-    print(f"{plural(rc.count, 'region')} ({args.kind}) on the box, exact ({rc.method}); "
-          f"{plural(rc.activation_regions, 'activation region')}, {plural(rc.pieces, 'piece')}", file=out)
+    both = [plural(n, what) for n, what in ((rc.activation_regions, "activation region"), (rc.pieces, "piece"))
+            if n is not None]                  # d >= 3 counts activation regions only
+    print(f"{plural(rc.count, 'region')} ({args.kind}) on the box, exact ({rc.method}); " + ", ".join(both),
+          file=out)
     return 0
