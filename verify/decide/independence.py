@@ -76,8 +76,9 @@ from .independence_certificates import (ball_design_certificate, design_points,
 from ..canonical import jsonable
 from ..kernel import Rejected, check as kernel_check
 from ..kernel.lse import CONVENTIONS, statement_batch, statement_independence, statement_relation
+from .exponent_lattice import exponent_lattice
 from .lattice import lattice_applicable, lattice_criterion, s1_direction, s2_holds
-from .relations import (Relation, find_relation, numeric_relation_search, relation_expression,
+from .relations import (Relation, _normalise as _normalised, find_relation, numeric_relation_search, relation_expression,
                                   verify_relation)
 from ..arith.ball import LADDER, decide_with_ladder, sign, to_ball
 from ..arith.exact import fraction_str, parse_exact, parse_vector
@@ -188,9 +189,34 @@ def _relation_result(claim, laws, modulo, rel: Relation, details, params, conven
                                parameters=params, conventions=conventions, seeds=seeds, evidence=evidence))
 
 
+def _lattice_step(claim, laws, modulo, params, conventions, seeds, evidence, refuted_by, t0):
+    """Step 0: the exponent lattice (:mod:`verify.decide.exponent_lattice`); None when it does not apply
+    or its verdict was not confirmed (the attempt is recorded in ``evidence["exponent_lattice"]``)."""
+    lat = exponent_lattice(laws, modulo)
+    if not lat["applicable"]:
+        evidence["exponent_lattice"] = lat
+        return None
+    evidence["exponent_lattice"] = {k: v for k, v in lat.items() if k not in ("certificate", "relation")}
+    if not lat["independent"]:
+        rel = lat["relation"]
+        return refuted_by(_normalised(Relation(rel["c"], rel["a"], rel["C"], "exponent-lattice")),
+                          "lattice_relation_unverified")
+    N = len(laws)
+    nb, nf = lat["base_sizes"]
+    cert = {"kind": "independence-lattice",
+            "summary": f"exponent-lattice certificate: {lat['rows']} x {N} exponent matrix of rank {N} over Q "
+                       f"({nb} irreducible factors of the exponential polynomials in t = e^(theta/{lat['D']}), "
+                       f"{nf} of the rational parts)", **lat["certificate"]}
+    r = self_checked(Result(claim, _statement(params), Verdict.PROVED, Method.EXACT, certificate=cert,
+                            parameters=params, conventions=conventions, seeds=seeds, evidence=evidence
+                            ).with_timing(seconds=round(time.perf_counter() - t0, 4)))
+    return r if r.verdict is Verdict.PROVED else None
+
+
 def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", points=None,
                            ladder: Sequence[int] = LADDER, seed: int = 0, box=None,
-                           method: str = "auto", search: bool = True, label: Optional[str] = None) -> Result:
+                           method: str = "auto", search: bool = True, label: Optional[str] = None,
+                           lattice: bool = True) -> Result:
     """Decide whether the CGFs of ``dists`` are linearly independent modulo affine functions
     (``modulo='constants'``: modulo constants).  See the module docstring.
 
@@ -265,6 +291,17 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
         evidence[unverified_key] = {"relation": rel.to_dict(), **details}
         return None
 
+    # 0. the exact exponent lattice (every frequency rational): decides, exactly, in either direction
+    # (families that are all discrete, or all Gaussian / Laplace, first try their own exact certificates
+    # below and reach the lattice only when those fail)
+    own_exact = all(l.family == "discrete" for l in laws) or rational_hessian_family(laws)
+    lattice_done = False
+    if method == "auto" and lattice and not own_exact:
+        lattice_done = True
+        found = _lattice_step(claim, laws, modulo, params, conventions, seeds, evidence, refuted_by, t0)
+        if found is not None:
+            return found
+
     # 1. structural screen (exact).  The cheap part (Diracs, translates, Gaussian rank) runs first; the
     # lattice criterion (polynomial factoring) runs only if no certificate proves independence.
     def screen(lattice):
@@ -291,6 +328,10 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
         m = Method.EXACT
     if (cert_info is None or not cert_info["certified"]) and any(l.family == "discrete" for l in laws):
         found = screen(lattice=True)
+        if found is not None:
+            return found
+    if (cert_info is None or not cert_info["certified"]) and method == "auto" and lattice and not lattice_done:
+        found = _lattice_step(claim, laws, modulo, params, conventions, seeds, evidence, refuted_by, t0)
         if found is not None:
             return found
     if cert_info is None or not cert_info["certified"]:
