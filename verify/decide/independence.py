@@ -76,7 +76,7 @@ from .independence_certificates import (ball_design_certificate, design_points,
 from ..canonical import jsonable
 from ..kernel import Rejected, check as kernel_check
 from ..kernel.lse import CONVENTIONS, statement_batch, statement_independence, statement_relation
-from .exponent_lattice import exponent_lattice
+from .exponent_lattice import exponent_lattice, lattice_affine_part
 from .lattice import lattice_applicable, lattice_criterion, s1_direction, s2_holds
 from .relations import (Relation, _normalise as _normalised, find_relation, numeric_relation_search, relation_expression,
                                   verify_relation)
@@ -412,8 +412,11 @@ def check_relation(dists, c, a=None, C=1, claim: str = "N3", ladder: Sequence[in
     Algorithm
     ---------
     1. Scale c to coprime integers (c' = s c, s > 0).
-    2. Exact test: all laws discrete -> the expanded polynomial identity (degree <= 3000); otherwise, only
-       when ``a`` is given and s is an integer -> :func:`~verify.decide.relations.verify_relation` (SymPy).
+    2. Exact test: all laws discrete -> the expanded polynomial identity (degree <= 3000); every frequency
+       of the laws with c_i != 0 rational -> the exponent-lattice identity
+       (:func:`~verify.decide.exponent_lattice.lattice_affine_part`: the column combination vanishes, a and
+       C computed; with ``a`` given they must match); otherwise, only when ``a`` is given and s is an
+       integer -> :func:`~verify.decide.relations.verify_relation` (SymPy).
     3. Else a witness, in the kernel's own CGF balls (:mod:`verify.kernel._laws`) at its ladder
        (128, 512, 2048 bits): at 4 seeded design points (or ``point``), the second differences of
        F = sum c_i Lambda_i with steps e_i / 4 and (e_i + e_k) / 4, and with ``a`` the value
@@ -428,8 +431,8 @@ def check_relation(dists, c, a=None, C=1, claim: str = "N3", ladder: Sequence[in
     Limits
     ------
     INCONCLUSIVE when neither succeeds.  Without ``a`` a PROVED also needs C^(1/s) to be rational; for
-    non-discrete laws, a PROVED needs ``a`` and an integer scaling s, otherwise only REFUTED or
-    INCONCLUSIVE can come out.  A relation with a tiny non-zero defect may need more than 2048 bits.
+    non-discrete laws with an irrational frequency, a PROVED needs ``a`` and an integer scaling s, otherwise
+    only REFUTED or INCONCLUSIVE can come out.  A relation with a tiny non-zero defect may need more than 2048 bits.
 
     >>> from verify.laws.oracle_families import oracle_case
     >>> check_relation(oracle_case("F5").laws, (1, 0, -2, 1)).verdict.value
@@ -477,6 +480,17 @@ def check_relation(dists, c, a=None, C=1, claim: str = "N3", ladder: Sequence[in
                 if aq is not None:
                     exact_ok = (pr.affine == tuple(s * x for x in aq) and s.denominator == 1
                                 and pr.constant == Cq ** int(s))
+        elif lattice_affine_part(laws, ci) is not None:
+            lat = lattice_affine_part(laws, ci)          # every frequency of the support rational: exact
+            details = {"method": "exponent-lattice", "holds": lat is not False}
+            exact_ok = lat is not False
+            if lat is not False:
+                a_, C_ = lat
+                details.update(a=list(a_), C=C_)
+                found = ([x / s for x in a_], None if _rational_root(C_, s) is None else _rational_root(C_, s))
+                if aq is not None:        # sum c'_i Lambda_i = s <a, theta> + s log C  <=>  C'^den(s) = C^num(s)
+                    exact_ok = (tuple(a_) == tuple(s * x for x in aq)
+                                and C_ ** s.denominator == Cq ** s.numerator)
         elif aq is not None and s.denominator == 1:
             ok, details = verify_relation(laws, Relation(tuple(ci), tuple(s * x for x in aq), Cq ** int(s), "given"))
             exact_ok = True if ok else None
@@ -492,7 +506,8 @@ def check_relation(dists, c, a=None, C=1, claim: str = "N3", ladder: Sequence[in
         cert = {"kind": "relation-identity", "summary": f"identity verified exactly ({details.get('method')})"}
         if aq is None:
             a_, C_ = found
-            root = _rational_root(C_, s)
+            root = None if C_ is None else (_rational_root(C_, s) if details.get("method") != "exponent-lattice"
+                                            else C_)
             if root is None:
                 exact_ok = None
             else:
