@@ -205,6 +205,7 @@ def lattice_data(laws, modulo: str = "affine"):
     bases = ({}, {})          # key -> index, for t and theta
     polys = ([], [])
     per_law = []
+    cache = {}                # equal polynomials are factored once
     for i, l in enumerate(laws):
         tick()
         quad, lam, E, R = _parts(l, D)
@@ -214,7 +215,10 @@ def lattice_data(laws, modulo: str = "affine"):
             p = _poly(ctx, P)
             ex = {}
             if not p.is_constant():
-                _, facs = p.factor()
+                ck = (which, tuple(sorted(P.items())))
+                if ck not in cache:
+                    cache[ck] = p.factor()[1]
+                facs = cache[ck]
                 for f, e in facs:
                     f = _monic(f)
                     k = _key(f)

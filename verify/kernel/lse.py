@@ -23,8 +23,9 @@ intersection of the open CGF domains (convex; only Laplace laws bound it).
 * ``independence-lattice`` (PROVED): every frequency is rational and the exponent matrix of the laws over an
   irreducible, pairwise distinct base has rank N (:mod:`verify.kernel._lattice`; docs/independence.md,
   "The exponent lattice for rational families").  A ``dependence-relation`` (or ``relation-identity``)
-  whose support holds a non-discrete law with rational frequencies and that SymPy ``expand`` does not
-  reduce is re-proved by the same lattice identity (the column combination of the exponent matrix
+  whose support holds a non-discrete law, with every frequency rational, is re-proved by the same
+  lattice identity (first when the support holds a cube, a mixture or a discrete law; for Gaussian /
+  Laplace supports when SymPy ``expand`` does not reduce it) (the column combination of the exponent matrix
   vanishes over flint's factorisations; a and C recomputed).
 * ``relation-identity`` (PROVED) / ``relation-witness`` (REFUTED): "sum c_i Lambda_i = <a, theta> + log C
   on U" for the given rational c (and a, C; without them "... is affine on U"): the identity as above, or a
@@ -496,6 +497,10 @@ def _identity(laws, c, a, C) -> str:
         how = _identity_poly(laws, c, a, C)
         if how is not None:
             return how
+    transcendental = any(l["family"] in ("discrete", "uniform_cube") or
+                         (l["family"] == "gaussian_mixture" and l["separation"] != 0) for l in support)
+    if transcendental and not discrete and lattice_applicable(support) is None:
+        return lattice_identity(laws, c, a, C)      # log sinh / log cosh / log-sum-exp: SymPy cannot expand them
     try:
         return _identity_sympy(laws, c, a, C)
     except Rejected as exc:
