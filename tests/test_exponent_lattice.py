@@ -153,3 +153,15 @@ def test_two_hundred_discrete_laws_d3_fast():
     t = time.perf_counter()
     lat = exponent_lattice(laws)
     assert lat["independent"] and time.perf_counter() - t < 2.5
+
+
+def test_batch_of_lattice_certificates():
+    from verify.decide.independence import batch_result
+
+    rs = [independent_mod_affine([UniformCube(2), UniformCube(1)]),
+          independent_mod_affine([UniformCube(1), Gaussian([[1]]), Discrete([[0], [1]])])]
+    b = batch_result("N4", rs, "two lattice families")
+    assert b.verdict.value == "proved" and kernel.check(J(b)).startswith("independence-batch")
+    m = J(b)
+    m["certificate"]["certificates"][0]["exponents"][0]["laurent"] = []
+    _rej(m, "multiply out")

@@ -302,29 +302,28 @@ def _check_base(polys, field, laurent):
         seen.add(key)
 
 
-def check_independence(laws, modulo, cert) -> str:
+def check_independence(laws, modulo, cert, field="certificate") -> str:
     """The ``independence-lattice`` check of certificate ``cert`` for these laws (see the module docstring)."""
     N, d = len(laws), laws[0]["dim"]
     why = applicable(laws)
     if why is not None:
         raise Rejected(f"parameters.laws: the exponent lattice does not apply ({why})")
-    cert = _read.obj(cert, "certificate", ("kind", "D", "laurent_base", "rational_base", "exponents"),
-                     ("summary",))
+    cert = _read.obj(cert, field, ("D", "laurent_base", "rational_base", "exponents"), ("kind", "summary"))
     D = _common_D(laws)
-    if _read.integer(cert["D"], "certificate.D", 1, 10 ** 12) != D:
-        raise Rejected(f"certificate.D: the common denominator of the frequencies is {D}")
+    if _read.integer(cert["D"], f"{field}.D", 1, 10 ** 12) != D:
+        raise Rejected(f"{field}.D: the common denominator of the frequencies is {D}")
     ct, cth = _ctx(d, "t"), _ctx(d, "theta")
-    lb = [_read_poly(ct, v, f"certificate.laurent_base[{k}]", d)
-          for k, v in enumerate(_read.lst(cert["laurent_base"], "certificate.laurent_base", 0, 100_000))]
-    rb = [_read_poly(cth, v, f"certificate.rational_base[{k}]", d)
-          for k, v in enumerate(_read.lst(cert["rational_base"], "certificate.rational_base", 0, 100_000))]
-    _check_base(lb, "certificate.laurent_base", True)
-    _check_base(rb, "certificate.rational_base", False)
-    exps = _read.lst(cert["exponents"], "certificate.exponents", N, N)
+    lb = [_read_poly(ct, v, f"{field}.laurent_base[{k}]", d)
+          for k, v in enumerate(_read.lst(cert["laurent_base"], f"{field}.laurent_base", 0, 100_000))]
+    rb = [_read_poly(cth, v, f"{field}.rational_base[{k}]", d)
+          for k, v in enumerate(_read.lst(cert["rational_base"], f"{field}.rational_base", 0, 100_000))]
+    _check_base(lb, f"{field}.laurent_base", True)
+    _check_base(rb, f"{field}.rational_base", False)
+    exps = _read.lst(cert["exponents"], f"{field}.exponents", N, N)
     per_law = []
     for i, (l, ex) in enumerate(zip(laws, exps)):
         tick()
-        f = f"certificate.exponents[{i}]"
+        f = f"{field}.exponents[{i}]"
         _read.obj(ex, f, ("laurent", "rational"))
         quad, lam, E, R = _parts(l, D)
         got = []
@@ -350,7 +349,7 @@ def check_independence(laws, modulo, cert) -> str:
     rows = matrix_rows(per_law, len(lb), len(rb), d, modulo)
     rank = fmpq_mat(len(rows), N, [fmpq(x.numerator, x.denominator) for r in rows for x in r]).rank() if rows else 0
     if rank != N:
-        raise Rejected(f"certificate: the exponent matrix has rank {rank} < N = {N} (the laws are not proved "
+        raise Rejected(f"{field}: the exponent matrix has rank {rank} < N = {N} (the laws are not proved "
                        "independent)")
     return (f"exponent matrix {len(rows)} x {N} of rank {N} over Q; {len(lb)} + {len(rb)} irreducible, pairwise "
             f"distinct base factors; every law's factorisation multiplied out (D = {D})")

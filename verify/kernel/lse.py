@@ -404,7 +404,12 @@ _VARIANTS = {"hessian-modp": _modp, "gradient-modp": _modp, "hessian-exact": _ex
 
 
 def _independent(laws, modulo, cert, field, method) -> str:
-    """Check a design certificate for these laws; returns a summary (method: the Result's method)."""
+    """Check a design certificate for these laws; returns a summary (method: the Result's method).  The body
+    of an ``independence-lattice`` certificate (no ``variant``; inside a batch) is checked as that kind."""
+    if isinstance(cert, dict) and "variant" not in cert and "laurent_base" in cert:
+        if method != "exact":
+            raise Rejected(f"method: an exponent-lattice certificate is exact")
+        return lattice_check(laws, modulo, cert, field)
     variant = _read.string(_read.obj(cert, field, ("variant",), tuple(cert) if isinstance(cert, dict) else ())
                            ["variant"], f"{field}.variant", _VARIANTS)
     if variant.startswith("gradient") and modulo != "constants":
@@ -539,7 +544,7 @@ def _check_independence(result) -> str:
 
 def _check_lattice(result) -> str:
     p = _start(result, _indep_text)
-    return lattice_check(read_laws(p["laws"]), p["modulo"], result["certificate"])
+    return lattice_check(read_laws(p["laws"]), p["modulo"], result["certificate"], "certificate")
 
 
 def _check_dependence(result) -> str:
@@ -625,7 +630,7 @@ def _check_batch(result) -> str:
         if e == "dependent":
             _dependent(laws, modulo, cert, f)
         else:
-            ball_ = _read.obj(cert, f, ("variant",), tuple(cert) if isinstance(cert, dict) else ())["variant"] \
+            ball_ = _read.obj(cert, f, (), tuple(cert) if isinstance(cert, dict) else ()).get("variant") \
                 == "design-ball"
             exact = exact and not ball_
             _independent(laws, modulo, cert, f, "certified" if ball_ else "exact")
