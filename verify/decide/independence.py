@@ -12,6 +12,10 @@ Algorithm
 ---------
 :func:`independent_mod_affine` (docs/independence.md, "The decision procedure"), cheapest first:
 
+0. every frequency rational (:mod:`verify.decide.exponent_lattice`; docs/independence.md, "The exponent
+   lattice for rational families"): the exact exponent lattice decides in both directions.  It runs first
+   for families with a cube, a mixture or laws of two kinds; families that are all discrete or all
+   Gaussian / Laplace reach it after their own exact certificate (step 2) fails; ``lattice=False`` skips it;
 1. the exact structural screen without the lattice criterion (:func:`~verify.decide.relations.find_relation`):
    Diracs, translates / duplicates, Gaussian covariance rank; a relation found is verified exactly;
 2. a certificate: all laws discrete -> the modular Hessian / gradient certificate (about N / (rows per
@@ -32,11 +36,12 @@ Soundness
 
 * **REFUTED (dependent)** only with an exact relation sum c_i Lambda_i = <a, theta> + b, c != 0 (a = 0 modulo
   constants), re-proved exactly: the expanded polynomial identity prod P_i^{c_i} = C z^beta for discrete laws,
-  or SymPy reducing the difference to 0.  Relations come from the exact structural screen (Diracs, translates,
+  the exponent-lattice identity (rational frequencies), or SymPy reducing the difference to 0.  Relations come from the exact structural screen (Diracs, translates,
   duplicates, Gaussian covariance rank, the lattice criterion) or from a high-precision kernel search.
-* **PROVED (independent)** only with a full-column-rank certificate: the exact modular Hessian / gradient
-  certificate (rational discrete laws), the exact rational Hessian / gradient certificate (Gaussian / Laplace),
-  or the ball design matrix certified by interval Cholesky up the precision ladder.
+* **PROVED (independent)** only with a full-column-rank certificate: the exponent matrix of rank N (kind
+  ``independence-lattice``), the exact modular Hessian / gradient certificate (rational discrete laws), the
+  exact rational Hessian / gradient certificate (Gaussian / Laplace), or the ball design matrix certified by
+  interval Cholesky up the precision ladder.
 * **INCONCLUSIVE** otherwise, with sigma_min/sigma_max and the precision in ``evidence``.  Float64 never decides.
 
 The certificate in a PROVED Result is a non-zero N x N minor (modular / rational determinant, or a square
@@ -50,9 +55,9 @@ Limits
 At most ``MAX_LAWS`` = 512 laws, ``MAX_TOTAL_ATOMS`` = 200,000 atoms, ``MAX_POINTS`` = 2048 given points
 (:class:`~verify.errors.SizeLimitError`); ladder rungs in [16, 4096] bits.  The ball design is not
 attempted for N > ``MAX_BALL_LAWS`` = 64 (``method="auto"``), and the numerical relation search runs only
-for N <= 16: a dependent family of more than 16 laws is REFUTED only through the exact screen.  A relation
-supported on discrete laws in a family that also holds non-discrete laws makes :func:`~verify.decide.relations.verify_relation` raise :class:`~verify.errors.InputError` (the
-polynomial identity is applied to every law), so such a family is refused rather than decided.
+for N <= 16: a dependent family of more than 16 laws with an irrational frequency is REFUTED only through
+the exact screen.  The exponent lattice applies within the limits of
+:func:`verify.kernel._lattice.applicable` (d <= 16, exponent span <= 4096 in d = 1, <= 96 in d >= 2).
 
 >>> from verify.laws import Discrete
 >>> mu, nu = Discrete([[0], [1]]), Discrete([[0], [2]])
@@ -229,7 +234,8 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
     ``method``: ``auto`` (screen, then the cheapest exact certificate, then the ball design) or ``design``;
     ``box``: half-width of the box the automatic design points are drawn from (default 1);
     ``search``: run the numerical kernel search when no certificate succeeds;
-    ``label``: a short name shown at the start of the statement (e.g. the oracle case).
+    ``label``: a short name shown at the start of the statement (e.g. the oracle case);
+    ``lattice``: use the exact exponent lattice (step 0) when every frequency is rational.
 
     The parameters are the laws, the modulus and the label only (what is claimed); the search settings
     go to ``evidence["search"]``.  Every decided Result is re-checked by the kernel before it is returned.
