@@ -48,12 +48,22 @@ from ..kernel._lattice import applicable, lattice_data, lattice_identity, poly_j
 from ..kernel._laws import read_laws
 from ..kernel._read import Rejected
 
-__all__ = ["exponent_lattice", "relation_holds", "lattice_affine_part", "kernel_laws"]
+__all__ = ["exponent_lattice", "relation_holds", "lattice_affine_part", "kernel_laws", "lattice_applies"]
 
 
-def kernel_laws(laws) -> list:
-    """The laws in the kernel's format (read from their SPEC entries, exactly as the kernel reads them)."""
-    return read_laws(jsonable([l.to_dict() for l in laws]))
+def kernel_laws(laws) -> Optional[list]:
+    """The laws in the kernel's format (read from their SPEC entries, exactly as the kernel reads them);
+    None when the kernel's reader refuses them (e.g. more than its 20,000 atoms in all)."""
+    try:
+        return read_laws(jsonable([l.to_dict() for l in laws]))
+    except Rejected:
+        return None
+
+
+def lattice_applies(laws) -> bool:
+    """True when the exponent lattice applies to these laws (every frequency rational, within the limits)."""
+    kl = kernel_laws(laws)
+    return kl is not None and applicable(kl) is None
 
 
 def exponent_lattice(laws, modulo: str = "affine") -> Optional[dict]:
@@ -63,7 +73,7 @@ def exponent_lattice(laws, modulo: str = "affine") -> Optional[dict]:
     "relation": {"c", "a", "C"} (dependent), "kernel": basis, "rank", "rows", "base_sizes"}``.
     """
     kl = kernel_laws(laws)
-    why = applicable(kl)
+    why = "the kernel's reader refuses the laws (more than 20,000 atoms in all)" if kl is None else applicable(kl)
     if why is not None:
         return {"applicable": False, "reason": why}
     data = lattice_data(kl, modulo)
@@ -99,7 +109,7 @@ def lattice_affine_part(laws, c) -> Optional[tuple]:
     it is not one, None when the lattice does not apply to the laws with c_i != 0."""
     sup = [i for i, x in enumerate(c) if x]
     kl = kernel_laws([laws[i] for i in sup])
-    if not sup or applicable(kl) is not None:
+    if not sup or kl is None or applicable(kl) is not None:
         return None
     data = lattice_data(kl, "affine")
     cs = [int(c[i]) for i in sup]
@@ -116,6 +126,8 @@ def lattice_affine_part(laws, c) -> Optional[tuple]:
 def relation_holds(laws, c, a, C) -> tuple:
     """(verified, details) for sum c_i Lambda_i = <a, theta> + log C by the exponent-lattice identity (the
     kernel's own :func:`verify.kernel._lattice.lattice_identity`)."""
+    if kernel_laws(laws) is None:
+        return False, {"method": "exponent-lattice", "reason": "the kernel's reader refuses the laws"}
     try:
         how = lattice_identity(kernel_laws(laws), [int(x) for x in c], [Fraction(x) for x in a], Fraction(C))
         return True, {"method": "exponent-lattice", "identity": how}

@@ -12,12 +12,12 @@ Algorithm
 ---------
 :func:`independent_mod_affine` (docs/independence.md, "The decision procedure"), cheapest first:
 
-0. every frequency rational (:mod:`verify.decide.exponent_lattice`; docs/independence.md, "The exponent
-   lattice for rational families"): the exact exponent lattice decides in both directions.  It runs first
-   for families with a cube, a mixture or laws of two kinds; families that are all discrete or all
-   Gaussian / Laplace reach it after their own exact certificate (step 2) fails; ``lattice=False`` skips it;
 1. the exact structural screen without the lattice criterion (:func:`~verify.decide.relations.find_relation`):
    Diracs, translates / duplicates, Gaussian covariance rank; a relation found is verified exactly;
+1b. every frequency rational (:mod:`verify.decide.exponent_lattice`; docs/independence.md, "The exponent
+   lattice for rational families"): the exact exponent lattice decides in both directions.  It runs here
+   for families with a cube, a mixture or laws of two kinds; families that are all discrete or all
+   Gaussian / Laplace reach it after their own exact certificate (step 2) fails; ``lattice=False`` skips it;
 2. a certificate: all laws discrete -> the modular Hessian / gradient certificate (about N / (rows per
    point) + 2 points, three primes at most); Gaussian / Laplace laws (and mixtures with separation 0) ->
    the exact rational one;
@@ -297,17 +297,6 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
         evidence[unverified_key] = {"relation": rel.to_dict(), **details}
         return None
 
-    # 0. the exact exponent lattice (every frequency rational): decides, exactly, in either direction
-    # (families that are all discrete, or all Gaussian / Laplace, first try their own exact certificates
-    # below and reach the lattice only when those fail)
-    own_exact = all(l.family == "discrete" for l in laws) or rational_hessian_family(laws)
-    lattice_done = False
-    if method == "auto" and lattice and not own_exact:
-        lattice_done = True
-        found = _lattice_step(claim, laws, modulo, params, conventions, seeds, evidence, refuted_by, t0)
-        if found is not None:
-            return found
-
     # 1. structural screen (exact).  The cheap part (Diracs, translates, Gaussian rank) runs first; the
     # lattice criterion (polynomial factoring) runs only if no certificate proves independence.
     def screen(lattice):
@@ -317,6 +306,13 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
     found = screen(lattice=False)
     if found is not None:
         return found
+    own_exact = all(l.family == "discrete" for l in laws) or rational_hessian_family(laws)
+    lattice_done = False
+    if method == "auto" and lattice and not own_exact:
+        lattice_done = True
+        found = _lattice_step(claim, laws, modulo, params, conventions, seeds, evidence, refuted_by, t0)
+        if found is not None:
+            return found
     all_discrete = all(l.family == "discrete" for l in laws)
     if all_discrete:
         evidence["S2"] = s2_holds(laws)
