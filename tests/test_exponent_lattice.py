@@ -109,17 +109,24 @@ def test_forged_lattice_certificates_rejected():
     from verify.kernel._lattice import _ctx, _read_poly, poly_json
     ctx = _ctx(1, "t")
     m["certificate"]["laurent_base"][0] = poly_json(_read_poly(ctx, b0, "x", 1) * _read_poly(ctx, b1, "x", 1))
-    _rej(m, "not irreducible|multiply out")
-    m = copy.deepcopy(good)      # a repeated base element
-    m["certificate"]["laurent_base"].append(b0)
-    _rej(m, "repeated")
+    _rej(m, "not irreducible|multiply out|degrees")
+    # a repeated base element (t - 1 for cube(1) and again, as another index, for cube(2)): only the
+    # distinctness check catches it (the rank stays 2)
+    two = J(_ind([UniformCube(1), UniformCube(2)]))
+    tc = two["certificate"]
+    one = [[[0], "-1"], [[1], "1"]]
+    k0 = tc["laurent_base"].index(one)
+    tc["laurent_base"].append(one)
+    tc["exponents"][1]["laurent"] = [[len(tc["laurent_base"]) - 1 if j == k0 else j, e]
+                                     for j, e in tc["exponents"][1]["laurent"]]
+    _rej(two, "repeated")
     m = copy.deepcopy(good)      # monomial content
     m["certificate"]["laurent_base"][0] = [[[e[0] + 1], x] for e, x in b0]
-    _rej(m, "monomial content")
+    _rej(m, "monomial content|degrees")       # (a divisor of a law without monomial content has none)
     m = copy.deepcopy(good)      # exponents changed
     ex = m["certificate"]["exponents"][2]["laurent"]
     ex[0][1] += 1
-    _rej(m, "multiply out")
+    _rej(m, "multiply out|degrees")
     m = copy.deepcopy(good)
     m["certificate"]["D"] = 2
     _rej(m, "common denominator")
@@ -129,7 +136,15 @@ def test_forged_lattice_certificates_rejected():
     _rej(dep, "statement")
     from verify.kernel.lse import CONVENTIONS, statement_independence
     dep["statement"] = statement_independence(dep["parameters"], CONVENTIONS)
-    _rej(dep, "multiply out|rank")
+    _rej(dep, "multiply out|degrees|rank")
+    # a reducible base element that multiplies out correctly: only the irreducibility check catches it
+    g = J(_ind([UniformCube(1), Gaussian([[1]])]))
+    assert len(g["certificate"]["laurent_base"]) == 2             # t^2 - 1 = (t - 1)(t + 1)
+    g["certificate"]["laurent_base"] = [[[[0], "-1"], [[2], "1"]]]
+    g["certificate"]["exponents"][0]["laurent"] = [[0, 1]]
+    _rej(g, "not irreducible")
+    g["certificate"]["laurent_base"].append([[[0], "1"], [[1], "1"]])     # an unused element
+    _rej(g, "divides no law")
 
 
 def test_forged_relation_rejected():
@@ -164,7 +179,7 @@ def test_batch_of_lattice_certificates():
     assert b.verdict.value == "proved" and kernel.check(J(b)).startswith("independence-batch")
     m = J(b)
     m["certificate"]["certificates"][0]["exponents"][0]["laurent"] = []
-    _rej(m, "multiply out")
+    _rej(m, "multiply out|degrees")
 
 
 def test_ntk_on_a_mixed_family_with_a_discrete_relation(tmp_path, capsys):

@@ -278,7 +278,8 @@ def _read_poly(ctx, v, field, d):
     P = {}
     for k, t in enumerate(terms):
         e, x = _read.lst(t, f"{field}[{k}]", 2, 2)
-        e = tuple(_read.integer(y, f"{field}[{k}][0]", 0, 10 ** 6) for y in _read.lst(e, f"{field}[{k}][0]", d, d))
+        e = tuple(_read.integer(y, f"{field}[{k}][0]", 0, MAX_SPAN if d == 1 else MAX_SPAN_MULTI)
+                  for y in _read.lst(e, f"{field}[{k}][0]", d, d))
         if e in P:
             raise Rejected(f"{field}: repeated exponent")
         P[e] = _read.num(x, f"{field}[{k}][1]")
@@ -317,8 +318,6 @@ def check_independence(laws, modulo, cert, field="certificate") -> str:
           for k, v in enumerate(_read.lst(cert["laurent_base"], f"{field}.laurent_base", 0, 100_000))]
     rb = [_read_poly(cth, v, f"{field}.rational_base[{k}]", d)
           for k, v in enumerate(_read.lst(cert["rational_base"], f"{field}.rational_base", 0, 100_000))]
-    _check_base(lb, f"{field}.laurent_base", True)
-    _check_base(rb, f"{field}.rational_base", False)
     exps = _read.lst(cert["exponents"], f"{field}.exponents", N, N)
     per_law = []
     for i, (l, ex) in enumerate(zip(laws, exps)):
@@ -335,8 +334,11 @@ def check_independence(laws, modulo, cert, field="certificate") -> str:
                 j = _read.integer(j, f"{f}.{name}[{k}][0]", 0, len(base) - 1)
                 if j in e:
                     raise Rejected(f"{f}.{name}: repeated base index")
-                e[j] = _read.integer(m, f"{f}.{name}[{k}][1]", 1, 10 ** 6)
+                e[j] = _read.integer(m, f"{f}.{name}[{k}][1]", 1, MAX_SPAN)
             poly = _poly(ctx, P)
+            degs = [sum(m * int(base[j].degrees()[v]) for j, m in e.items()) for v in range(d)]
+            if degs != [int(x) for x in poly.degrees()]:      # before multiplying anything out
+                raise Rejected(f"{f}.{name}: the degrees of the base powers do not add up to the law's")
             prod = ctx.from_dict({(0,) * d: 1})
             for j, m in e.items():
                 tick()
@@ -346,6 +348,12 @@ def check_independence(laws, modulo, cert, field="certificate") -> str:
                                f"{'Laurent polynomial' if which == 0 else 'rational factor'} (up to a constant)")
             got.append(e)
         per_law.append({"quad": quad, "lam": lam, "laurent": got[0], "rational": got[1]})
+    for name, base in (("laurent", lb), ("rational", rb)):
+        used = {j for pl in per_law for j in pl[name]}
+        if len(used) != len(base):
+            raise Rejected(f"{field}.{name}_base: an element divides no law (every base element must be used)")
+    _check_base(lb, f"{field}.laurent_base", True)      # only used elements, each dividing a bounded polynomial
+    _check_base(rb, f"{field}.rational_base", False)
     rows = matrix_rows(per_law, len(lb), len(rb), d, modulo)
     rank = fmpq_mat(len(rows), N, [fmpq(x.numerator, x.denominator) for r in rows for x in r]).rank() if rows else 0
     if rank != N:
