@@ -22,8 +22,8 @@ coefficients, the exponents of the b_k in Etilde_i and of the f_l in R_i (and, m
   Used by the ``dependence-relation`` and ``relation-identity`` kinds of :mod:`verify.kernel.lse`.
 * ``independence-lattice`` (PROVED; the kind is registered in :mod:`verify.kernel.lse`): the certificate lists the base (``laurent_base`` in t,
   ``rational_base`` in theta) and, per law, the exponents.  The check recomputes every law's Etilde_i and
-  R_i from the parameters, multiplies the base powers out and compares exactly (up to the leading
-  coefficient), verifies that every base element is irreducible over Q (``factor``: one factor, exponent 1)
+  R_i from the parameters, compares the degrees, multiplies the base powers out and compares exactly (up to
+  the leading coefficient), requires every base element to be used, verifies that every base element is irreducible over Q (``factor``: one factor, exponent 1)
   and non-monomial (no variable divides it; non-constant), that their monic forms are pairwise distinct
   (irreducible + distinct implies pairwise coprime), and that the matrix has rank N over Q (fmpq_mat).
 
