@@ -36,8 +36,9 @@ Soundness
 
 * **REFUTED (dependent)** only with an exact relation sum c_i Lambda_i = <a, theta> + b, c != 0 (a = 0 modulo
   constants), re-proved exactly: the expanded polynomial identity prod P_i^{c_i} = C z^beta for discrete laws,
-  the exponent-lattice identity (rational frequencies), or SymPy reducing the difference to 0.  Relations come from the exact structural screen (Diracs, translates,
-  duplicates, Gaussian covariance rank, the lattice criterion) or from a high-precision kernel search.
+  the exponent-lattice identity (rational frequencies), or SymPy reducing the difference to 0.  Relations
+  come from the exact structural screen (Diracs, translates, duplicates, Gaussian covariance rank, the
+  lattice criteria) or from a high-precision kernel search.
 * **PROVED (independent)** only with a full-column-rank certificate: the exponent matrix of rank N (kind
   ``independence-lattice``), the exact modular Hessian / gradient certificate (rational discrete laws), the
   exact rational Hessian / gradient certificate (Gaussian / Laplace), or the ball design matrix certified by
@@ -83,8 +84,8 @@ from ..kernel import Rejected, check as kernel_check
 from ..kernel.lse import CONVENTIONS, statement_batch, statement_independence, statement_relation
 from .exponent_lattice import exponent_lattice, lattice_affine_part
 from .lattice import lattice_applicable, lattice_criterion, s1_direction, s2_holds
-from .relations import (Relation, _normalise as _normalised, find_relation, numeric_relation_search, relation_expression,
-                                  verify_relation)
+from .relations import (Relation, _normalise as _normalised, find_relation, numeric_relation_search,
+                        relation_expression, verify_relation)
 from ..arith.ball import LADDER, decide_with_ladder, sign, to_ball
 from ..arith.exact import fraction_str, parse_exact, parse_vector
 from ..errors import InputError, InputTypeError, SizeLimitError

@@ -20,12 +20,13 @@ coefficients, the exponents of the b_k in Etilde_i and of the f_l in R_i (and, m
   column combination vanishes, and returns a = sum c_i lambda_i and C = prod (kappa_i / rho_i)^{c_i}
   (then prod M_i^{c_i} = C e^{<a, theta>} identically, so sum c_i Lambda_i = <a, theta> + log C on U).
   Used by the ``dependence-relation`` and ``relation-identity`` kinds of :mod:`verify.kernel.lse`.
-* ``independence-lattice`` (PROVED; the kind is registered in :mod:`verify.kernel.lse`): the certificate lists the base (``laurent_base`` in t,
-  ``rational_base`` in theta) and, per law, the exponents.  The check recomputes every law's Etilde_i and
+* ``independence-lattice`` (PROVED; the kind is registered in :mod:`verify.kernel.lse`): the certificate
+  lists the base (``laurent_base`` in t, ``rational_base`` in theta) and, per law, the exponents.  The check recomputes every law's Etilde_i and
   R_i from the parameters, compares the degrees, multiplies the base powers out and compares exactly (up to
-  the leading coefficient), requires every base element to be used, verifies that every base element is irreducible over Q (``factor``: one factor, exponent 1)
-  and non-monomial (no variable divides it; non-constant), that their monic forms are pairwise distinct
-  (irreducible + distinct implies pairwise coprime), and that the matrix has rank N over Q (fmpq_mat).
+  the leading coefficient), requires every base element to be used, verifies that every base element is
+  irreducible over Q (``factor``: one factor, exponent 1) and non-monomial (no variable divides it;
+  non-constant), that their monic forms are pairwise distinct (irreducible + distinct implies pairwise
+  coprime), and that the matrix has rank N over Q (fmpq_mat).
 
 Trusted: python-flint (fmpq_mpoly arithmetic and factor, fmpq_mat rank) and this module's formulas of the
 MGFs (they agree with :mod:`verify.kernel._laws`).
@@ -41,7 +42,8 @@ from flint import fmpq, fmpq_mat, fmpq_mpoly_ctx
 from . import _read
 from ._read import Rejected, tick
 
-__all__ = ["check_independence", "MAX_SPAN", "MAX_TERMS", "applicable", "lattice_data", "lattice_identity", "matrix_rows",
+__all__ = ["check_independence", "MAX_SPAN", "MAX_TERMS", "applicable", "lattice_data", "lattice_identity",
+           "matrix_rows",
            "poly_json", "sqrt_q"]
 
 CLAIMS = frozenset({"N3", "N4", "N5", "N6"})
