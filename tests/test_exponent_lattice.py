@@ -228,3 +228,14 @@ def test_agrees_with_the_other_paths_on_random_mixed_families():
         assert {a.verdict.value, b.verdict.value} != {"proved", "refuted"}
         seen.add(a.verdict.value)
     assert seen == {"proved", "refuted"}
+
+
+def test_factoring_budget_is_a_documented_limit():
+    from verify.kernel._lattice import MAX_FACTOR_COST, MAX_SPAN
+
+    assert (MAX_SPAN, MAX_FACTOR_COST) == (1024, 8000)
+    total = sum(2 ** 40 + j for j in range(1000))
+    heavy = Discrete([[k] for k in range(1000)], [F(2 ** 40 + k, total) for k in range(1000)])   # 1000 x 51 bits
+    lat = exponent_lattice([heavy, UniformCube(1)])
+    assert not lat["applicable"] and "factoring budget" in lat["reason"]
+    assert not exponent_lattice([Discrete([[0], [2000]]), UniformCube(1)])["applicable"]      # span 2000 > 1024

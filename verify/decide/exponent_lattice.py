@@ -26,8 +26,9 @@ the kernel's own factorisation, a and C recomputed).  Nothing numerical is invol
 
 Limits
 ------
-Applies when every frequency is rational, d <= 16, at most 20,000 terms per law and an exponent span
-D * (frequency range) <= 4096 per variable in d = 1 and <= 96 in d >= 2
+Applies when every frequency is rational, d <= 16, at most 20,000 terms per law, atoms x weight bits
+<= 8,000 per law (the factoring budget: flint's time grows quickly with degree and coefficient size) and
+an exponent span D * (frequency range) <= 1024 per variable in d = 1 and <= 96 in d >= 2
 (:func:`verify.kernel._lattice.applicable` gives the reason otherwise); the caller then keeps its other
 paths.  The cost is dominated by factoring (flint; 200 laws of 8 atoms in d = 3: about 0.02 s).
 

@@ -58,7 +58,7 @@ At most ``MAX_LAWS`` = 512 laws, ``MAX_TOTAL_ATOMS`` = 200,000 atoms, ``MAX_POIN
 attempted for N > ``MAX_BALL_LAWS`` = 64 (``method="auto"``), and the numerical relation search runs only
 for N <= 16: a dependent family of more than 16 laws with an irrational frequency is REFUTED only through
 the exact screen.  The exponent lattice applies within the limits of
-:func:`verify.kernel._lattice.applicable` (d <= 16, exponent span <= 4096 in d = 1, <= 96 in d >= 2).
+:func:`verify.kernel._lattice.applicable` (d <= 16, exponent span <= 1024 in d = 1, <= 96 in d >= 2, a factoring budget per law).
 
 >>> from verify.laws import Discrete
 >>> mu, nu = Discrete([[0], [1]]), Discrete([[0], [2]])

@@ -47,9 +47,11 @@ __all__ = ["check_independence", "MAX_SPAN", "MAX_TERMS", "applicable", "lattice
            "poly_json", "sqrt_q"]
 
 CLAIMS = frozenset({"N3", "N4", "N5", "N6"})
-MAX_SPAN = 4096          # exponent span per variable of one Etilde_i in d = 1
+MAX_SPAN = 1024          # exponent span per variable of one Etilde_i in d = 1
 MAX_SPAN_MULTI = 96      # ... in d >= 2
 MAX_TERMS = 20_000       # terms of one Etilde_i
+MAX_FACTOR_COST = 8_000  # terms x coefficient bits of one Etilde_i (flint's factoring time grows fast with both:
+                         # d = 1, 800 terms of 10 bits 0.6 s; 1024 terms of 60 bits 57 s)
 MAX_LATTICE_DIM = 16
 
 
@@ -101,6 +103,12 @@ def applicable(laws):
         if fam == "discrete":
             if len(l["atoms"]) > MAX_TERMS:
                 return f"law {i}: more than {MAX_TERMS} atoms"
+            den = 1
+            for w in l["weights"]:
+                den = _lcm(den, w.denominator)
+            cost = len(l["atoms"]) * max((w * den).numerator.bit_length() for w in l["weights"])
+            if cost > MAX_FACTOR_COST:
+                return (f"law {i}: atoms x weight bits = {cost} > {MAX_FACTOR_COST} (factoring budget)")
             span = max(max(a[j] for a in l["atoms"]) - min(a[j] for a in l["atoms"]) for j in range(d)) * D
         elif fam == "uniform_cube":
             span = 2 * l["radius"] * D
