@@ -19,6 +19,13 @@ KERNEL_FREE_PATHS = [
     # a translated law has Lambda + <m, theta>: independence modulo affine functions is unchanged, and so are the
     # Hessians and the design determinant det[Lambda | 1 | theta] (column operations) that the kernel recomputes
     r"^independence-design:parameters\.laws\[\d+\]\.(mean|center)\[\d+\]$",
+    # the exponent lattice is recomputed from the laws (docs/independence.md, "The exponent lattice for rational
+    # families"): a centre or mean enters only the linear part (no column of the matrix modulo affine functions, one
+    # column per coordinate modulo constants, where the samples' Gaussian and Dirac-free laws keep full rank), and a
+    # Gaussian covariance only the quadratic columns; a changed value that keeps the family independent is a true
+    # statement the kernel re-proves (forged certificates: tests/test_exponent_lattice.py)
+    r"^independence-lattice:parameters\.laws\[\d+\]\.(mean|center)\[\d+\]$",
+    r"^independence-lattice:parameters\.laws\[\d+\]\.cov\[\d+\]\[\d+\]$",
 ]
 
 
