@@ -470,7 +470,11 @@ def s1_direction(laws, bound: int = 3) -> Optional[tuple]:
     ints = [[tuple(int(x * q) for x in a) for a in law.atoms] for law in laws]
     per = sum(len(A) for A in ints) * d
     limit = max(1, min(S1_MAX_DIRECTIONS, S1_MAX_WORK // max(1, per)))
-    for v in _directions(d, bound if d <= 3 else 1, limit):
+    dirs = _directions(d, bound if d <= 3 else 1, limit)
+    top = max((abs(x) for A in ints for a in A for x in a), default=0)
+    if dirs and top * d * max(abs(x) for v in dirs for x in v) < (1 << 60):
+        return _s1_numpy(ints, dirs)
+    for v in dirs:
         gaps = []
         for A in ints:
             vals = sorted({sum(x * y for x, y in zip(a, v)) for a in A}, reverse=True)
@@ -480,4 +484,30 @@ def s1_direction(laws, bound: int = 3) -> Optional[tuple]:
         else:
             if len(set(gaps)) == len(gaps):
                 return v
+    return None
+
+
+def _s1_numpy(ints, dirs, chunk: int = 256) -> Optional[tuple]:
+    """:func:`s1_direction` on int64 arrays (exact: every projection is below 2^60 in absolute value):
+    per law and chunk of directions, the largest and the second-largest distinct projected value."""
+    import numpy as np
+
+    arrays = [np.array(A, dtype=np.int64) for A in ints]
+    for s in range(0, len(dirs), chunk):
+        V = np.array(dirs[s:s + chunk], dtype=np.int64).T            # (d, m)
+        gaps = []
+        ok = np.ones(V.shape[1], dtype=bool)
+        for A in arrays:
+            P = A @ V                                                   # (n, m), exact
+            m1 = P.max(axis=0)
+            rest = np.where(P == m1[None, :], np.iinfo(np.int64).min, P)
+            m2 = rest.max(axis=0)
+            ok &= m2 != np.iinfo(np.int64).min
+            gaps.append(m1 - m2)
+        G = np.stack(gaps)                                              # (N, m)
+        Gs = np.sort(G, axis=0)
+        ok &= ~np.any(Gs[1:] == Gs[:-1], axis=0) if len(G) > 1 else ok
+        hits = np.nonzero(ok)[0]
+        if len(hits):
+            return dirs[s + int(hits[0])]
     return None
