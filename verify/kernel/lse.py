@@ -262,12 +262,16 @@ def _modp(laws, modulo, cert, field) -> str:
         z = [_read.integer(x, f"{field}.points[{k}][{j}]", 1, p - 1) for j, x in enumerate(_read.lst(
             z, f"{field}.points[{k}]", d, d))]
         ents = []
+        powers: dict = {}              # (j, e) -> z_j^e mod p, once per point (atoms repeat exponents)
         for i, law in enumerate(X):
             tick()
             ws = []
             for a, w in law:
-                for zj, e in zip(z, a):
-                    w = w * pow(zj, e % (p - 1), p) % p
+                for j, (zj, e) in enumerate(zip(z, a)):
+                    zp = powers.get((j, e))
+                    if zp is None:
+                        zp = powers[(j, e)] = pow(zj, e % (p - 1), p)
+                    w = w * zp % p
                 ws.append(w)
             S = sum(ws) % p
             if S == 0:
