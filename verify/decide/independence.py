@@ -381,7 +381,11 @@ def _square_design(laws, modulo, seed, box, ladder) -> dict:
                           f"{KERNEL_BALL_WORK}): not attempted"}
     info = None
     for k in range(2):
-        info = square_design_certificate(laws, modulo, square_design_points(laws, nc, seed + k, box), ladder)
+        try:
+            pts = square_design_points(laws, nc, seed + k, box)
+        except InputError as exc:          # no nc points of distinct orbits in U: undecided, not bad input
+            return {"certified": False, "variant": "design-ball", "precision_bits": None, "reason": str(exc)}
+        info = square_design_certificate(laws, modulo, pts, ladder)
         info["attempt"] = k + 1
         if info["certified"]:
             break
