@@ -84,8 +84,6 @@ def test_strategy_refuses_unknown_kinds():
 
 # -- the rate (runs last: it reads the verdicts collected above) ---------------------------------------------
 
-@pytest.mark.xfail(strict=False, reason="the exact exponent-lattice procedure for mixed rational families "
-                                        "(verify/decide/exponent_lattice.py) is not on this branch yet")
 def test_inconclusive_rate_on_rational_families():
     if len(VERDICTS) < 20:
         pytest.skip("run with the property tests above (they collect the verdicts)")

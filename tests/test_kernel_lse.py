@@ -317,7 +317,9 @@ def _samples():
     out = {
         "independence-design": [independent_mod_affine(oc("F2").laws), independent_mod_affine(oc("F15").laws),
                                 independent_mod_affine([g1, Gaussian([[2]], [3])], "constants"),
-                                independent_mod_affine([UniformCube(1), UniformCube(F(1, 2))])],
+                                independent_mod_affine([UniformCube(1), UniformCube(F(1, 2))], lattice=False)],
+        "independence-lattice": [independent_mod_affine([UniformCube(1), UniformCube(F(1, 2))]),
+                                 independent_mod_affine([UniformCube(1), mu, g2], "constants")],
         "dependence-relation": [independent_mod_affine(oc("F1").laws), independent_mod_affine(oc("F14").laws),
                                 independent_mod_affine(oc("F9").laws)],
         "relation-identity": [check_relation(f5, (1, -2, 1), a=(0,), C=1),
@@ -819,7 +821,7 @@ def test_a_single_law_design():
     from verify.decide.independence import independent_mod_affine
     from verify.laws import UniformCube
 
-    r = J(independent_mod_affine([UniformCube(1)]))
+    r = J(independent_mod_affine([UniformCube(1)], lattice=False))
     assert r["verdict"] == "proved" and r["certificate"]["variant"] == "design-ball"
     assert kernel.check(r)
 

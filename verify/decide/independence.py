@@ -14,6 +14,10 @@ Algorithm
 
 1. the exact structural screen without the lattice criterion (:func:`~verify.decide.relations.find_relation`):
    Diracs, translates / duplicates, Gaussian covariance rank; a relation found is verified exactly;
+1b. every frequency rational (:mod:`verify.decide.exponent_lattice`; docs/independence.md, "The exponent
+   lattice for rational families"): the exact exponent lattice decides in both directions.  It runs here
+   for families with a cube, a mixture or laws of two kinds; families that are all discrete or all
+   Gaussian / Laplace reach it after their own exact certificate (step 2) fails; ``lattice=False`` skips it;
 2. a certificate: all laws discrete -> the modular Hessian / gradient certificate (about N / (rows per
    point) + 2 points, three primes at most); Gaussian / Laplace laws (and mixtures with separation 0) ->
    the exact rational one;
@@ -34,11 +38,13 @@ Soundness
 
 * **REFUTED (dependent)** only with an exact relation sum c_i Lambda_i = <a, theta> + b, c != 0 (a = 0 modulo
   constants), re-proved exactly: the expanded polynomial identity prod P_i^{c_i} = C z^beta for discrete laws,
-  or SymPy reducing the difference to 0.  Relations come from the exact structural screen (Diracs, translates,
-  duplicates, Gaussian covariance rank, the lattice criterion) or from a high-precision kernel search.
-* **PROVED (independent)** only with a full-column-rank certificate: the exact modular Hessian / gradient
-  certificate (rational discrete laws), the exact rational Hessian / gradient certificate (Gaussian / Laplace),
-  or the ball design matrix certified by interval Cholesky up the precision ladder.
+  the exponent-lattice identity (rational frequencies), or SymPy reducing the difference to 0.  Relations
+  come from the exact structural screen (Diracs, translates, duplicates, Gaussian covariance rank, the
+  lattice criteria) or from a high-precision kernel search.
+* **PROVED (independent)** only with a full-column-rank certificate: the exponent matrix of rank N (kind
+  ``independence-lattice``), the exact modular Hessian / gradient certificate (rational discrete laws), the
+  exact rational Hessian / gradient certificate (Gaussian / Laplace), or the ball design matrix certified by
+  interval Cholesky up the precision ladder.
 * **INCONCLUSIVE** otherwise, with sigma_min/sigma_max and the precision in ``evidence``.  Float64 never decides.
 
 The certificate in a PROVED Result is a non-zero N x N minor (modular / rational determinant, or a square
@@ -54,10 +60,10 @@ At most ``MAX_LAWS`` = 512 laws, ``MAX_TOTAL_ATOMS`` = 200,000 atoms, ``MAX_POIN
 (``method="auto"``) the square design is attempted only within the kernel's ball budget
 (:mod:`verify.kernel.lse`: nc x sum_i (atoms_i or d) <= 20,000 for nc = N + 1 + d columns, at most 4096
 atoms), else the Result is INCONCLUSIVE at once with that reason; the numerical relation search runs for
-N <= 16, and beyond only when a point set costs at most
-``MAX_SEARCH_WORK`` = 8,000 CGF values (:func:`~verify.decide.relations.search_work`).  A relation
-supported on discrete laws in a family that also holds non-discrete laws makes :func:`~verify.decide.relations.verify_relation` raise :class:`~verify.errors.InputError` (the
-polynomial identity is applied to every law), so such a family is refused rather than decided.
+N <= 16, and beyond only when a point set costs at most ``MAX_SEARCH_WORK`` = 8,000 CGF values
+(:func:`~verify.decide.relations.search_work`).  The exponent lattice applies within the limits of
+:func:`verify.kernel._lattice.applicable` (d <= 16, exponent span <= 1024 in d = 1, <= 96 in d >= 2, a
+factoring budget per law).
 
 >>> from verify.laws import Discrete
 >>> mu, nu = Discrete([[0], [1]]), Discrete([[0], [2]])
@@ -84,10 +90,10 @@ from ..kernel import Rejected, check as kernel_check
 from ..kernel.lse import CONVENTIONS, statement_batch, statement_independence, statement_relation
 from ..kernel.lse import (MAX_BALL_ATOMS as KERNEL_BALL_ATOMS, MAX_BALL_LAWS as KERNEL_BALL_LAWS,
                           MAX_BALL_WORK as KERNEL_BALL_WORK)
+from .exponent_lattice import exponent_lattice, lattice_affine_part
 from .lattice import lattice_applicable, lattice_criterion, s1_direction, s2_holds
-from .relations import (MAX_SEARCH_WORK, MAX_SVD_LAWS, Relation, find_relation, numeric_relation_search,
-                        relation_expression, search_work,
-                                  verify_relation)
+from .relations import (MAX_SEARCH_WORK, MAX_SVD_LAWS, Relation, _normalise as _normalised, find_relation,
+                        numeric_relation_search, relation_expression, search_work,
 from ..arith.ball import LADDER, decide_with_ladder, sign, to_ball
 from ..arith.exact import fraction_str, parse_exact, parse_vector
 from ..errors import InputError, InputTypeError, SizeLimitError
@@ -200,9 +206,34 @@ def _relation_result(claim, laws, modulo, rel: Relation, details, params, conven
                                parameters=params, conventions=conventions, seeds=seeds, evidence=evidence))
 
 
+def _lattice_step(claim, laws, modulo, params, conventions, seeds, evidence, refuted_by, t0):
+    """Step 0: the exponent lattice (:mod:`verify.decide.exponent_lattice`); None when it does not apply
+    or its verdict was not confirmed (the attempt is recorded in ``evidence["exponent_lattice"]``)."""
+    lat = exponent_lattice(laws, modulo)
+    if not lat["applicable"]:
+        evidence["exponent_lattice"] = lat
+        return None
+    evidence["exponent_lattice"] = {k: v for k, v in lat.items() if k not in ("certificate", "relation")}
+    if not lat["independent"]:
+        rel = lat["relation"]
+        return refuted_by(_normalised(Relation(rel["c"], rel["a"], rel["C"], "exponent-lattice")),
+                          "lattice_relation_unverified")
+    N = len(laws)
+    nb, nf = lat["base_sizes"]
+    cert = {"kind": "independence-lattice",
+            "summary": f"exponent-lattice certificate: {lat['rows']} x {N} exponent matrix of rank {N} over Q "
+                       f"({nb} irreducible factors of the exponential polynomials in t = e^(theta/{lat['D']}), "
+                       f"{nf} of the rational parts)", **lat["certificate"]}
+    r = self_checked(Result(claim, _statement(params), Verdict.PROVED, Method.EXACT, certificate=cert,
+                            parameters=params, conventions=conventions, seeds=seeds, evidence=evidence
+                            ).with_timing(seconds=round(time.perf_counter() - t0, 4)))
+    return r if r.verdict is Verdict.PROVED else None
+
+
 def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", points=None,
                            ladder: Sequence[int] = LADDER, seed: int = 0, box=None,
-                           method: str = "auto", search: bool = True, label: Optional[str] = None) -> Result:
+                           method: str = "auto", search: bool = True, label: Optional[str] = None,
+                           lattice: bool = True) -> Result:
     """Decide whether the CGFs of ``dists`` are linearly independent modulo affine functions
     (``modulo='constants'``: modulo constants).  See the module docstring.
 
@@ -215,7 +246,8 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
     ``method``: ``auto`` (screen, then the cheapest exact certificate, then the ball design) or ``design``;
     ``box``: half-width of the box the automatic design points are drawn from (default 1);
     ``search``: run the numerical kernel search when no certificate succeeds;
-    ``label``: a short name shown at the start of the statement (e.g. the oracle case).
+    ``label``: a short name shown at the start of the statement (e.g. the oracle case);
+    ``lattice``: use the exact exponent lattice (step 0) when every frequency is rational.
 
     The parameters are the laws, the modulus and the label only (what is claimed); the search settings
     go to ``evidence["search"]``.  Every decided Result is re-checked by the kernel before it is returned.
@@ -286,6 +318,13 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
     found = screen(lattice=False)
     if found is not None:
         return found
+    own_exact = all(l.family == "discrete" for l in laws) or rational_hessian_family(laws)
+    lattice_done = False
+    if method == "auto" and lattice and not own_exact:
+        lattice_done = True
+        found = _lattice_step(claim, laws, modulo, params, conventions, seeds, evidence, refuted_by, t0)
+        if found is not None:
+            return found
     all_discrete = all(l.family == "discrete" for l in laws)
     if all_discrete:
         evidence["S2"] = s2_holds(laws)
@@ -303,6 +342,10 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
         m = Method.EXACT
     if (cert_info is None or not cert_info["certified"]) and any(l.family == "discrete" for l in laws):
         found = screen(lattice=True)
+        if found is not None:
+            return found
+    if (cert_info is None or not cert_info["certified"]) and method == "auto" and lattice and not lattice_done:
+        found = _lattice_step(claim, laws, modulo, params, conventions, seeds, evidence, refuted_by, t0)
         if found is not None:
             return found
     if cert_info is None or not cert_info["certified"]:
@@ -417,8 +460,11 @@ def check_relation(dists, c, a=None, C=1, claim: str = "N3", ladder: Sequence[in
     Algorithm
     ---------
     1. Scale c to coprime integers (c' = s c, s > 0).
-    2. Exact test: all laws discrete -> the expanded polynomial identity (degree <= 3000); otherwise, only
-       when ``a`` is given and s is an integer -> :func:`~verify.decide.relations.verify_relation` (SymPy).
+    2. Exact test: all laws discrete -> the expanded polynomial identity (degree <= 3000); every frequency
+       of the laws with c_i != 0 rational -> the exponent-lattice identity
+       (:func:`~verify.decide.exponent_lattice.lattice_affine_part`: the column combination vanishes, a and
+       C computed; with ``a`` given they must match); otherwise, only when ``a`` is given and s is an
+       integer -> :func:`~verify.decide.relations.verify_relation` (SymPy).
     3. Else a witness, in the kernel's own CGF balls (:mod:`verify.kernel._laws`) at its ladder
        (128, 512, 2048 bits): at 4 seeded design points (or ``point``), the second differences of
        F = sum c_i Lambda_i with steps e_i / 4 and (e_i + e_k) / 4, and with ``a`` the value
@@ -433,8 +479,8 @@ def check_relation(dists, c, a=None, C=1, claim: str = "N3", ladder: Sequence[in
     Limits
     ------
     INCONCLUSIVE when neither succeeds.  Without ``a`` a PROVED also needs C^(1/s) to be rational; for
-    non-discrete laws, a PROVED needs ``a`` and an integer scaling s, otherwise only REFUTED or
-    INCONCLUSIVE can come out.  A relation with a tiny non-zero defect may need more than 2048 bits.
+    non-discrete laws with an irrational frequency, a PROVED needs ``a`` and an integer scaling s, otherwise
+    only REFUTED or INCONCLUSIVE can come out.  A relation with a tiny non-zero defect may need more than 2048 bits.
 
     >>> from verify.laws.oracle_families import oracle_case
     >>> check_relation(oracle_case("F5").laws, (1, 0, -2, 1)).verdict.value
@@ -482,6 +528,17 @@ def check_relation(dists, c, a=None, C=1, claim: str = "N3", ladder: Sequence[in
                 if aq is not None:
                     exact_ok = (pr.affine == tuple(s * x for x in aq) and s.denominator == 1
                                 and pr.constant == Cq ** int(s))
+        elif lattice_affine_part(laws, ci) is not None:
+            lat = lattice_affine_part(laws, ci)          # every frequency of the support rational: exact
+            details = {"method": "exponent-lattice", "holds": lat is not False}
+            exact_ok = lat is not False
+            if lat is not False:
+                a_, C_ = lat
+                details.update(a=list(a_), C=C_)
+                found = ([x / s for x in a_], None if _rational_root(C_, s) is None else _rational_root(C_, s))
+                if aq is not None:        # sum c'_i Lambda_i = s <a, theta> + s log C  <=>  C'^den(s) = C^num(s)
+                    exact_ok = (tuple(a_) == tuple(s * x for x in aq)
+                                and C_ ** s.denominator == Cq ** s.numerator)
         elif aq is not None and s.denominator == 1:
             ok, details = verify_relation(laws, Relation(tuple(ci), tuple(s * x for x in aq), Cq ** int(s), "given"))
             exact_ok = True if ok else None
@@ -497,7 +554,8 @@ def check_relation(dists, c, a=None, C=1, claim: str = "N3", ladder: Sequence[in
         cert = {"kind": "relation-identity", "summary": f"identity verified exactly ({details.get('method')})"}
         if aq is None:
             a_, C_ = found
-            root = _rational_root(C_, s)
+            root = None if C_ is None else (_rational_root(C_, s) if details.get("method") != "exponent-lattice"
+                                            else C_)
             if root is None:
                 exact_ok = None
             else:

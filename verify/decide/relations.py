@@ -6,6 +6,8 @@ A :class:`Relation` holds integer coefficients ``c``, the exact affine part ``a`
 laws) or by a numerical kernel search, and only count once :func:`verify_relation` has re-proved them:
 
 * laws with c_i != 0 all discrete: the polynomial identity prod P_i^{c_i} = C z^beta, expanded exactly;
+* otherwise, every frequency rational: the exponent-lattice identity (docs/independence.md, "The exponent
+  lattice for rational families");
 * otherwise: SymPy reduces sum c_i Lambda_i - <a, theta> - log C to 0 (``expand``, then ``simplify``).
 
 Algorithm
@@ -29,9 +31,9 @@ Limits
 The numerical search gives up (None) unless both point sets have sigma_min/sigma_max <= 10^-40, the
 recognised rationals agree with the singular vector to 10^-26, and b = 0; for N > 16 it evaluates no CGF
 when a point set would cost more than ``MAX_SEARCH_WORK`` = 8,000 CGF values.  ``simplify`` is tried only for
-at most 6 non-zero c_i; an expansion of degree > 3000 is reported as not verified.  With discrete support
-in a family that also holds non-discrete laws, :func:`verify_relation` raises
-:class:`~verify.errors.InputError` (the polynomial identity is applied to every law).
+at most 6 non-zero c_i; an expansion of degree > 3000 is reported as not verified.  A relation
+is verified on the laws with c_i != 0 only; non-discrete support with rational frequencies by the exponent
+lattice (:mod:`verify.decide.exponent_lattice`).
 
 >>> from verify.laws import Gaussian
 >>> laws = [Gaussian([[1]], [0]), Gaussian([[4]], [1])]
@@ -237,9 +239,11 @@ def verify_relation(laws, rel: Relation) -> tuple:
 
     Algorithm
     ---------
-    Support all discrete: :func:`~verify.decide.lattice.verify_polynomial_relation` and a comparison of its
-    a and C with the relation's.  Otherwise ``sympy.expand`` of the difference, then ``sympy.simplify``
-    (at most 6 terms).
+    Only the laws with c_i != 0 enter.  Support all discrete:
+    :func:`~verify.decide.lattice.verify_polynomial_relation` and a comparison of its a and C with the
+    relation's (too large to expand: the exponent lattice).  Otherwise, every frequency of the support
+    rational: the exponent-lattice identity (:func:`~verify.decide.exponent_lattice.relation_holds`); else
+    ``sympy.expand`` of the difference, then ``sympy.simplify`` (at most 6 terms).
 
     Soundness
     ---------
@@ -247,21 +251,30 @@ def verify_relation(laws, rel: Relation) -> tuple:
 
     Limits
     ------
-    False (not verified) when SymPy does not reduce the difference or the expansion exceeds degree 3000;
-    :class:`~verify.errors.InputError` for discrete support among non-discrete laws (module docstring).
+    False (not verified) when SymPy does not reduce the difference or the expansion exceeds degree 3000
+    and the exponent lattice does not apply.
     """
+    from .exponent_lattice import lattice_applies, relation_holds
+
     support = [i for i, x in enumerate(rel.c) if x]
     if not support:
         return False, {"method": "none", "reason": "c = 0"}
-    if all(laws[i].family == "discrete" for i in support):
+    sub = [laws[i] for i in support]          # only the laws with c_i != 0 enter an identity
+    csub = [rel.c[i] for i in support]
+    lattice_ok = lattice_applies(sub)
+    if all(l.family == "discrete" for l in sub):
         try:
-            pr = verify_polynomial_relation(laws, rel.c)
+            pr = verify_polynomial_relation(sub, csub)
         except SizeLimitError as exc:
+            if lattice_ok:
+                return relation_holds(laws, rel.c, rel.a, rel.C)
             return False, {"method": "polynomial-identity", "reason": str(exc)}
         ok = pr.holds and pr.affine == tuple(rel.a) and pr.constant == rel.C
         return ok, {"method": "polynomial-identity", "q": pr.q, "lhs_terms": pr.lhs_terms,
                     "rhs_terms": pr.rhs_terms, "C": pr.constant, "a_from_identity": pr.affine,
                     **({} if ok else {"reason": pr.reason or "affine part or constant differs"})}
+    if lattice_ok:                            # every frequency rational: the exponent-lattice identity
+        return relation_holds(laws, rel.c, rel.a, rel.C)
     E, th = relation_expression(laws, rel.c, rel.a, rel.C)
     if sympy.expand(E) == 0:
         return True, {"method": "symbolic", "reduction": "expand"}

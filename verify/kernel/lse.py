@@ -20,6 +20,13 @@ intersection of the open CGF domains (convex; only Laplace laws bound it).
   prod_{c_i>0} P_i^{c_i} = C z^{q a} prod_{c_i<0} P_i^{-c_i}, P_i = sum_k w_ik z^{q x_ik} (fmpq_mpoly; the
   exponentials of distinct linear forms are linearly independent, so this is equivalent) when every law
   with c_i != 0 is discrete (and q x < 2^60), else by SymPy ``expand`` reducing the difference to 0 (Dummy symbols).
+* ``independence-lattice`` (PROVED): every frequency is rational and the exponent matrix of the laws over an
+  irreducible, pairwise distinct base has rank N (:mod:`verify.kernel._lattice`; docs/independence.md,
+  "The exponent lattice for rational families").  A ``dependence-relation`` (or ``relation-identity``)
+  whose support holds a non-discrete law, with every frequency rational, is re-proved by the same
+  lattice identity (first when the support holds a cube, a mixture or a discrete law; for Gaussian /
+  Laplace supports when SymPy ``expand`` does not reduce it) (the column combination of the exponent matrix
+  vanishes over flint's factorisations; a and C recomputed).
 * ``relation-identity`` (PROVED) / ``relation-witness`` (REFUTED): "sum c_i Lambda_i = <a, theta> + log C
   on U" for the given rational c (and a, C; without them "... is affine on U"): the identity as above, or a
   certified non-zero value F(t) - <a, t> - log C, or second difference F(t+h) - 2F(t) + F(t-h), at points
@@ -48,6 +55,7 @@ from flint import arb, arb_mat, fmpq, fmpq_mat, fmpq_mpoly_ctx, fmpz, fmpz_mat, 
 
 from . import Kind, _read
 from ._ball import ball, workprec
+from ._lattice import applicable as lattice_applicable, check_independence as lattice_check, lattice_identity
 from ._laws import MAX_DIM, cgf_ball, cgf_sympy, in_domain, read_laws
 from ._read import Rejected, tick
 
@@ -400,7 +408,12 @@ _VARIANTS = {"hessian-modp": _modp, "gradient-modp": _modp, "hessian-exact": _ex
 
 
 def _independent(laws, modulo, cert, field, method) -> str:
-    """Check a design certificate for these laws; returns a summary (method: the Result's method)."""
+    """Check a design certificate for these laws; returns a summary (method: the Result's method).  The body
+    of an ``independence-lattice`` certificate (no ``variant``; inside a batch) is checked as that kind."""
+    if isinstance(cert, dict) and "variant" not in cert and "laurent_base" in cert:
+        if method != "exact":
+            raise Rejected(f"method: an exponent-lattice certificate is exact")
+        return lattice_check(laws, modulo, cert, field)
     variant = _read.string(_read.obj(cert, field, ("variant",), tuple(cert) if isinstance(cert, dict) else ())
                            ["variant"], f"{field}.variant", _VARIANTS)
     if variant.startswith("gradient") and modulo != "constants":
@@ -485,13 +498,27 @@ def _identity(laws, c, a, C) -> str:
         if any(a) or C != 1:
             raise Rejected("certificate: the Dirac terms do not add up to <a, theta> + log C")
         return "Dirac CGFs are linear"
-    if all(l["family"] == "discrete" for x, l in zip(c, laws) if x):
+    support = [l for x, l in zip(c, laws) if x]
+    discrete = all(l["family"] == "discrete" for l in support)
+    if discrete:
         if max(map(abs, c)) > MAX_COEF:
             raise Rejected(f"certificate: a polynomial identity needs |c_i| <= {MAX_COEF}")
         how = _identity_poly(laws, c, a, C)
         if how is not None:
             return how
-    return _identity_sympy(laws, c, a, C)
+    transcendental = any(l["family"] in ("discrete", "uniform_cube") or
+                         (l["family"] == "gaussian_mixture" and l["separation"] != 0) for l in support)
+    if transcendental and not discrete and lattice_applicable(support) is None:
+        return lattice_identity(laws, c, a, C)      # log sinh / log cosh / log-sum-exp: SymPy cannot expand them
+    try:
+        return _identity_sympy(laws, c, a, C)
+    except Rejected as exc:
+        if discrete or lattice_applicable(support) is not None:
+            raise
+        try:                     # every frequency rational: the exponent-lattice identity decides exactly
+            return lattice_identity(laws, c, a, C)
+        except Rejected as exc2:
+            raise Rejected(f"{exc}; {exc2}") from None
 
 
 def _dependent(laws, modulo, cert, field) -> str:
@@ -517,6 +544,11 @@ def _start(result, text_fn):
 def _check_independence(result) -> str:
     p = _start(result, _indep_text)
     return _independent(read_laws(p["laws"]), p["modulo"], result["certificate"], "certificate", result["method"])
+
+
+def _check_lattice(result) -> str:
+    p = _start(result, _indep_text)
+    return lattice_check(read_laws(p["laws"]), p["modulo"], result["certificate"], "certificate")
 
 
 def _check_dependence(result) -> str:
@@ -602,7 +634,7 @@ def _check_batch(result) -> str:
         if e == "dependent":
             _dependent(laws, modulo, cert, f)
         else:
-            ball_ = _read.obj(cert, f, ("variant",), tuple(cert) if isinstance(cert, dict) else ())["variant"] \
+            ball_ = _read.obj(cert, f, (), tuple(cert) if isinstance(cert, dict) else ()).get("variant") \
                 == "design-ball"
             exact = exact and not ball_
             _independent(laws, modulo, cert, f, "certified" if ball_ else "exact")
@@ -711,6 +743,7 @@ def _check_series(result) -> str:
 KINDS = {
     "independence-design": Kind(CLAIMS, "proved", frozenset({"exact", "certified"}), _check_independence),
     "dependence-relation": Kind(CLAIMS, "refuted", frozenset({"exact"}), _check_dependence),
+    "independence-lattice": Kind(CLAIMS, "proved", frozenset({"exact"}), _check_lattice),
     "relation-identity": Kind(CLAIMS, "proved", frozenset({"exact"}), _check_identity),
     "relation-witness": Kind(CLAIMS, "refuted", frozenset({"certified"}), _check_witness),
     "independence-batch": Kind(CLAIMS, "proved", frozenset({"exact", "certified"}), _check_batch),
