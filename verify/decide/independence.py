@@ -93,7 +93,7 @@ from ..kernel.lse import (MAX_BALL_ATOMS as KERNEL_BALL_ATOMS, MAX_BALL_LAWS as 
 from .exponent_lattice import exponent_lattice, lattice_affine_part
 from .lattice import lattice_applicable, lattice_criterion, s1_direction, s2_holds
 from .relations import (MAX_SEARCH_WORK, MAX_SVD_LAWS, Relation, _normalise as _normalised, find_relation,
-                        numeric_relation_search, relation_expression, search_work,
+                        numeric_relation_search, relation_expression, search_work, verify_relation)
 from ..arith.ball import LADDER, decide_with_ladder, sign, to_ball
 from ..arith.exact import fraction_str, parse_exact, parse_vector
 from ..errors import InputError, InputTypeError, SizeLimitError
