@@ -80,12 +80,13 @@ def test_lattice_screen_refutes_without_the_kernel_search():
     assert r.certificate["c"] == [1, 1, -1]
 
 
-def test_more_than_64_laws_skip_the_ball_certificate():
+def test_more_than_64_laws_use_the_square_design():
+    """Beyond MAX_BALL_LAWS the preconditioned design gives way to one square determinant (it used to be
+    skipped, INCONCLUSIVE); the kernel re-checks the minor."""
     assert MAX_BALL_LAWS == 64
     r = independent_mod_affine([UniformCube(F(k, 4)) for k in range(1, 66)], search=False, lattice=False)
-    assert r.inconclusive
-    assert r.evidence["design_certificate"]["reason"] == "N = 65 > 64: the ball design certificate is not attempted"
-    assert r.evidence["design_certificate"]["certified"] is False
+    assert r.proved and r.certificate["variant"] == "design-ball" and len(r.certificate["points"]) == 67
+    assert "square 67x67" in r.certificate["summary"]
 
 
 def test_timing_is_the_elapsed_time():

@@ -789,7 +789,7 @@ def test_documented_limits():
     assert (lse.LADDER, lse.MAX_COEF, lse.MAX_TERMS, lse.MAX_WORK, lse.MAX_BALL_WORK) == (
         (128, 512, 2048), 64, 200_000, 1_000_000, 20_000)
     assert (lse.MAX_BALL_LAWS, lse.MAX_BALL_ATOMS, lse.MAX_EXACT_LAWS, lse.MAX_DIGITS, lse.MAX_FAMILIES) == (
-        64, 4096, 128, 200, 10_000)
+        512, 4096, 128, 200, 10_000)
     assert lse._LIMITS == {"modp": 1_000_000, "poly": 10_000_000, "sympy": 5_000, "ball": 100_000, "exact": 200_000}
     assert (L.MAX_LAWS, L.MAX_DIM, L.MAX_ATOMS, L.MAX_MAGNITUDE) == (512, 16, 20_000, 10 ** 9)
     assert lse.CONVENTIONS == {"domain": "U = the intersection of the open CGF domains"}

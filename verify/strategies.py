@@ -10,7 +10,11 @@ the ones the toolkit's own test suite uses (docs/strategies.md):
   format of :func:`verify.arith.exact.parse_box`;
 * :func:`maxout_networks` -- :class:`verify.objects.maxout.MaxoutNetwork` of bounded input dimension, rank,
   depth and widths with rational weights;
-* :func:`laws` -- a law of one of the five families of :mod:`verify.laws.models` (or of any of them).
+* :func:`laws` -- a law of one of the five families of :mod:`verify.laws.models` (or of any of them);
+* :func:`planted_families` -- families of laws whose independence modulo affine functions is **known**
+  (relations planted by convolution, translation, the doubling identity, mixture - Gaussian - two-point,
+  proportional Gaussians, Diracs; independent controls; perturbations by 10^-20), for testing a decision
+  procedure: a verdict against ``truth`` is a false verdict.
 
 hypothesis is not a dependency of the package: it is imported when a strategy is built, and a missing
 hypothesis raises :class:`ImportError` saying how to install it.  Sizes are ranges: an ``int`` fixes the
@@ -31,7 +35,8 @@ from fractions import Fraction
 from .arith.exact import parse_exact
 from .errors import InputError, InputTypeError
 
-__all__ = ["rationals", "points", "boxes", "maxout_networks", "laws"]
+__all__ = ["rationals", "points", "boxes", "maxout_networks", "laws", "planted_families", "PLANTED_KINDS",
+           "PlantedFamily"]
 
 MAX_STRATEGY_DIM = 16         # dimension of points, boxes and laws (the laws' own limit)
 MAX_STRATEGY_DENOMINATOR = 10**6
@@ -202,5 +207,151 @@ def laws(family=None, dim=1, *, max_atoms: int = 4):
             return Gaussian(cov, list(draw(vec)))
         direction = draw(vec.filter(lambda v: any(c != 0 for c in v)))
         return GaussianMixture(draw(rationals(0, 2)), list(direction), cov, list(draw(vec)))
+
+    return build()
+
+
+# -- families with known truth (independence modulo affine functions) --------------------------------------
+
+PLANTED_KINDS = ("convolution", "translate", "doubling", "mixture", "gaussians", "dirac",
+                 "cyclotomic", "covariances", "cubes",
+                 "perturbed-doubling", "perturbed-mixture", "perturbed-gaussians")
+
+
+class PlantedFamily(tuple):
+    """``(laws, truth, kind)``: ``truth`` is ``"dependent"`` or ``"independent"`` (modulo affine functions;
+    an independent family is also independent modulo constants)."""
+
+    __slots__ = ()
+
+    def __new__(cls, laws, truth, kind):
+        return super().__new__(cls, (laws, truth, kind))
+
+    laws = property(lambda self: self[0])
+    truth = property(lambda self: self[1])
+    kind = property(lambda self: self[2])
+
+
+def _convolve(mu, nu):
+    from .laws.models import Discrete
+
+    out: dict = {}
+    for a, w in zip(mu.atoms, mu.weights):
+        for b, v in zip(nu.atoms, nu.weights):
+            k = tuple(x + y for x, y in zip(a, b))
+            out[k] = out.get(k, Fraction(0)) + w * v
+    keys = sorted(out)
+    return Discrete([list(k) for k in keys], [out[k] for k in keys])
+
+
+def _rank_q(rows) -> int:
+    """Rank over Q of a list of rows of Fractions (Gaussian elimination)."""
+    M = [list(r) for r in rows]
+    rank, cols = 0, len(M[0]) if M else 0
+    for c in range(cols):
+        piv = next((i for i in range(rank, len(M)) if M[i][c] != 0), None)
+        if piv is None:
+            continue
+        M[rank], M[piv] = M[piv], M[rank]
+        for i in range(len(M)):
+            if i != rank and M[i][c] != 0:
+                f = M[i][c] / M[rank][c]
+                M[i] = [x - f * y for x, y in zip(M[i], M[rank])]
+        rank += 1
+    return rank
+
+
+def planted_families(kind=None, dim=(1, 3)):
+    """:class:`PlantedFamily` ``(laws, truth, kind)`` of exact laws in dimension ``dim`` (an int or a pair
+    (lo, hi) inside [1, 3]) whose independence modulo affine functions is known by construction;
+    ``kind`` one of :data:`PLANTED_KINDS` (``None``: any).  Dependent: ``convolution`` (mu, nu, mu * nu),
+    ``translate`` (a law of any family and a translate), ``doubling`` (cube(2r), cube(r), the uniform law
+    on {-r, r}^d, any centres: sinh(2x)/(2x) = sinh(x)/x cosh(x)), ``mixture`` (1/2 N(c +- a e_j, Sigma),
+    N(m, Sigma), {c' +- a e_j}), ``gaussians`` (covariances Sigma and k Sigma), ``dirac`` (a law and a Dirac).
+    Independent: ``cyclotomic`` (the laws {0, k v}, distinct k: their MGF polynomials 1 + z^k differ in a
+    primitive cyclotomic factor), ``covariances`` (Gaussians; the truth is the exact rank of the
+    covariances), ``cubes`` (distinct radii), and the ``perturbed-*`` families: the doubling radius, the
+    two-point separation or one covariance entry moved by 10^-20."""
+    from .laws.models import Discrete, Gaussian, GaussianMixture, UniformCube
+
+    if kind is not None and kind not in PLANTED_KINDS:
+        raise InputError("kind", f"must be None or one of {', '.join(PLANTED_KINDS)}, got {kind!r}")
+    d_rng = _size_range(dim, "dim", 1, 3)
+    st = _st()
+    eps = Fraction(1, 10 ** 20)
+
+    def pt(draw, d, lo=-1, hi=1):
+        return list(draw(points(d, lo, hi)))
+
+    def discrete(draw, d):
+        atoms = draw(st.lists(st.tuples(*[rationals(-2, 2, max_denominator=2)] * d), min_size=2, max_size=3,
+                              unique=True))
+        raw = [draw(st.integers(1, 4)) for _ in atoms]
+        return Discrete([list(a) for a in atoms], [Fraction(x, sum(raw)) for x in raw])
+
+    def spd(draw, d):
+        return _spd(draw, st, d, rationals(-1, 1, max_denominator=2), rationals("1/2", 2, max_denominator=2))
+
+    def corners(c, r, d):
+        signs = [[]]
+        for _ in range(d):
+            signs = [s + [e] for s in signs for e in (1, -1)]
+        return Discrete([[x + e * r for x, e in zip(c, s)] for s in signs])
+
+    def mixture(draw, d, shift):
+        a = draw(rationals("1/2", 2, max_denominator=4))
+        j = draw(st.integers(0, d - 1))
+        u = [Fraction(int(k == j)) for k in range(d)]
+        cov = spd(draw, d)
+        c, m, c3 = pt(draw, d), pt(draw, d), pt(draw, d)
+        two = Discrete([[x + s * (a + shift) * y for x, y in zip(c3, u)] for s in (1, -1)])
+        return [GaussianMixture(a, u, cov, c), Gaussian(cov, m), two]
+
+    @st.composite
+    def build(draw):
+        k = kind if kind is not None else draw(st.sampled_from(PLANTED_KINDS))
+        d = _draw_size(draw, st, d_rng)
+        if k == "convolution":
+            mu, nu = discrete(draw, d), discrete(draw, d)
+            return PlantedFamily([mu, nu, _convolve(mu, nu)], "dependent", k)
+        if k == "translate":
+            law = draw(laws(None, d, max_atoms=3))
+            return PlantedFamily([law, law.translated(pt(draw, d, -2, 2))], "dependent", k)
+        if k in ("doubling", "perturbed-doubling"):
+            r = draw(rationals("1/4", 2, max_denominator=4))
+            c1, c2, c3 = pt(draw, d), pt(draw, d), pt(draw, d)
+            if k == "doubling":
+                return PlantedFamily([UniformCube(2 * r, c1), UniformCube(r, c2), corners(c3, r, d)], "dependent", k)
+            zero = [0] * d
+            return PlantedFamily([UniformCube(2 * r + eps, zero), UniformCube(r, zero), corners(zero, r, d)],
+                                 "independent", k)
+        if k in ("mixture", "perturbed-mixture"):
+            return PlantedFamily(mixture(draw, d, eps if k != "mixture" else 0),
+                                 "dependent" if k == "mixture" else "independent", k)
+        if k == "gaussians":
+            cov = spd(draw, d)
+            f = draw(st.sampled_from([2, 3, Fraction(1, 2)]))
+            return PlantedFamily([Gaussian(cov, pt(draw, d)), Gaussian([[f * x for x in row] for row in cov],
+                                                                       pt(draw, d))], "dependent", k)
+        if k == "perturbed-gaussians":
+            d = max(d, 2)
+            cov = spd(draw, d)
+            bumped = [[2 * x + (eps if i == j == 0 else 0) for j, x in enumerate(row)] for i, row in enumerate(cov)]
+            return PlantedFamily([Gaussian(cov), Gaussian(bumped)], "independent", k)
+        if k == "dirac":
+            return PlantedFamily([draw(laws(None, d, max_atoms=3)), Discrete([pt(draw, d, -2, 2)])], "dependent", k)
+        if k == "cyclotomic":
+            ks = draw(st.lists(st.integers(1, 12), min_size=2, max_size=6, unique=True))
+            v = list(draw(points(d, -2, 2).filter(any)))
+            return PlantedFamily([Discrete([[0] * d, [j * x for x in v]]) for j in ks], "independent", k)
+        if k == "covariances":
+            d = max(d, 2)
+            n = draw(st.integers(2, d * (d + 1) // 2))
+            covs = [spd(draw, d) for _ in range(n)]
+            rank = _rank_q([[S[a][b] for a in range(d) for b in range(a, d)] for S in covs])
+            return PlantedFamily([Gaussian(S, pt(draw, d)) for S in covs],
+                                 "independent" if rank == n else "dependent", k)
+        radii = draw(st.lists(rationals("1/4", 3, max_denominator=4), min_size=2, max_size=4, unique=True))
+        return PlantedFamily([UniformCube(r, pt(draw, d)) for r in radii], "independent", k)
 
     return build()

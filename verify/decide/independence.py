@@ -23,9 +23,11 @@ Algorithm
    the exact rational one;
 3. if that fails and some law is discrete: the lattice criterion (polynomial factoring over Q);
 4. the ball design certificate at N + d + 11 (modulo constants N + 11) exact points, interval Cholesky of the
-   preconditioned Gram up the precision ladder (O(points x N^2) ball operations per rung; skipped for
-   N > 64 in ``auto``);
-5. N <= 16: an mpmath kernel search at 80 digits on two point sets, its candidate verified exactly;
+   preconditioned Gram up the precision ladder (O(points x N^2) ball operations per rung) for
+   N <= ``MAX_BALL_LAWS`` = 64; beyond, the **square** design: N + 1 + d points of distinct orbits and one
+   compiled ``arb_mat`` determinant per rung (:func:`~verify.decide.independence_certificates.square_design_certificate`);
+5. a kernel search at 80 digits on two point sets (mpmath SVD for N <= 16, compiled inverse iteration
+   beyond, within ``MAX_SEARCH_WORK`` CGF values), its candidate verified exactly;
 6. otherwise INCONCLUSIVE.
 
 :func:`check_relation` tests one given relation: exact identity first, then a certified witness.
@@ -54,11 +56,14 @@ and the S1 / S2 conditions are evidence; only relations re-proved exactly count.
 Limits
 ------
 At most ``MAX_LAWS`` = 512 laws, ``MAX_TOTAL_ATOMS`` = 200,000 atoms, ``MAX_POINTS`` = 2048 given points
-(:class:`~verify.errors.SizeLimitError`); ladder rungs in [16, 4096] bits.  The ball design is not
-attempted for N > ``MAX_BALL_LAWS`` = 64 (``method="auto"``), and the numerical relation search runs only
-for N <= 16: a dependent family of more than 16 laws with an irrational frequency is REFUTED only through
-the exact screen.  The exponent lattice applies within the limits of
-:func:`verify.kernel._lattice.applicable` (d <= 16, exponent span <= 1024 in d = 1, <= 96 in d >= 2, a factoring budget per law).
+(:class:`~verify.errors.SizeLimitError`); ladder rungs in [16, 4096] bits.  For N > ``MAX_BALL_LAWS`` = 64
+(``method="auto"``) the square design is attempted only within the kernel's ball budget
+(:mod:`verify.kernel.lse`: nc x sum_i (atoms_i or d) <= 20,000 for nc = N + 1 + d columns, at most 4096
+atoms), else the Result is INCONCLUSIVE at once with that reason; the numerical relation search runs for
+N <= 16, and beyond only when a point set costs at most ``MAX_SEARCH_WORK`` = 8,000 CGF values
+(:func:`~verify.decide.relations.search_work`).  The exponent lattice applies within the limits of
+:func:`verify.kernel._lattice.applicable` (d <= 16, exponent span <= 1024 in d = 1, <= 96 in d >= 2, a
+factoring budget per law).
 
 >>> from verify.laws import Discrete
 >>> mu, nu = Discrete([[0], [1]]), Discrete([[0], [2]])
@@ -75,17 +80,20 @@ import time
 from fractions import Fraction
 from typing import Optional, Sequence
 
-from .independence_certificates import (ball_design_certificate, design_points,
+from .independence_certificates import (ball_design_certificate, design_points, square_design_certificate,
+                                        square_design_points,
                                                   exact_rational_certificate, in_common_domain, kernel_ball,
                                                   kernel_exact, kernel_modular, modular_certificate,
                                                   rational_hessian_family)
 from ..canonical import jsonable
 from ..kernel import Rejected, check as kernel_check
 from ..kernel.lse import CONVENTIONS, statement_batch, statement_independence, statement_relation
+from ..kernel.lse import (MAX_BALL_ATOMS as KERNEL_BALL_ATOMS, MAX_BALL_LAWS as KERNEL_BALL_LAWS,
+                          MAX_BALL_WORK as KERNEL_BALL_WORK)
 from .exponent_lattice import exponent_lattice, lattice_affine_part
 from .lattice import lattice_applicable, lattice_criterion, s1_direction, s2_holds
-from .relations import (Relation, _normalise as _normalised, find_relation, numeric_relation_search,
-                        relation_expression, verify_relation)
+from .relations import (MAX_SEARCH_WORK, MAX_SVD_LAWS, Relation, _normalise as _normalised, find_relation,
+                        numeric_relation_search, relation_expression, search_work, verify_relation)
 from ..arith.ball import LADDER, decide_with_ladder, sign, to_ball
 from ..arith.exact import fraction_str, parse_exact, parse_vector
 from ..errors import InputError, InputTypeError, SizeLimitError
@@ -164,6 +172,9 @@ def design_certificate(laws, modulo: str, info: dict):
     """The body of an ``independence-design`` certificate for a certified search ``info`` (None if no
     kernel certificate could be built)."""
     variant = info["variant"]
+    if info.get("square") and info.get("det"):       # square_design_certificate: the minor is the design
+        return {"variant": "design-ball", "points": [[fraction_str(Fraction(x)) for x in t] for t in info["points"]],
+                "det": info["det"]}
     if variant.endswith("modp"):
         return kernel_modular(laws, info)
     if variant.endswith("exact"):
@@ -340,9 +351,8 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
     if cert_info is None or not cert_info["certified"]:
         if cert_info is not None:
             evidence["exact_certificate_attempt"] = cert_info
-        if N > MAX_BALL_LAWS and method == "auto":
-            cert_info = {"certified": False, "variant": "design-ball",
-                         "reason": f"N = {N} > {MAX_BALL_LAWS}: the ball design certificate is not attempted"}
+        if N > MAX_BALL_LAWS and method == "auto" and pts is None:
+            cert_info = _square_design(laws, modulo, seed, box, ladder)
         else:
             if pts is None:
                 pts = design_points(laws, N + d + 11 if modulo == "affine" else N + 11, seed, box)
@@ -356,6 +366,7 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
         variant = cert_info["variant"]
         rank_txt = (f"rank {cert_info['rank']} = N modulo p = {cert_info['prime']}" if variant.endswith("modp")
                     else f"rank {cert_info['rank']} = N over Q" if variant.endswith("exact")
+                    else f"square determinant certified at {cert_info['precision_bits']} bits" if cert_info.get("square")
                     else f"preconditioned interval Cholesky succeeded at {cert_info['precision_bits']} bits")
         cert = {"kind": "independence-design",
                 "summary": f"{variant} certificate: {cert_info['rows']}x{cert_info['columns']} matrix at "
@@ -380,7 +391,7 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
                 evidence["lattice_criterion"] = {"applicable": False, "reason": why}
 
     # 3. numerical kernel search + exact verification
-    if search and N <= 16:
+    if search and (N <= MAX_SVD_LAWS or search_work(laws, N + d + 11) <= MAX_SEARCH_WORK):
         sets = [design_points(laws, N + d + 11, seed + 1000 + k, box) for k in range(2)]
         cand = numeric_relation_search(laws, modulo, sets)
         if cand is not None:
@@ -391,12 +402,46 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
     # 4. inconclusive
     evidence["sigma_min_over_sigma_max"] = cert_info.get("sigma_ratio_evidence")
     evidence["precision_bits"] = cert_info.get("precision_bits")
-    cert = {"summary": f"undecided: no exact relation found and the design matrix was not certified "
-                       f"full rank up to {cert_info.get('precision_bits')} bits "
-                       f"(sigma_min/sigma_max ~ {cert_info.get('sigma_ratio_evidence')})"}
+    cert = {"summary": "undecided: no exact relation found and " + _uncertified_text(cert_info)}
     return Result(claim, _statement(params), Verdict.INCONCLUSIVE, Method.CERTIFIED, certificate=cert,
                   parameters=params, conventions=conventions, seeds=seeds, evidence=evidence
                   ).with_timing(seconds=round(time.perf_counter() - t0, 4))
+
+
+def _square_design(laws, modulo, seed, box, ladder) -> dict:
+    """The square design certificate for N > ``MAX_BALL_LAWS`` (two seeded point sets), or the reason it is
+    not attempted: the kernel re-checks a design-ball minor only within its budget (``KERNEL_BALL_WORK``
+    points x laws x (d or atoms), ``KERNEL_BALL_LAWS`` laws, ``KERNEL_BALL_ATOMS`` atoms), so a larger one
+    ends INCONCLUSIVE at once."""
+    N, d = len(laws), laws[0].dim
+    nc = N + 1 + (d if modulo == "affine" else 0)
+    cost = nc * sum(len(l.atoms) if l.family == "discrete" else d for l in laws)
+    atoms = sum(len(l.atoms) for l in laws if l.family == "discrete")
+    if N > KERNEL_BALL_LAWS or atoms > KERNEL_BALL_ATOMS or cost > KERNEL_BALL_WORK:
+        return {"certified": False, "variant": "design-ball", "precision_bits": None,
+                "reason": f"the square design ({nc} points x {N} laws, work {cost}, {atoms} atoms) exceeds the "
+                          f"kernel's ball budget ({KERNEL_BALL_LAWS} laws, {KERNEL_BALL_ATOMS} atoms, work "
+                          f"{KERNEL_BALL_WORK}): not attempted"}
+    info = None
+    for k in range(2):
+        try:
+            pts = square_design_points(laws, nc, seed + k, box)
+        except InputError as exc:          # no nc points of distinct orbits in U: undecided, not bad input
+            return {"certified": False, "variant": "design-ball", "precision_bits": None, "reason": str(exc)}
+        info = square_design_certificate(laws, modulo, pts, ladder)
+        info["attempt"] = k + 1
+        if info["certified"]:
+            break
+    return info
+
+
+def _uncertified_text(info: dict) -> str:
+    """Why the design certificate did not decide, with the precision and the sigma ratio when known."""
+    bits, ratio = info.get("precision_bits"), info.get("sigma_ratio_evidence")
+    if bits is None:
+        return f"no design certificate was computed ({info.get('reason', 'not attempted')})"
+    return (f"the design matrix was not certified full rank up to {bits} bits"
+            + (f" (sigma_min/sigma_max ~ {ratio})" if ratio is not None else ""))
 
 
 def check_relation(dists, c, a=None, C=1, claim: str = "N3", ladder: Sequence[int] = LADDER, point=None) -> Result:

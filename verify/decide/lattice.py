@@ -32,7 +32,11 @@ The criterion runs for discrete laws in dimension <= 3 with an exponent span <= 
 per variable after scaling (:func:`lattice_applicable` gives the reason otherwise;
 :func:`lattice_criterion` raises :class:`~verify.errors.SizeLimitError`).  Expanding a relation of total
 degree > ``MAX_RELATION_DEGREE`` = 3000 raises ``SizeLimitError``.  :func:`s1_direction` searches integer
-directions with entries in [-3, 3] (d <= 3) or [-1, 1]: None does not mean S1 fails.
+directions with entries in [-3, 3] (d <= 3) or [-1, 1], at most ``S1_MAX_DIRECTIONS`` = 2000 of them and
+``S1_MAX_WORK`` = 4 * 10^6 multiply-adds (never 3^d vectors): None does not mean S1 fails.
+:func:`s2_holds` sorts at most ``S2_ENUMERATE`` = 4 * 10^6 differences and probes one larger law with at most
+``S2_MAX_WORK`` = 6 * 10^7 shifted atoms; beyond that (two laws too large to enumerate) it answers None
+(undecided), never False.
 
 >>> from verify.laws import Discrete
 >>> laws = [Discrete([[0], [1]]), Discrete([[0], [2]]), Discrete([[0], [1], [2], [3]])]
@@ -59,7 +63,8 @@ from ..errors import InputError, SizeLimitError
 __all__ = [
     "MAX_LATTICE_DEGREE", "MAX_RELATION_DEGREE", "common_denominator", "mgf_polynomials", "MGFData",
     "LatticeCriterion", "lattice_criterion", "PolynomialRelation", "verify_polynomial_relation",
-    "s2_holds", "s1_direction", "top_gap", "lattice_applicable",
+    "s2_holds", "s1_direction", "top_gap", "lattice_applicable", "S2_ENUMERATE", "S2_MAX_WORK",
+    "S1_MAX_DIRECTIONS", "S1_MAX_WORK",
 ]
 
 MAX_LATTICE_DEGREE = 48        # max exponent span per variable (after scaling by q) for factoring
@@ -289,23 +294,118 @@ def verify_polynomial_relation(laws, c: Sequence) -> PolynomialRelation:
 
 # -- sufficient conditions S1, S2 (exact) ------------------------------------------------------
 
-def s2_holds(laws) -> bool:
+S2_ENUMERATE = 4_000_000       # ordered differences enumerated (sorted) in one pass
+S2_MAX_WORK = 60_000_000       # membership probes (differences x atoms of a large law) before S2 gives up
+S1_MAX_DIRECTIONS = 2_000      # integer directions tried by s1_direction
+S1_MAX_WORK = 4_000_000        # directions x atoms x d multiply-adds before s1_direction gives up
+
+
+def _packed_atoms(laws):
+    """Each law's atoms as distinct Python integers, by one injective affine map Q^d -> Z that also maps
+    differences injectively: x -> q x (integers), shifted to [0, S_j], packed in radix R = 2 S + 1 (a
+    difference of two packed atoms is the balanced radix-R expansion of the coordinate difference, so
+    equal packed differences mean equal difference vectors)."""
+    q = common_denominator(laws)
+    ints = [[tuple(int(x * q) for x in a) for a in law.atoms] for law in laws]
+    d = laws[0].dim
+    lo = [min(a[j] for A in ints for a in A) for j in range(d)]
+    hi = [max(a[j] for A in ints for a in A) for j in range(d)]
+    R = 2 * max(h - l for h, l in zip(hi, lo)) + 1
+    out = []
+    for A in ints:
+        vals = []
+        for a in A:
+            v = 0
+            for j in reversed(range(d)):
+                v = v * R + (a[j] - lo[j])
+            vals.append(v)
+        out.append(vals)
+    return out
+
+
+def _as_array(vals):
+    import numpy as np
+
+    if vals and max(vals) < (1 << 62):
+        return np.array(sorted(vals), dtype=np.int64)
+    return None
+
+
+def s2_holds(laws) -> Optional[bool]:
     """S2: every law has >= 2 atoms and the difference sets {x_k - x_l : k != l} are pairwise disjoint.
+
+    Exact, on integers (:func:`_packed_atoms`).  Laws with at most ``S2_ENUMERATE`` ordered differences in
+    total are enumerated, sorted and compared with their neighbours (O(D log D) for D differences); a law too
+    large to enumerate is never expanded: each enumerated difference is probed against it by a sorted
+    search of its translated atoms (O(n log n) per probe batch).  Returns None (undecided, not False) when
+    the probes would exceed ``S2_MAX_WORK`` (two large laws, or one huge law against many differences).
 
     >>> from verify.laws import Discrete
     >>> s2_holds([Discrete([[0], [1]]), Discrete([[0], [2]])]), s2_holds([Discrete([[0], [1]]), Discrete([[5], [6]])])
     (True, False)
     """
-    seen: dict = {}
-    for i, law in enumerate(laws):
-        if len(law.atoms) < 2:
+    import numpy as np
+
+    if not laws:
+        return True
+    if any(len(law.atoms) < 2 for law in laws):
+        return False
+    if len(laws) == 1:
+        return True
+    packed = _packed_atoms(laws)
+    order = sorted(range(len(laws)), key=lambda i: (len(packed[i]), i))
+    small, budget = [], S2_ENUMERATE
+    for i in order:
+        n = len(packed[i])
+        if n * (n - 1) <= budget:
+            small.append(i)
+            budget -= n * (n - 1)
+    large = [i for i in order if i not in set(small)]
+    if len(large) > 1:
+        return None                     # two laws too large to enumerate: undecided (documented budget)
+    arrays = [_as_array(packed[i]) for i in range(len(laws))]
+    # positive differences only (difference sets are symmetric), unique per law, then sorted with owners
+    diffs, owners = [], []
+    for i in small:
+        A = arrays[i]
+        if A is not None:
+            D = (A[None, :] - A[:, None])
+            D = np.unique(D[D > 0])
+            if D.size and int(D.max()) >= (1 << 62):
+                A = None
+        if A is None:
+            D = sorted({a - b for a in packed[i] for b in packed[i] if a > b})
+            D = np.array(D, dtype=object)
+        diffs.append(D)
+        owners.append(np.full(len(D), i, dtype=np.int64))
+    if diffs:
+        allD = np.concatenate(diffs) if len({x.dtype for x in diffs}) == 1 else np.array(
+            [int(v) for x in diffs for v in x], dtype=object)
+        own = np.concatenate(owners)
+        idx = np.argsort(allD, kind="stable")
+        sD, sO = allD[idx], own[idx]
+        if len(sD) > 1 and np.any((sD[1:] == sD[:-1]) & (sO[1:] != sO[:-1])):
             return False
-        for a in law.atoms:
-            for b in law.atoms:
-                if a != b:
-                    diff = tuple(x - y for x, y in zip(a, b))
-                    if seen.setdefault(diff, i) != i:
-                        return False
+    else:
+        allD = np.zeros(0, dtype=np.int64)
+    if not large:
+        return True
+    big = large[0]
+    B = arrays[big]
+    uniq = np.unique(allD) if len(allD) else allD
+    n_big = len(packed[big])
+    if len(uniq) * n_big > S2_MAX_WORK:
+        return None
+    if B is None or uniq.dtype == object or (len(uniq) and int(uniq.max()) + int(B.max()) >= (1 << 62)):
+        S = set(packed[big])
+        return not any(a + int(t) in S for t in uniq for a in packed[big])
+    chunk = max(1, (1 << 22) // n_big)
+    for s in range(0, len(uniq), chunk):
+        T = (B[None, :] + uniq[s:s + chunk, None]).ravel()
+        pos = np.searchsorted(B, T)
+        pos[pos == len(B)] = 0
+        if np.any(B[pos] == T):
+            return False
     return True
 
 
@@ -315,21 +415,48 @@ def top_gap(law, v) -> Optional[Fraction]:
     return vals[0] - vals[1] if len(vals) >= 2 else None
 
 
-def _directions(d: int, bound: int = 3):
+def _directions(d: int, bound: int = 3, limit: int = S1_MAX_DIRECTIONS):
+    """Primitive integer vectors with entries in [-bound, bound], by increasing L1 norm (then
+    lexicographically decreasing), the first ``limit`` of them; generated level by level of the L1
+    norm, so the cost is bounded by ``limit`` and d, never (2 bound + 1)^d."""
     import itertools
 
     out = []
-    for v in itertools.product(range(-bound, bound + 1), repeat=d):
-        if any(v):
-            if math.gcd(*v) == 1:
-                out.append(v)
-    out.sort(key=lambda v: (sum(abs(x) for x in v), tuple(-x for x in v)))
+    for norm in range(1, bound * d + 1):
+        level = []
+        for k in range(1, min(d, norm) + 1):               # k non-zero entries with |entries| summing to norm
+            for pos in itertools.combinations(range(d), k):
+                for mags in _compositions(norm, k, bound):
+                    for signs in itertools.product((1, -1), repeat=k):
+                        v = [0] * d
+                        for p, m, s in zip(pos, mags, signs):
+                            v[p] = m * s
+                        if math.gcd(*v) == 1:
+                            level.append(tuple(v))
+            if len(level) > 4 * limit:
+                break
+        level.sort(key=lambda v: tuple(-x for x in v))
+        out.extend(level[:limit - len(out)])
+        if len(out) >= limit:
+            break
     return out
+
+
+def _compositions(total: int, k: int, bound: int):
+    """Tuples of k integers in [1, bound] summing to ``total``."""
+    if k == 1:
+        if 1 <= total <= bound:
+            yield (total,)
+        return
+    for first in range(1, min(bound, total - k + 1) + 1):
+        for rest in _compositions(total - first, k - 1, bound):
+            yield (first,) + rest
 
 
 def s1_direction(laws, bound: int = 3) -> Optional[tuple]:
     """A rational direction v witnessing S1 (every law has >= 2 projected values, the top gaps are
-    pairwise distinct), searched over integer vectors with entries in [-bound, bound]; None if none found
+    pairwise distinct), searched over integer vectors with entries in [-bound, bound] (d <= 3; else
+    [-1, 1]), at most ``S1_MAX_DIRECTIONS`` of them and ``S1_MAX_WORK`` multiply-adds; None if none found
     (which does not mean S1 fails).
 
     >>> from verify.laws import Discrete
@@ -339,8 +466,48 @@ def s1_direction(laws, bound: int = 3) -> Optional[tuple]:
     if not laws:
         return None
     d = laws[0].dim
-    for v in _directions(d, bound if d <= 3 else 1):
-        gaps = [top_gap(l, v) for l in laws]
-        if None not in gaps and len(set(gaps)) == len(gaps):
-            return v
+    q = common_denominator(laws)
+    ints = [[tuple(int(x * q) for x in a) for a in law.atoms] for law in laws]
+    per = sum(len(A) for A in ints) * d
+    limit = max(1, min(S1_MAX_DIRECTIONS, S1_MAX_WORK // max(1, per)))
+    dirs = _directions(d, bound if d <= 3 else 1, limit)
+    top = max((abs(x) for A in ints for a in A for x in a), default=0)
+    if dirs and top * d * max(abs(x) for v in dirs for x in v) < (1 << 60):
+        return _s1_numpy(ints, dirs)
+    for v in dirs:
+        gaps = []
+        for A in ints:
+            vals = sorted({sum(x * y for x, y in zip(a, v)) for a in A}, reverse=True)
+            if len(vals) < 2:
+                break
+            gaps.append(vals[0] - vals[1])
+        else:
+            if len(set(gaps)) == len(gaps):
+                return v
+    return None
+
+
+def _s1_numpy(ints, dirs, chunk: int = 256) -> Optional[tuple]:
+    """:func:`s1_direction` on int64 arrays (exact: every projection is below 2^60 in absolute value):
+    per law and chunk of directions, the largest and the second-largest distinct projected value."""
+    import numpy as np
+
+    arrays = [np.array(A, dtype=np.int64) for A in ints]
+    for s in range(0, len(dirs), chunk):
+        V = np.array(dirs[s:s + chunk], dtype=np.int64).T            # (d, m)
+        gaps = []
+        ok = np.ones(V.shape[1], dtype=bool)
+        for A in arrays:
+            P = A @ V                                                   # (n, m), exact
+            m1 = P.max(axis=0)
+            rest = np.where(P == m1[None, :], np.iinfo(np.int64).min, P)
+            m2 = rest.max(axis=0)
+            ok &= m2 != np.iinfo(np.int64).min
+            gaps.append(m1 - m2)
+        G = np.stack(gaps)                                              # (N, m)
+        Gs = np.sort(G, axis=0)
+        ok &= ~np.any(Gs[1:] == Gs[:-1], axis=0) if len(G) > 1 else ok
+        hits = np.nonzero(ok)[0]
+        if len(hits):
+            return dirs[s + int(hits[0])]
     return None

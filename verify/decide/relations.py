@@ -16,8 +16,9 @@ Algorithm
 class, compared only within a cheap signature; the exact null space of the Gaussian covariances; and
 (``lattice=True``) the lattice-criterion kernel of the discrete sub-family, each vector expanded.
 :func:`find_relation` takes the first (modulo constants: a null-space combination with a = 0).
-:func:`numeric_relation_search`: mpmath SVD of the design matrix at 80 digits on each point set, the
-smallest singular vector of the first set, rational recognition (denominators <= 1000).
+:func:`numeric_relation_search`: the near-null vector of the design matrix at 80 digits on each point set
+(mpmath SVD for N <= 16, inverse iteration with compiled arb_mat solves beyond), that of the first set,
+rational recognition (denominators <= 1000).
 
 Soundness
 ---------
@@ -28,7 +29,8 @@ the exact polynomial identity for discrete support, or SymPy reducing the expres
 Limits
 ------
 The numerical search gives up (None) unless both point sets have sigma_min/sigma_max <= 10^-40, the
-recognised rationals agree with the singular vector to 10^-26, and b = 0.  ``simplify`` is tried only for
+recognised rationals agree with the singular vector to 10^-26, and b = 0; for N > 16 it evaluates no CGF
+when a point set would cost more than ``MAX_SEARCH_WORK`` = 8,000 CGF values.  ``simplify`` is tried only for
 at most 6 non-zero c_i; an expansion of degree > 3000 is reported as not verified.  A relation
 is verified on the laws with c_i != 0 only; non-discrete support with rational frequencies by the exponent
 lattice (:mod:`verify.decide.exponent_lattice`).
@@ -58,7 +60,7 @@ from ..errors import InputError, SizeLimitError
 from .lattice import lattice_applicable, lattice_criterion, verify_polynomial_relation
 
 __all__ = ["Relation", "structural_relations", "find_relation", "verify_relation", "relation_expression",
-           "numeric_relation_search"]
+           "numeric_relation_search", "search_work", "MAX_SVD_LAWS", "MAX_SEARCH_WORK"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -281,6 +283,78 @@ def verify_relation(laws, rel: Relation) -> tuple:
     return False, {"method": "symbolic", "reason": "SymPy did not reduce the expression to 0"}
 
 
+MAX_SVD_LAWS = 16             # numeric_relation_search: mpmath SVD up to this N, compiled arb_mat solves beyond
+MAX_SEARCH_WORK = 8_000       # numeric_relation_search: points x sum_i (atoms_i or d) CGF values per point set
+
+
+def search_work(laws, n_points: int) -> int:
+    """The CGF values one point set of :func:`numeric_relation_search` costs: points x sum_i (atoms_i or d)."""
+    d = laws[0].dim
+    return n_points * sum(len(l.atoms) if l.family == "discrete" else d for l in laws)
+
+
+def _design_mp(laws, modulo, pts):
+    import mpmath
+
+    rows = []
+    for t in pts:
+        row = [l.cgf_mp(t) for l in laws] + [mpmath.mpf(1)]
+        if modulo == "affine":
+            row += [mpmath.mpf(x.numerator) / x.denominator for x in t]
+        rows.append(row)
+    return rows
+
+
+def _kernel_svd(laws, modulo, pts, dps):
+    """(sigma_min/sigma_max, the right singular vector of sigma_min) by an mpmath SVD at ``dps`` digits."""
+    import mpmath
+
+    U, S, V = mpmath.svd_r(mpmath.matrix(_design_mp(laws, modulo, pts)))
+    s = [abs(S[i]) for i in range(len(S))]
+    if max(s) == 0:
+        return None, None
+    k = min(range(len(s)), key=lambda i: s[i])
+    return min(s) / max(s), [V[k, j] for j in range(V.cols)]
+
+
+def _kernel_inverse_iteration(laws, modulo, pts, dps):
+    """(an estimate of sigma_min/sigma_max, the near-null vector) by inverse iteration on the normal
+    matrix G = A^T A with python-flint's compiled approximate solves (``arb_mat.solve(algorithm="approx")``,
+    midpoints only) at about 2 x ``dps`` digits: O(rows x n^2) in C instead of an mpmath SVD."""
+    import mpmath
+    from flint import arb, arb_mat, ctx
+
+    from ..arith.ball import to_ball
+
+    bits = int(dps * 3.33) + 32
+    with ctx.workprec(bits):
+        rows = []
+        for t in pts:
+            row = [l.cgf_ball(t).mid() for l in laws] + [arb(1)]
+            if modulo == "affine":
+                row += [to_ball(x).mid() for x in t]
+            rows.append(row)
+    n = len(rows[0])
+    with ctx.workprec(2 * bits + 64):
+        A = arb_mat(rows)
+        G = (A.transpose() * A).mid()
+        fro = sum((G[i, j] ** 2 for i in range(n) for j in range(n)), arb(0)).sqrt().mid()
+        if fro == 0:
+            return None, None
+        x = arb_mat(n, 1, [1 + arb(k) / (3 * n) for k in range(n)])
+        for _ in range(4):
+            x = G.solve(x, nonstop=True, algorithm="approx")
+            nrm = sum((x[i, 0] ** 2 for i in range(n)), arb(0)).sqrt().mid()
+            if not nrm.is_finite() or nrm == 0:
+                return None, None
+            x = arb_mat(n, 1, [(x[i, 0] / nrm).mid() for i in range(n)])
+        ray = (x.transpose() * G * x)[0, 0].mid()
+        ratio = abs(ray / fro).sqrt() if ray.is_finite() else None
+    with mpmath.workdps(dps):
+        vec = [mpmath.mpf(x[i, 0].mid().str(dps + 10, radius=False)) for i in range(n)]
+        return (mpmath.mpf(ratio.mid().str(20, radius=False)) if ratio is not None else None), vec
+
+
 def numeric_relation_search(laws, modulo: str, point_sets: Sequence, dps: int = 80,
                             max_den: int = 1000) -> Optional[Relation]:
     """Search for a relation from the kernel of the design matrix at two unrelated point sets
@@ -289,9 +363,10 @@ def numeric_relation_search(laws, modulo: str, point_sets: Sequence, dps: int = 
 
     Algorithm
     ---------
-    Per point set, the design matrix [Lambda_i(theta_k) | 1 | theta_k] in mpmath at ``dps`` digits and its
-    SVD; the kernel vector of the first set, normalised by its largest law coefficient, rationalised
-    with denominators <= ``max_den``.
+    Per point set, the design matrix [Lambda_i(theta_k) | 1 | theta_k] at ``dps`` digits and its near-null
+    vector: an mpmath SVD for N <= ``MAX_SVD_LAWS`` = 16, else inverse iteration on A^T A with python-flint's
+    compiled approximate solves (:func:`_kernel_inverse_iteration`); the vector of the first set, normalised
+    by its largest law coefficient, rationalised with denominators <= ``max_den``.
 
     Soundness
     ---------
@@ -300,29 +375,24 @@ def numeric_relation_search(laws, modulo: str, point_sets: Sequence, dps: int = 
     Limits
     ------
     None unless every set has sigma_min/sigma_max <= 10^-(dps/2), the rationals match to 10^-(dps/3),
-    and the constant b is 0.
+    and the constant b is 0; for N > 16, None at once (no CGF evaluated) when a point set would cost more
+    than ``MAX_SEARCH_WORK`` = 8,000 CGF values (:func:`search_work`: points x sum_i (atoms_i or d)).
     """
     import mpmath
 
+    if len(laws) > MAX_SVD_LAWS and any(search_work(laws, len(pts)) > MAX_SEARCH_WORK for pts in point_sets):
+        return None
+    kernel = _kernel_svd if len(laws) <= MAX_SVD_LAWS else _kernel_inverse_iteration
     cands = []
     with mpmath.workdps(dps):
         for pts in point_sets:
-            rows = []
-            for t in pts:
-                row = [l.cgf_mp(t) for l in laws] + [mpmath.mpf(1)]
-                if modulo == "affine":
-                    row += [mpmath.mpf(x.numerator) / x.denominator for x in t]
-                rows.append(row)
-            A = mpmath.matrix(rows)
             try:
-                U, S, V = mpmath.svd_r(A)
-            except Exception:  # pragma: no cover
+                ratio, vec = kernel(laws, modulo, pts, dps)
+            except Exception:  # pragma: no cover - a numerical failure proposes nothing
                 return None
-            s = [abs(S[i]) for i in range(len(S))]
-            if max(s) == 0 or min(s) / max(s) > mpmath.mpf(10) ** (-(dps // 2)):
+            if ratio is None or ratio > mpmath.mpf(10) ** (-(dps // 2)):
                 return None
-            k = min(range(len(s)), key=lambda i: s[i])
-            cands.append([V[k, j] for j in range(V.cols)])
+            cands.append(vec)
         v = cands[0]
         n = len(laws)
         big = max(range(n), key=lambda i: abs(v[i]))

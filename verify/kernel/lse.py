@@ -70,7 +70,7 @@ MAX_COEF = 64                      # |c_i| of an integer relation
 MAX_TERMS = 200_000                # predicted terms of a polynomial identity side
 MAX_WORK = 1_000_000               # modular work: points x atoms x d (and points x laws x 20), per Result
 MAX_BALL_WORK = 20_000             # ball design: points x laws x (d or atoms)
-MAX_BALL_LAWS, MAX_BALL_ATOMS = 64, 4096
+MAX_BALL_LAWS, MAX_BALL_ATOMS = 512, 4096
 MAX_EXACT_LAWS, MAX_DIGITS = 128, 200   # exact design: laws, digits of a point coordinate
 MAX_FAMILIES = 10_000
 _spent: dict = {}                  # cost spent per Result, by resource (reset by each kind's check)
@@ -270,12 +270,16 @@ def _modp(laws, modulo, cert, field) -> str:
         z = [_read.integer(x, f"{field}.points[{k}][{j}]", 1, p - 1) for j, x in enumerate(_read.lst(
             z, f"{field}.points[{k}]", d, d))]
         ents = []
+        powers: dict = {}              # (j, e) -> z_j^e mod p, once per point (atoms repeat exponents)
         for i, law in enumerate(X):
             tick()
             ws = []
             for a, w in law:
-                for zj, e in zip(z, a):
-                    w = w * pow(zj, e % (p - 1), p) % p
+                for j, (zj, e) in enumerate(zip(z, a)):
+                    zp = powers.get((j, e))
+                    if zp is None:
+                        zp = powers[(j, e)] = pow(zj, e % (p - 1), p)
+                    w = w * zp % p
                 ws.append(w)
             S = sum(ws) % p
             if S == 0:
