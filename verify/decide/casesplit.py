@@ -54,11 +54,11 @@ from fractions import Fraction
 from gmpy2 import mpq
 
 from ..errors import InputError
-from ..arith.context import Context
+from ..arith.context import Context, MpqContext
 from ..objects.transformer import TIE_RULES
 
 __all__ = ["LinearForm", "DecisionTree", "Undecided", "UnsupportedDecision", "explore_decisions",
-           "tree_from_leaves", "scan_tree", "parse_ties", "shared_memo", "MAX_NODES"]
+           "tree_from_leaves", "scan_tree", "parse_ties", "shared_memo", "MAX_NODES", "MPQ_TOKENS"]
 
 MAX_NODES = 200_000
 _MPQ = type(mpq(0))
@@ -246,16 +246,24 @@ class DecisionTree(Context):
     """An arithmetic context whose signs are decided from a set of pairwise facts z_a {>, =} z_b (with transitivity);
     an undecided comparison raises :class:`Undecided` so the driver can branch."""
 
+    native_inputs = True        # a Transformer takes LinearForm tokens as they are (no parsing per node)
+
     def __init__(self, n, facts=()):
         self.n = n
         self.facts = list(facts)           # (a, b, s): sign(z_a - z_b) = s
         self.parent = list(range(n))
         self.greater = set()                # (class a, class b): z_a > z_b
         self._memo = {}
+        self._argmax = {}                   # ids of the values -> (values, argmax set) at this node
         for a, b, s in self.facts:
             self._add(a, b, s)
         self._flat = not any(s == 0 for _, _, s in self.facts)     # no equalities: every symbol its own class
+        self._reps = None if self._flat else tuple(self.find(a) for a in range(n))
+        self._classes = None
         self.decisions = []
+
+    def is_native(self, v) -> bool:
+        return isinstance(v, LinearForm)
 
     def find(self, a):
         while self.parent[a] != a:
@@ -308,13 +316,17 @@ class DecisionTree(Context):
         if not isinstance(form, LinearForm):
             return (form > 0) - (form < 0)
         memo = _memo()
-        if self._flat and memo is not None:          # no merging: the form's shape is the same at every node
-            hit = memo.get(("sign", id(form)))
-            if hit is None:
-                hit = memo[("sign", id(form))] = (form, _shape(form.coef, form.const))
-            shape = hit[1]
-        else:
+        if memo is None:
             shape = _shape(form._merged(self.find), form.const)   # symbols of one equality class merged
+        else:
+            # the shape depends on the form and on which symbols are merged (none at a node without
+            # equalities): shared by every node with the same equality classes
+            key = ("sign", id(form), self._reps)
+            hit = memo.get(key)
+            if hit is None:
+                coef = form.coef if self._flat else form._merged(self.find)   # symbols of one class merged
+                hit = memo[key] = (form, _shape(coef, form.const))
+            shape = hit[1]
         if shape[0] == "const":
             return shape[1]
         if shape[0] == "compare":
@@ -324,6 +336,16 @@ class DecisionTree(Context):
             return s if positive else -s
         raise UnsupportedDecision(f"sign of {form} is not a comparison of two token values")
 
+    def argmax_set(self, values) -> list:
+        """:meth:`Context.argmax_set`, answered once per node for the same value objects (the facts do not
+        change during a run, so the same comparisons give the same answers)."""
+        values = list(values)
+        key = tuple(map(id, values))
+        hit = self._argmax.get(key)
+        if hit is None:
+            hit = self._argmax[key] = (values, super().argmax_set(values))    # keeps the ids alive
+        return list(hit[1])
+
     def mul(self, a, b):
         try:
             return a * b
@@ -332,13 +354,21 @@ class DecisionTree(Context):
 
     def classes(self) -> list:
         """Equality classes in a topological order, largest first (a witness ordering)."""
+        if self._classes is None:
+            self._classes = self._order_classes()
+        return [list(c) for c in self._classes]
+
+    def _order_classes(self) -> list:
+        """Repeatedly the smallest class representative all of whose greater classes are placed."""
         reps = sorted({self.find(a) for a in range(self.n)})
+        above = {r: set() for r in reps}
+        for x, y in self.greater:
+            if x in above and y in above:
+                above[y].add(x)
         order, placed = [], set()
         while len(order) < len(reps):
             for r in reps:
-                if r in placed:
-                    continue
-                if not any(x not in placed and y == r for x, y in self.greater if x in reps):
+                if r not in placed and above[r] <= placed:
                     order.append(r)
                     placed.add(r)
                     break
@@ -352,10 +382,13 @@ class DecisionTree(Context):
 
     def same(self, f, g) -> bool:
         """f = g as exact linear forms once the equalities among the facts are substituted."""
+        f, g = LinearForm._lift(f), LinearForm._lift(g)
+        if f is g:
+            return True
         if self._flat:
-            return LinearForm._lift(f).key() == LinearForm._lift(g).key()
-        rep = {a: self.find(a) for a in range(self.n)}
-        return LinearForm._lift(f).substitute(rep).key() == LinearForm._lift(g).substitute(rep).key()
+            return f.key() == g.key()
+        # the merged coefficient dicts (zeros dropped) are equal iff the substituted forms' keys are
+        return f.const == g.const and f._merged(self.find) == g._merged(self.find)
 
     def witness(self) -> list:
         """An exact point z realising the facts (the top class gets n, the next n - 1, ...)."""
@@ -364,6 +397,16 @@ class DecisionTree(Context):
             for a in cls:
                 z[a] = Fraction(self.n - level)
         return z
+
+
+class _MpqTokens(MpqContext):
+    """Exact rationals as gmpy2 ``mpq``, taking ``mpq`` tokens as they are: the point checks at the leaves'
+    exact witnesses (about ten times cheaper than Fractions; the same exact values and signs)."""
+
+    native_inputs = True
+
+
+MPQ_TOKENS = _MpqTokens()
 
 
 @contextlib.contextmanager
