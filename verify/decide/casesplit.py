@@ -265,6 +265,13 @@ class DecisionTree(Context):
     def is_native(self, v) -> bool:
         return isinstance(v, LinearForm)
 
+    @property
+    def shared_cache(self):
+        """The memo shared by the nodes of the exploration (:func:`shared_memo`; None outside one): a
+        Transformer's attention keeps its decision-free work there (its entries keep their keys' objects
+        alive, like every entry of the memo)."""
+        return _memo()
+
     def find(self, a):
         while self.parent[a] != a:
             self.parent[a] = self.parent[self.parent[a]]
@@ -360,7 +367,10 @@ class DecisionTree(Context):
 
     def _order_classes(self) -> list:
         """Repeatedly the smallest class representative all of whose greater classes are placed."""
-        reps = sorted({self.find(a) for a in range(self.n)})
+        members = {}
+        for a in range(self.n):
+            members.setdefault(self.find(a), []).append(a)
+        reps = sorted(members)
         above = {r: set() for r in reps}
         for x, y in self.greater:
             if x in above and y in above:
@@ -374,7 +384,7 @@ class DecisionTree(Context):
                     break
             else:  # pragma: no cover - facts are always acyclic
                 raise AssertionError("cyclic facts")
-        return [[a for a in range(self.n) if self.find(a) == r] for r in order]
+        return [members[r] for r in order]
 
     def top(self) -> LinearForm:
         """z_t for a maximiser t of the facts (the first member of the top class)."""
@@ -404,6 +414,26 @@ class _MpqTokens(MpqContext):
     exact witnesses (about ten times cheaper than Fractions; the same exact values and signs)."""
 
     native_inputs = True
+
+    def __init__(self):
+        super().__init__()
+        self._last = None                   # (values, argmax set) of the last call
+
+    def convert(self, q):
+        if type(q) is Fraction:
+            return self._mpq(q.numerator, q.denominator)
+        return super().convert(q)
+
+    def argmax_set(self, values) -> list:
+        """:meth:`Context.argmax_set`; a call on values equal to the previous call's (the queries of one
+        head that share their scores) gets the previous answer: exact values, so the same comparisons."""
+        values = tuple(values)
+        last = self._last                   # one read: a consistent pair even with other threads
+        if last is not None and last[0] == values:
+            return list(last[1])
+        best = super().argmax_set(values)
+        self._last = (values, tuple(best))
+        return best
 
 
 MPQ_TOKENS = _MpqTokens()

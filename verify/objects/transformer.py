@@ -274,49 +274,63 @@ class Head:
                       ops: Context = EXACT) -> list:
         """Per query token j the m-vector sum_l sigma_lj W_V x_l (before W_O).
 
-        Work is shared between queries without changing a value: a query whose vector W_Q x_j consists of
-        the same objects as an earlier query's gets the same score objects (``ops.mul`` is a pure function
-        of its operands in every context), and under hardmax a query whose winners equal an earlier query's
-        gets the same weighted sum (exact constant weights, no decision).  Each query still asks its own
-        ``argmax_set`` (a tracer records every one)."""
-        dot = ops.sparse_combination
-        qs = _project(cols, self._q, self._q_reads, dot)
-        ks = _project(cols, self._k, self._k_reads, dot)
-        vs = _project(cols, self._v, self._v_reads, dot)
-        n = len(cols)
-        out = []
+        Work is shared between queries without changing a value: tokens whose read coordinates are the
+        same objects get the same projections, a query whose vector W_Q x_j consists of the same objects as
+        an earlier query's gets the same score objects (``ops.mul`` and ``sparse_combination`` are pure
+        functions of their operands in every context), and under hardmax a query whose winners equal an
+        earlier query's gets the same weighted sum (exact constant weights, no decision).  Each query still
+        asks its own ``argmax_set`` (a tracer records every one), in the order j = 1..n."""
+        qs, ks, vs = self._project_all(cols, ops)
         by_query, by_winners = {}, {}
-        for j in range(n):
-            qkey = tuple(map(id, qs[j]))            # qs stays alive for the whole call: ids are not reused
-            scores = by_query.get(qkey)
-            if scores is None:
-                scores = []
-                for l in range(n):
-                    s = None
-                    for a, b in zip(ks[l], qs[j]):
-                        p = ops.mul(a, b)
-                        s = p if s is None else s + p
-                    scores.append(s)
-                by_query[qkey] = scores
-            acc = None
+        out = []
+        for j in range(len(cols)):
+            scores = self._scores(qs, ks, j, by_query, ops)
             if attention == "hardmax":
                 if tie not in TIE_RULES:
                     raise ValueError(f"tie: must be one of {', '.join(TIE_RULES)}, got {tie!r}")
-                winners = _winners(scores, tie, ops)      # exact weights 1/|winners|: zero ones are skipped
-                acc = by_winners.get(winners)
-                if acc is None:
-                    w = _unit_weight(len(winners))
-                    for l in winners:
-                        term = [v * w for v in vs[l]]
-                        acc = term if acc is None else [a + b for a, b in zip(acc, term)]
-                    by_winners[winners] = acc
+                out.append(self._weighted(vs, _winners(scores, tie, ops), by_winners))
             else:
                 w = ops.softmax(scores, scale)
-                for l in range(n):
+                acc = None
+                for l in range(len(cols)):
                     term = [w[l] * v for v in vs[l]]
                     acc = term if acc is None else [a + b for a, b in zip(acc, term)]
-            out.append(acc)
+                out.append(acc)
         return out
+
+    def _project_all(self, cols, ops):
+        """(W_Q x_j, W_K x_j, W_V x_j) for every token j (lists of m values)."""
+        dot = ops.sparse_combination
+        return (_project(cols, self._q, self._q_reads, dot), _project(cols, self._k, self._k_reads, dot),
+                _project(cols, self._v, self._v_reads, dot))
+
+    @staticmethod
+    def _scores(qs, ks, j, by_query, ops) -> list:
+        """[<W_K x_l, W_Q x_j> for every key l], shared by the queries with the same W_Q x_j objects."""
+        qkey = tuple(map(id, qs[j]))            # qs stays alive for the whole call: ids are not reused
+        scores = by_query.get(qkey)
+        if scores is None:
+            scores = []
+            for l in range(len(ks)):
+                s = None
+                for a, b in zip(ks[l], qs[j]):
+                    p = ops.mul(a, b)
+                    s = p if s is None else s + p
+                scores.append(s)
+            by_query[qkey] = scores
+        return scores
+
+    @staticmethod
+    def _weighted(vs, winners, by_winners) -> list:
+        """sum over the winners l of W_V x_l / |winners| (zero weights skipped), once per winner tuple."""
+        acc = by_winners.get(winners)
+        if acc is None:
+            w = _unit_weight(len(winners))
+            for l in winners:
+                term = [v * w for v in vs[l]]
+                acc = term if acc is None else [a + b for a, b in zip(acc, term)]
+            by_winners[winners] = acc
+        return acc
 
 
 class Attention:
@@ -368,13 +382,29 @@ class Attention:
                 "attention": self.parameter_count(nonzero=True)}
 
     def apply(self, X, *, attention="hardmax", tie="average", scale=None, ops: Context = EXACT):
-        """X' = X + sum_h W_O^h (W_V^h X sigma_h); X is a tuple of E rows of n values."""
+        """X' = X + sum_h W_O^h (W_V^h X sigma_h); X is a tuple of E rows of n values.
+
+        A context with a ``shared_cache`` (a dict, e.g. the case-split engine's memo shared by every node of
+        one exploration, :func:`verify.decide.casesplit.shared_memo`) shares the work between evaluations on
+        the same input objects: the projections and scores (no decision) are computed once per input, and
+        the output once per input and winner pattern; each evaluation still asks every ``argmax_set``
+        itself, in the same order."""
         _check_mode(attention, tie)
+        cache = getattr(ops, "shared_cache", None) if attention == "hardmax" else None
+        if cache is not None:
+            out = self._apply_shared(X, tie, ops, cache)
+            if out is not None:
+                return out
         cols = list(zip(*X))
+        contribs = [head.contributions(cols, attention=attention, tie=tie, scale=scale, ops=ops)
+                    for head in self.heads]
+        return self._write(X, cols, contribs, ops)
+
+    def _write(self, X, cols, contribs, ops):
+        """X + sum_h W_O^h contrib_h (queries sharing one contribution share its W_O image)."""
         new = [list(c) for c in cols]
-        for head in self.heads:
-            contrib = head.contributions(cols, attention=attention, tie=tie, scale=scale, ops=ops)
-            written = {}                    # id(vec) -> W_O vec: queries sharing one contribution share it
+        for head, contrib in zip(self.heads, contribs):
+            written = {}                    # id(vec) -> W_O vec (contrib keeps the vecs alive)
             for j, vec in enumerate(contrib):
                 col = new[j]
                 o = written.get(id(vec))
@@ -384,6 +414,34 @@ class Attention:
                     if add is not None:
                         col[e] = col[e] + add
         return tuple(tuple(new[j][e] for j in range(len(new))) for e in range(len(X)))
+
+    def _apply_shared(self, X, tie, ops, cache):
+        """Hardmax :meth:`apply` with the decision-free work looked up in ``cache`` (keyed by the identity
+        of this sublayer and of the input values; each entry keeps them alive).  None when computing the
+        scores raised: the plain path then repeats the work and raises in its own order."""
+        key = ("attention", id(self), tuple([id(v) for row in X for v in row]))
+        hit = cache.get(key)
+        if hit is None:
+            cols = list(zip(*X))
+            try:
+                prepared = []
+                for head in self.heads:
+                    qs, ks, vs = head._project_all(cols, ops)
+                    by_query = {}
+                    prepared.append((vs, [head._scores(qs, ks, j, by_query, ops) for j in range(len(cols))]))
+            except Exception:
+                return None
+            hit = cache[key] = (self, X, cols, prepared, {})
+        _, _, cols, prepared, outputs = hit
+        winners = tuple(tuple(_winners(scores, tie, ops) for scores in per_query) for _, per_query in prepared)
+        out = outputs.get(winners)
+        if out is None:
+            contribs = []
+            for head, (vs, _), won in zip(self.heads, prepared, winners):
+                by_winners = {}
+                contribs.append([head._weighted(vs, w, by_winners) for w in won])
+            out = outputs[winners] = self._write(X, cols, contribs, ops)
+        return out
 
 
 class FeedForward:
@@ -555,6 +613,20 @@ class Transformer:
                                   for j, v in enumerate(row)))
         return tuple(rows)
 
+    def _parse_hardmax(self, X, ops, allow_float):
+        """The parsed hardmax input; an immutable input (a tuple of tuples) parsed for a context with a
+        ``shared_cache`` is parsed once and looked up by identity afterwards."""
+        if not getattr(ops, "native_inputs", False):
+            return self._parse_X(X, EXACT, allow_float=allow_float)
+        cache = getattr(ops, "shared_cache", None)
+        if cache is None or type(X) is not tuple or not all(type(r) is tuple for r in X):
+            return self._parse_X(X, ops, allow_float=allow_float)
+        key = ("tokens", id(self), id(X), allow_float)
+        hit = cache.get(key)
+        if hit is None:
+            hit = cache[key] = (X, self._parse_X(X, ops, allow_float=allow_float))   # keeps X alive
+        return hit[1]
+
     def evaluate(self, X, attention: str = "hardmax", tie: str = "average", *, scale=None, precision: int = 128,
                  backend: str | None = None, dps: int = 50, ops: Context = EXACT, allow_float: bool = False,
                  trace: bool = False):
@@ -569,7 +641,7 @@ class Transformer:
         if attention == "hardmax":
             if backend is not None:
                 raise InputError("backend", "only used with attention='softmax'")
-            Xc = self._parse_X(X, ops if getattr(ops, "native_inputs", False) else EXACT, allow_float=allow_float)
+            Xc = self._parse_hardmax(X, ops, allow_float)
             states = [Xc]
             for sub in self.sublayers:
                 Xc = sub.apply(Xc, attention="hardmax", tie=tie, ops=ops)
