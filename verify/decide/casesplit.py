@@ -248,8 +248,9 @@ class DecisionTree(Context):
 
     native_inputs = True        # a Transformer takes LinearForm tokens as they are (no parsing per node)
 
-    def __init__(self, n, facts=()):
+    def __init__(self, n, facts=(), on_undecided=None):
         self.n = n
+        self._on_undecided = on_undecided     # (ops, a, b) -> True: continue with z_a > z_b added
         self.facts = list(facts)           # (a, b, s): sign(z_a - z_b) = s
         self.parent = list(range(n))
         self.greater = set()                # (class a, class b): z_a > z_b
@@ -317,6 +318,13 @@ class DecisionTree(Context):
             return 1
         if self._reaches(b, a):
             return -1
+        if self._on_undecided is not None and self._on_undecided(self, a, b):
+            # the run goes on as the child z_a > z_b: a strict fact merges no symbols, so every cached
+            # answer of this node (compare, argmax, sign shapes) stays entailed
+            self.facts.append((a, b, 1))
+            self._add(a, b, 1)
+            self._classes = None
+            return 1
         raise Undecided(a, b)
 
     def sign(self, form) -> int:
@@ -462,14 +470,18 @@ def explore_decisions(n: int, run, max_nodes: int = MAX_NODES):
     Algorithm
     ---------
     A stack of fact tuples, starting empty.  Each popped node runs ``run`` once on a fresh
-    :class:`DecisionTree`; an :class:`Undecided` z_a vs z_b pushes three children (fact added as <, =, >),
-    a completed run is a leaf.  Cost: ``nodes`` runs (see the module docstring for the bound).
+    :class:`DecisionTree`; at an undecided z_a vs z_b the children z_a < z_b and z_a = z_b are pushed and
+    the run itself goes on as the child z_a > z_b (the fact added to its tree: the run forks into its
+    first child instead of restarting it), so a completed run is a leaf and the leaves come in the order
+    of a depth-first search that visits >, =, < in turn.  Cost: one run per leaf; ``nodes`` counts every
+    node of the tree (see the module docstring for the bound).
 
     Soundness
     ---------
     The children of a node are exhaustive and each is consistent, so the leaves' fact sets partition R^n;
-    at a leaf every sign the run asked was entailed by its facts, so the output is the output at every
-    point of the leaf.  The kernel re-checks the tree from :func:`tree_from_leaves` independently.
+    at a leaf every sign the run asked was entailed by its facts (a strict fact added during the run only
+    adds consequences: what was decided before stays decided the same way), so the output is the output
+    at every point of the leaf.  The kernel re-checks the tree from :func:`tree_from_leaves` independently.
 
     Limits
     ------
@@ -477,21 +489,35 @@ def explore_decisions(n: int, run, max_nodes: int = MAX_NODES):
     :class:`UnsupportedDecision` and any other exception of ``run`` propagate.
     """
     stack, leaves, nodes = [()], [], 0
+
+    def branch(ops, a, b):
+        # the node's children z_a < z_b and z_a = z_b wait on the stack; the run goes on as z_a > z_b
+        nonlocal nodes
+        prefix = tuple(ops.facts)
+        stack.append(prefix + ((a, b, -1),))
+        stack.append(prefix + ((a, b, 0),))
+        nodes += 1
+        if nodes > max_nodes:
+            raise _OverBudget
+        return True
+
     with shared_memo():
         while stack:
             facts = stack.pop()
             nodes += 1
             if nodes > max_nodes:
                 return None, nodes
-            ops = DecisionTree(n, facts)
+            ops = DecisionTree(n, facts, on_undecided=branch)
             try:
                 out = run(ops)
-            except Undecided as u:
-                for s in (-1, 0, 1):
-                    stack.append(facts + ((u.a, u.b, s),))
-                continue
+            except _OverBudget:
+                return None, nodes
             leaves.append((ops, out))
         return leaves, nodes
+
+
+class _OverBudget(Exception):
+    """Raised inside a run when the exploration passes its node budget."""
 
 
 def tree_from_leaves(leaves) -> list:
