@@ -7,26 +7,31 @@ Algorithm
 A computation ``run(ops)`` (e.g. a Transformer evaluation on symbolic tokens) is run with
 ``ops`` a :class:`DecisionTree` holding the facts decided so far, each ``(a, b, s)``: sign(z_a - z_b) = s.  A
 sign it asks for is answered when it is a constant, or c (z_a - z_b) with the comparison implied by the facts
-(equality classes by union-find, strict order by reachability); an undecided comparison raises
-:class:`Undecided` and :func:`explore_decisions` re-runs the computation three times with the fact added as
-<, =, >.  Any other sign (a form that is not a comparison of two symbols, a product of two symbolic values)
-raises :class:`UnsupportedDecision`: outside what the case analysis covers.  Python has no continuations, so
-a node cannot fork its parent's evaluation state; instead every node of one exploration shares one memo
-(:func:`shared_memo`) of the :class:`LinearForm` results it computes (sums, products, keys, the shape of a
-sign), keyed by the operands' identity: what does not depend on the decisions (the queries, keys, values,
-scores and their differences) is computed once for the whole tree and looked up by the other nodes.  Cost:
-one run of the computation's control flow per node of the tree, most of its arithmetic shared; the leaves
-are at most the weak orderings of the n symbols (Fubini numbers: 75 for n = 4, 4683 for n = 6), since each
-leaf is a non-empty union of them.
+(equality classes by union-find, strict order by reachability); at an undecided comparison
+:func:`explore_decisions` forks the run: the children z_a < z_b and z_a = z_b wait on its stack (each
+re-runs the computation with its facts), and the run itself goes on as the child z_a > z_b (the fact is
+added to its :class:`DecisionTree` in place; alone, a tree raises :class:`Undecided`).  Any other sign (a
+form that is not a comparison of two symbols, a product of two symbolic values) raises
+:class:`UnsupportedDecision`: outside what the case analysis covers.  Every run of one exploration shares
+one memo (:func:`shared_memo`) of the :class:`LinearForm` results it computes (sums, products, keys, the
+shape of a sign per set of equality classes), keyed by the operands' identity, and a Transformer's attention
+keeps its decision-free work there too (``DecisionTree.shared_cache``: the parsed tokens, projections and
+scores once per input, the output once per input and winner pattern): what does not depend on the
+decisions is computed once for the whole tree.  At a node an argmax over the same value objects is
+decided once.  Cost: one run of the computation's control flow per leaf, most of its arithmetic shared;
+the leaves are at most the weak orderings of the n symbols (Fubini numbers: 75 for n = 4, 4683 for n = 6),
+since each leaf is a non-empty union of them.
 
 Soundness
 ---------
 The three outcomes of every branching are exhaustive and each leaf's facts are consistent
 (realised by :meth:`DecisionTree.witness`), so the leaves partition R^n (Q^n); at a leaf every decision the
 computation made is entailed by the leaf's facts, so its output, an exact linear form, is the output at every
-point of that leaf.  The memo returns the value an operation would compute: forms are never mutated, each
-entry keeps its operands alive (so an identity is never reused while the memo lives), and a sign's cached
-shape is used only at nodes without equality facts, where no symbols merge.  :func:`tree_from_leaves`
+point of that leaf.  A run that goes on as its child z_a > z_b computes what a fresh run with that fact
+would: a strict fact merges no symbols, so every answer given before it stays entailed.  The memo returns
+the value an operation would compute: forms are never mutated, each entry keeps its operands alive (so an
+identity is never reused while the memo lives), and a sign's cached shape is used only at nodes with the
+same equality classes.  :func:`tree_from_leaves`
 writes the leaves as the flat preorder tree that the kernel (:mod:`verify.kernel.casesplit`) re-checks on
 its own.  Everything is exact (``mpq`` coefficients).
 
