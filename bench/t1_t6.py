@@ -1,8 +1,11 @@
 """Timing of T1 at n = 8 (exact decision-tree proof over every ordering/tie pattern; with and without the
-case-split engine's shared memo, ratio printed) and of T6 (exact region
+case-split engine's shared memo, ratio printed; and before / after the fork-and-share speed-up: the code
+of commit ``T1_BEFORE`` run in a subprocess from ``git archive``, alternating with the current code, each
+in a fresh subprocess, medians and the ratio printed, the Results' JSON compared) and of T6 (exact region
 decomposition) for the O2 network and for a 2-D maxout network with >= 50 regions.
 
     python3 bench/t1_t6.py            # prints the table; run() returns the figures for bench/run.py
+    python3 bench/t1_t6.py --t1       # only the T1 before / after comparison (5 alternating rounds)
 
 Also compares the exact hardmax evaluation of the compiled O2 Transformer with a float64 (numpy) version of the
 same forward pass (a speed ratio only: the float version is never used for a verdict).
@@ -11,11 +14,47 @@ same forward pass (a speed ratio only: the float version is never used for a ver
 from __future__ import annotations
 
 import contextlib
+import os
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from fractions import Fraction
+
+T1_BEFORE = "355859d"          # main before the T1 fork-and-share speed-up
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_T1_CHILD = (
+    "import hashlib, sys, time\n"
+    "from verify.checks.t1_hardmax_max import check_hardmax_max\n"
+    "t = time.perf_counter()\n"
+    "r = check_hardmax_max(n_min=8, n_max=8, grid_step=13, random_cases=0)\n"
+    "dt = time.perf_counter() - t\n"
+    "print(dt, hashlib.sha256(r.to_json().split('\"timing\"')[0].encode()).hexdigest())\n")
+
+
+def _t1_child(root):
+    out = subprocess.run([sys.executable, "-c", _T1_CHILD], cwd=root, env=dict(os.environ, PYTHONPATH=root),
+                         capture_output=True, text=True, check=True).stdout.split()
+    return float(out[0]), out[1]
+
+
+def t1_before_after(rounds: int = 3) -> dict:
+    """T1 at n = 8: the code of ``T1_BEFORE`` and the current code, alternating, one fresh subprocess each
+    (imports not timed); the Results without their timing must hash the same."""
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(["git", "-C", ROOT, "archive", T1_BEFORE], capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+        before, after, hashes = [], [], set()
+        for _ in range(rounds):
+            for root, times in ((tmp, before), (ROOT, after)):
+                dt, h = _t1_child(root)
+                times.append(dt)
+                hashes.add(h)
+    assert len(hashes) == 1, "the Result changed"
+    return {"t1_n8_before_seconds": before, "t1_n8_after_seconds": after,
+            "t1_n8_before_over_after_ratio": statistics.median(before) / statistics.median(after)}
 
 
 def _time(fn, repeat=3):
@@ -89,6 +128,7 @@ def run(quick: bool = False) -> dict:
     assert r_off.to_json().split('"timing"')[0] == r.to_json().split('"timing"')[0]
     figures["t1_n8_seconds_memo_off"] = t_off
     figures["t1_n8_memo_off_over_on_ratio"] = statistics.median(t_off) / statistics.median(t)
+    figures.update(t1_before_after(1 if quick else 3))
     # one case-split tree per n, a flat preorder list in which [] is a leaf (docs/soundness.md §2, casesplit)
     figures["t1_n8_leaves"] = sum(1 for node in r.certificate["trees"][-1] if node == [])
     figures["t1_n8_verdict"] = r.verdict.value
@@ -115,6 +155,12 @@ def run(quick: bool = False) -> dict:
 
 
 def main():
+    if "--t1" in sys.argv[1:]:
+        figs = t1_before_after(5)
+        print(f"T1 n = 8, {T1_BEFORE} -> current: before median {statistics.median(figs['t1_n8_before_seconds']):.3f} s, "
+              f"after median {statistics.median(figs['t1_n8_after_seconds']):.3f} s, before/after "
+              f"{figs['t1_n8_before_over_after_ratio']:.2f}x (5 alternating rounds, same Result)", file=sys.stderr)
+        return figs
     figs = run()
     for k, v in figs.items():
         if isinstance(v, list):

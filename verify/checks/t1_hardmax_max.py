@@ -31,8 +31,8 @@ from fractions import Fraction
 
 from ..canonical import jsonable
 from ..arith.exact import fraction_str, parse_exact
-from ..decide.casesplit import MAX_NODES, LinearForm, UnsupportedDecision, explore_decisions, parse_ties, \
-    shared_memo, tree_from_leaves
+from ..decide.casesplit import MAX_NODES, MPQ_TOKENS, LinearForm, UnsupportedDecision, explore_decisions, \
+    parse_ties, shared_memo, tree_from_leaves
 from ..errors import InputError
 from ..objects.transformer import TIE_RULES, Attention, Head, Transformer
 from ..kernel import casesplit as K
@@ -50,8 +50,8 @@ def max_head_transformer() -> Transformer:
 
 
 def _symbolic_case(n: int, tie: str, T: Transformer) -> dict:
-    X = (tuple(LinearForm.var(a) for a in range(n)), tuple(LinearForm(None, 1) for _ in range(n)),
-         tuple(LinearForm() for _ in range(n)))
+    one, zero = LinearForm(None, 1), LinearForm()     # one object per constant row: shared work across tokens
+    X = (tuple(LinearForm.var(a) for a in range(n)), (one,) * n, (zero,) * n)
 
     def run(ops):
         return T.evaluate(X, tie=tie, ops=ops)
@@ -69,9 +69,15 @@ def _explore_and_check(n, tie, T, X, run) -> dict:
         return {"ok": None, "reason": f"more than {MAX_NODES} decision nodes"}
     for ops, Y in leaves:
         top = ops.top()
+        checked = set()           # ids of output forms already found equal to z_top (Y keeps them alive)
         for j in range(n):
-            if not ops.same(Y[2][j], top) or Y[0][j].key() != X[0][j].key() or Y[1][j].key() != X[1][j].key():
-                return {"ok": False, "witness": ops.witness()}
+            if id(Y[2][j]) not in checked:
+                if not ops.same(Y[2][j], top):
+                    return {"ok": False, "witness": ops.witness()}
+                checked.add(id(Y[2][j]))
+            for e in (0, 1):
+                if Y[e][j] is not X[e][j] and Y[e][j].key() != X[e][j].key():
+                    return {"ok": False, "witness": ops.witness()}
         # concrete cross-check at the leaf's witness with exact numbers
         z = ops.witness()
         if not _check_point(T, z, tie)[0]:
@@ -80,11 +86,16 @@ def _explore_and_check(n, tie, T, X, run) -> dict:
                                                                                           (l[0] for l in leaves)])}
 
 
+_ONE, _ZERO = MPQ_TOKENS.convert(1), MPQ_TOKENS.convert(0)
+
+
 def _check_point(T, z, tie):
+    """Does T write max z at every token (z and the constant rows unchanged)?  An exact evaluation in
+    gmpy2 ``mpq`` (the same values as in Fractions)."""
     n = len(z)
-    X = (tuple(z), tuple(Fraction(1) for _ in range(n)), tuple(Fraction(0) for _ in range(n)))
-    Y = T.evaluate(X, tie=tie)
-    m = max(z)
+    X = (tuple(MPQ_TOKENS.convert(v) for v in z), (_ONE,) * n, (_ZERO,) * n)
+    Y = T.evaluate(X, tie=tie, ops=MPQ_TOKENS)
+    m = max(X[0])
     return Y[0] == X[0] and Y[1] == X[1] and all(v == m for v in Y[2]), Y
 
 

@@ -7,26 +7,31 @@ Algorithm
 A computation ``run(ops)`` (e.g. a Transformer evaluation on symbolic tokens) is run with
 ``ops`` a :class:`DecisionTree` holding the facts decided so far, each ``(a, b, s)``: sign(z_a - z_b) = s.  A
 sign it asks for is answered when it is a constant, or c (z_a - z_b) with the comparison implied by the facts
-(equality classes by union-find, strict order by reachability); an undecided comparison raises
-:class:`Undecided` and :func:`explore_decisions` re-runs the computation three times with the fact added as
-<, =, >.  Any other sign (a form that is not a comparison of two symbols, a product of two symbolic values)
-raises :class:`UnsupportedDecision`: outside what the case analysis covers.  Python has no continuations, so
-a node cannot fork its parent's evaluation state; instead every node of one exploration shares one memo
-(:func:`shared_memo`) of the :class:`LinearForm` results it computes (sums, products, keys, the shape of a
-sign), keyed by the operands' identity: what does not depend on the decisions (the queries, keys, values,
-scores and their differences) is computed once for the whole tree and looked up by the other nodes.  Cost:
-one run of the computation's control flow per node of the tree, most of its arithmetic shared; the leaves
-are at most the weak orderings of the n symbols (Fubini numbers: 75 for n = 4, 4683 for n = 6), since each
-leaf is a non-empty union of them.
+(equality classes by union-find, strict order by reachability); at an undecided comparison
+:func:`explore_decisions` forks the run: the children z_a < z_b and z_a = z_b wait on its stack (each
+re-runs the computation with its facts), and the run itself goes on as the child z_a > z_b (the fact is
+added to its :class:`DecisionTree` in place; alone, a tree raises :class:`Undecided`).  Any other sign (a
+form that is not a comparison of two symbols, a product of two symbolic values) raises
+:class:`UnsupportedDecision`: outside what the case analysis covers.  Every run of one exploration shares
+one memo (:func:`shared_memo`) of the :class:`LinearForm` results it computes (sums, products, keys, the
+shape of a sign per set of equality classes), keyed by the operands' identity, and a Transformer's attention
+keeps its decision-free work there too (``DecisionTree.shared_cache``: the parsed tokens, projections and
+scores once per input, the output once per input and winner pattern): what does not depend on the
+decisions is computed once for the whole tree.  At a node an argmax over the same value objects is
+decided once.  Cost: one run of the computation's control flow per leaf, most of its arithmetic shared;
+the leaves are at most the weak orderings of the n symbols (Fubini numbers: 75 for n = 4, 4683 for n = 6),
+since each leaf is a non-empty union of them.
 
 Soundness
 ---------
 The three outcomes of every branching are exhaustive and each leaf's facts are consistent
 (realised by :meth:`DecisionTree.witness`), so the leaves partition R^n (Q^n); at a leaf every decision the
 computation made is entailed by the leaf's facts, so its output, an exact linear form, is the output at every
-point of that leaf.  The memo returns the value an operation would compute: forms are never mutated, each
-entry keeps its operands alive (so an identity is never reused while the memo lives), and a sign's cached
-shape is used only at nodes without equality facts, where no symbols merge.  :func:`tree_from_leaves`
+point of that leaf.  A run that goes on as its child z_a > z_b computes what a fresh run with that fact
+would: a strict fact merges no symbols, so every answer given before it stays entailed.  The memo returns
+the value an operation would compute: forms are never mutated, each entry keeps its operands alive (so an
+identity is never reused while the memo lives), and a sign's cached shape is used only at nodes with the
+same equality classes.  :func:`tree_from_leaves`
 writes the leaves as the flat preorder tree that the kernel (:mod:`verify.kernel.casesplit`) re-checks on
 its own.  Everything is exact (``mpq`` coefficients).
 
@@ -54,11 +59,11 @@ from fractions import Fraction
 from gmpy2 import mpq
 
 from ..errors import InputError
-from ..arith.context import Context
+from ..arith.context import Context, MpqContext
 from ..objects.transformer import TIE_RULES
 
 __all__ = ["LinearForm", "DecisionTree", "Undecided", "UnsupportedDecision", "explore_decisions",
-           "tree_from_leaves", "scan_tree", "parse_ties", "shared_memo", "MAX_NODES"]
+           "tree_from_leaves", "scan_tree", "parse_ties", "shared_memo", "MAX_NODES", "MPQ_TOKENS"]
 
 MAX_NODES = 200_000
 _MPQ = type(mpq(0))
@@ -246,16 +251,32 @@ class DecisionTree(Context):
     """An arithmetic context whose signs are decided from a set of pairwise facts z_a {>, =} z_b (with transitivity);
     an undecided comparison raises :class:`Undecided` so the driver can branch."""
 
-    def __init__(self, n, facts=()):
+    native_inputs = True        # a Transformer takes LinearForm tokens as they are (no parsing per node)
+
+    def __init__(self, n, facts=(), on_undecided=None):
         self.n = n
+        self._on_undecided = on_undecided     # (ops, a, b) -> True: continue with z_a > z_b added
         self.facts = list(facts)           # (a, b, s): sign(z_a - z_b) = s
         self.parent = list(range(n))
         self.greater = set()                # (class a, class b): z_a > z_b
         self._memo = {}
+        self._argmax = {}                   # ids of the values -> (values, argmax set) at this node
         for a, b, s in self.facts:
             self._add(a, b, s)
         self._flat = not any(s == 0 for _, _, s in self.facts)     # no equalities: every symbol its own class
+        self._reps = None if self._flat else tuple(self.find(a) for a in range(n))
+        self._classes = None
         self.decisions = []
+
+    def is_native(self, v) -> bool:
+        return isinstance(v, LinearForm)
+
+    @property
+    def shared_cache(self):
+        """The memo shared by the nodes of the exploration (:func:`shared_memo`; None outside one): a
+        Transformer's attention keeps its decision-free work there (its entries keep their keys' objects
+        alive, like every entry of the memo)."""
+        return _memo()
 
     def find(self, a):
         while self.parent[a] != a:
@@ -302,19 +323,30 @@ class DecisionTree(Context):
             return 1
         if self._reaches(b, a):
             return -1
+        if self._on_undecided is not None and self._on_undecided(self, a, b):
+            # the run goes on as the child z_a > z_b: a strict fact merges no symbols, so every cached
+            # answer of this node (compare, argmax, sign shapes) stays entailed
+            self.facts.append((a, b, 1))
+            self._add(a, b, 1)
+            self._classes = None
+            return 1
         raise Undecided(a, b)
 
     def sign(self, form) -> int:
         if not isinstance(form, LinearForm):
             return (form > 0) - (form < 0)
         memo = _memo()
-        if self._flat and memo is not None:          # no merging: the form's shape is the same at every node
-            hit = memo.get(("sign", id(form)))
-            if hit is None:
-                hit = memo[("sign", id(form))] = (form, _shape(form.coef, form.const))
-            shape = hit[1]
-        else:
+        if memo is None:
             shape = _shape(form._merged(self.find), form.const)   # symbols of one equality class merged
+        else:
+            # the shape depends on the form and on which symbols are merged (none at a node without
+            # equalities): shared by every node with the same equality classes
+            key = ("sign", id(form), self._reps)
+            hit = memo.get(key)
+            if hit is None:
+                coef = form.coef if self._flat else form._merged(self.find)   # symbols of one class merged
+                hit = memo[key] = (form, _shape(coef, form.const))
+            shape = hit[1]
         if shape[0] == "const":
             return shape[1]
         if shape[0] == "compare":
@@ -324,6 +356,16 @@ class DecisionTree(Context):
             return s if positive else -s
         raise UnsupportedDecision(f"sign of {form} is not a comparison of two token values")
 
+    def argmax_set(self, values) -> list:
+        """:meth:`Context.argmax_set`, answered once per node for the same value objects (the facts do not
+        change during a run, so the same comparisons give the same answers)."""
+        values = list(values)
+        key = tuple(map(id, values))
+        hit = self._argmax.get(key)
+        if hit is None:
+            hit = self._argmax[key] = (values, super().argmax_set(values))    # keeps the ids alive
+        return list(hit[1])
+
     def mul(self, a, b):
         try:
             return a * b
@@ -332,19 +374,30 @@ class DecisionTree(Context):
 
     def classes(self) -> list:
         """Equality classes in a topological order, largest first (a witness ordering)."""
-        reps = sorted({self.find(a) for a in range(self.n)})
+        if self._classes is None:
+            self._classes = self._order_classes()
+        return [list(c) for c in self._classes]
+
+    def _order_classes(self) -> list:
+        """Repeatedly the smallest class representative all of whose greater classes are placed."""
+        members = {}
+        for a in range(self.n):
+            members.setdefault(self.find(a), []).append(a)
+        reps = sorted(members)
+        above = {r: set() for r in reps}
+        for x, y in self.greater:
+            if x in above and y in above:
+                above[y].add(x)
         order, placed = [], set()
         while len(order) < len(reps):
             for r in reps:
-                if r in placed:
-                    continue
-                if not any(x not in placed and y == r for x, y in self.greater if x in reps):
+                if r not in placed and above[r] <= placed:
                     order.append(r)
                     placed.add(r)
                     break
             else:  # pragma: no cover - facts are always acyclic
                 raise AssertionError("cyclic facts")
-        return [[a for a in range(self.n) if self.find(a) == r] for r in order]
+        return [members[r] for r in order]
 
     def top(self) -> LinearForm:
         """z_t for a maximiser t of the facts (the first member of the top class)."""
@@ -352,10 +405,13 @@ class DecisionTree(Context):
 
     def same(self, f, g) -> bool:
         """f = g as exact linear forms once the equalities among the facts are substituted."""
+        f, g = LinearForm._lift(f), LinearForm._lift(g)
+        if f is g:
+            return True
         if self._flat:
-            return LinearForm._lift(f).key() == LinearForm._lift(g).key()
-        rep = {a: self.find(a) for a in range(self.n)}
-        return LinearForm._lift(f).substitute(rep).key() == LinearForm._lift(g).substitute(rep).key()
+            return f.key() == g.key()
+        # the merged coefficient dicts (zeros dropped) are equal iff the substituted forms' keys are
+        return f.const == g.const and f._merged(self.find) == g._merged(self.find)
 
     def witness(self) -> list:
         """An exact point z realising the facts (the top class gets n, the next n - 1, ...)."""
@@ -364,6 +420,36 @@ class DecisionTree(Context):
             for a in cls:
                 z[a] = Fraction(self.n - level)
         return z
+
+
+class _MpqTokens(MpqContext):
+    """Exact rationals as gmpy2 ``mpq``, taking ``mpq`` tokens as they are: the point checks at the leaves'
+    exact witnesses (about ten times cheaper than Fractions; the same exact values and signs)."""
+
+    native_inputs = True
+
+    def __init__(self):
+        super().__init__()
+        self._last = None                   # (values, argmax set) of the last call
+
+    def convert(self, q):
+        if type(q) is Fraction:
+            return self._mpq(q.numerator, q.denominator)
+        return super().convert(q)
+
+    def argmax_set(self, values) -> list:
+        """:meth:`Context.argmax_set`; a call on values equal to the previous call's (the queries of one
+        head that share their scores) gets the previous answer: exact values, so the same comparisons."""
+        values = tuple(values)
+        last = self._last                   # one read: a consistent pair even with other threads
+        if last is not None and last[0] == values:
+            return list(last[1])
+        best = super().argmax_set(values)
+        self._last = (values, tuple(best))
+        return best
+
+
+MPQ_TOKENS = _MpqTokens()
 
 
 @contextlib.contextmanager
@@ -389,14 +475,18 @@ def explore_decisions(n: int, run, max_nodes: int = MAX_NODES):
     Algorithm
     ---------
     A stack of fact tuples, starting empty.  Each popped node runs ``run`` once on a fresh
-    :class:`DecisionTree`; an :class:`Undecided` z_a vs z_b pushes three children (fact added as <, =, >),
-    a completed run is a leaf.  Cost: ``nodes`` runs (see the module docstring for the bound).
+    :class:`DecisionTree`; at an undecided z_a vs z_b the children z_a < z_b and z_a = z_b are pushed and
+    the run itself goes on as the child z_a > z_b (the fact added to its tree: the run forks into its
+    first child instead of restarting it), so a completed run is a leaf and the leaves come in the order
+    of a depth-first search that visits >, =, < in turn.  Cost: one run per leaf; ``nodes`` counts every
+    node of the tree (see the module docstring for the bound).
 
     Soundness
     ---------
     The children of a node are exhaustive and each is consistent, so the leaves' fact sets partition R^n;
-    at a leaf every sign the run asked was entailed by its facts, so the output is the output at every
-    point of the leaf.  The kernel re-checks the tree from :func:`tree_from_leaves` independently.
+    at a leaf every sign the run asked was entailed by its facts (a strict fact added during the run only
+    adds consequences: what was decided before stays decided the same way), so the output is the output
+    at every point of the leaf.  The kernel re-checks the tree from :func:`tree_from_leaves` independently.
 
     Limits
     ------
@@ -404,21 +494,35 @@ def explore_decisions(n: int, run, max_nodes: int = MAX_NODES):
     :class:`UnsupportedDecision` and any other exception of ``run`` propagate.
     """
     stack, leaves, nodes = [()], [], 0
+
+    def branch(ops, a, b):
+        # the node's children z_a < z_b and z_a = z_b wait on the stack; the run goes on as z_a > z_b
+        nonlocal nodes
+        prefix = tuple(ops.facts)
+        stack.append(prefix + ((a, b, -1),))
+        stack.append(prefix + ((a, b, 0),))
+        nodes += 1
+        if nodes > max_nodes:
+            raise _OverBudget
+        return True
+
     with shared_memo():
         while stack:
             facts = stack.pop()
             nodes += 1
             if nodes > max_nodes:
                 return None, nodes
-            ops = DecisionTree(n, facts)
+            ops = DecisionTree(n, facts, on_undecided=branch)
             try:
                 out = run(ops)
-            except Undecided as u:
-                for s in (-1, 0, 1):
-                    stack.append(facts + ((u.a, u.b, s),))
-                continue
+            except _OverBudget:
+                return None, nodes
             leaves.append((ops, out))
         return leaves, nodes
+
+
+class _OverBudget(Exception):
+    """Raised inside a run when the exploration passes its node budget."""
 
 
 def tree_from_leaves(leaves) -> list:

@@ -167,12 +167,30 @@ def hardmax_weights(scores, tie: str, ops: Context = EXACT) -> list:
     """
     if tie not in TIE_RULES:
         raise ValueError(f"tie: must be one of {', '.join(TIE_RULES)}, got {tie!r}")
+    winners = _winners(scores, tie, ops)
+    out = [_W_ZERO] * len(scores)
+    w = _unit_weight(len(winners))
+    for i in winners:
+        out[i] = w
+    return out
+
+
+_W_ZERO = Fraction(0)
+_W_UNIT = {}            # k -> Fraction(1, k): the hardmax weights, built once (Fractions are immutable)
+
+
+def _unit_weight(k: int) -> Fraction:
+    w = _W_UNIT.get(k)
+    if w is None:
+        w = _W_UNIT[k] = Fraction(1, k)
+    return w
+
+
+def _winners(scores, tie: str, ops: Context) -> tuple:
+    """The keys that get weight under the hardmax tie rule (increasing indices): the argmax set (``average``)
+    or its first member (``first``); each of them gets 1 / (their number)."""
     winners = ops.argmax_set(scores)
-    n = len(scores)
-    if tie == "first":
-        winners = winners[:1]
-    w = Fraction(1, len(winners))
-    return [w if i in winners else Fraction(0) for i in range(n)]
+    return tuple(winners[:1]) if tie == "first" else tuple(winners)
 
 
 def _softmax_context(name, precision, dps) -> Context:
@@ -199,6 +217,28 @@ def _check_mode(attention, tie):
 # ----------------------------------------------------------------------------------------------
 # sublayers
 
+def _reads(rows) -> tuple:
+    """The coordinates whose values the sparse rows' combinations depend on (coordinate 0 too when a row
+    is empty: its combination is ``values[0] * 0``)."""
+    used = {i for r in rows for i, _ in r}
+    if any(not r for r in rows):
+        used.add(0)
+    return tuple(sorted(used))
+
+
+def _project(cols, rows, reads, dot) -> list:
+    """[[dot(c, r) for r in rows] for c in cols], computed once for tokens whose coordinates ``reads`` are
+    the same objects (the combination is a pure function of them; ``cols`` keeps them alive)."""
+    out, seen = [], {}
+    for c in cols:
+        key = tuple([id(c[i]) for i in reads])
+        vec = seen.get(key)
+        if vec is None:
+            vec = seen[key] = [dot(c, r) for r in rows]
+        out.append(vec)
+    return out
+
+
 class Head:
     """One attention head: W_Q, W_K, W_V are m x E, W_O is E x m (tuples of row tuples of Fraction).
 
@@ -220,6 +260,7 @@ class Head:
         self._k = tuple(_sparse(r) for r in self.W_K)
         self._v = tuple(_sparse(r) for r in self.W_V)
         self._o = tuple(_sparse(r) for r in self.W_O)
+        self._q_reads, self._k_reads, self._v_reads = (_reads(rows) for rows in (self._q, self._k, self._v))
 
     def __repr__(self):
         return f"Head(size={self.size}, E={self.embedding_dim})"
@@ -231,36 +272,65 @@ class Head:
 
     def contributions(self, cols, *, attention="hardmax", tie="average", scale=None,
                       ops: Context = EXACT) -> list:
-        """Per query token j the m-vector sum_l sigma_lj W_V x_l (before W_O)."""
-        dot = ops.sparse_combination
-        qs = [[dot(c, r) for r in self._q] for c in cols]
-        ks = [[dot(c, r) for r in self._k] for c in cols]
-        vs = [[dot(c, r) for r in self._v] for c in cols]
-        n = len(cols)
+        """Per query token j the m-vector sum_l sigma_lj W_V x_l (before W_O).
+
+        Work is shared between queries without changing a value: tokens whose read coordinates are the
+        same objects get the same projections, a query whose vector W_Q x_j consists of the same objects as
+        an earlier query's gets the same score objects (``ops.mul`` and ``sparse_combination`` are pure
+        functions of their operands in every context), and under hardmax a query whose winners equal an
+        earlier query's gets the same weighted sum (exact constant weights, no decision).  Each query still
+        asks its own ``argmax_set`` (a tracer records every one), in the order j = 1..n."""
+        qs, ks, vs = self._project_all(cols, ops)
+        by_query, by_winners = {}, {}
         out = []
-        for j in range(n):
+        for j in range(len(cols)):
+            scores = self._scores(qs, ks, j, by_query, ops)
+            if attention == "hardmax":
+                if tie not in TIE_RULES:
+                    raise ValueError(f"tie: must be one of {', '.join(TIE_RULES)}, got {tie!r}")
+                out.append(self._weighted(vs, _winners(scores, tie, ops), by_winners))
+            else:
+                w = ops.softmax(scores, scale)
+                acc = None
+                for l in range(len(cols)):
+                    term = [w[l] * v for v in vs[l]]
+                    acc = term if acc is None else [a + b for a, b in zip(acc, term)]
+                out.append(acc)
+        return out
+
+    def _project_all(self, cols, ops):
+        """(W_Q x_j, W_K x_j, W_V x_j) for every token j (lists of m values)."""
+        dot = ops.sparse_combination
+        return (_project(cols, self._q, self._q_reads, dot), _project(cols, self._k, self._k_reads, dot),
+                _project(cols, self._v, self._v_reads, dot))
+
+    @staticmethod
+    def _scores(qs, ks, j, by_query, ops) -> list:
+        """[<W_K x_l, W_Q x_j> for every key l], shared by the queries with the same W_Q x_j objects."""
+        qkey = tuple(map(id, qs[j]))            # qs stays alive for the whole call: ids are not reused
+        scores = by_query.get(qkey)
+        if scores is None:
             scores = []
-            for l in range(n):
+            for l in range(len(ks)):
                 s = None
                 for a, b in zip(ks[l], qs[j]):
                     p = ops.mul(a, b)
                     s = p if s is None else s + p
                 scores.append(s)
-            acc = None
-            if attention == "hardmax":
-                w = hardmax_weights(scores, tie, ops)          # exact weights: zero ones are skipped
-                for l in range(n):
-                    if not w[l]:
-                        continue
-                    term = [v * w[l] for v in vs[l]]
-                    acc = term if acc is None else [a + b for a, b in zip(acc, term)]
-            else:
-                w = ops.softmax(scores, scale)
-                for l in range(n):
-                    term = [w[l] * v for v in vs[l]]
-                    acc = term if acc is None else [a + b for a, b in zip(acc, term)]
-            out.append(acc)
-        return out
+            by_query[qkey] = scores
+        return scores
+
+    @staticmethod
+    def _weighted(vs, winners, by_winners) -> list:
+        """sum over the winners l of W_V x_l / |winners| (zero weights skipped), once per winner tuple."""
+        acc = by_winners.get(winners)
+        if acc is None:
+            w = _unit_weight(len(winners))
+            for l in winners:
+                term = [v * w for v in vs[l]]
+                acc = term if acc is None else [a + b for a, b in zip(acc, term)]
+            by_winners[winners] = acc
+        return acc
 
 
 class Attention:
@@ -312,18 +382,66 @@ class Attention:
                 "attention": self.parameter_count(nonzero=True)}
 
     def apply(self, X, *, attention="hardmax", tie="average", scale=None, ops: Context = EXACT):
-        """X' = X + sum_h W_O^h (W_V^h X sigma_h); X is a tuple of E rows of n values."""
+        """X' = X + sum_h W_O^h (W_V^h X sigma_h); X is a tuple of E rows of n values.
+
+        A context with a ``shared_cache`` (a dict, e.g. the case-split engine's memo shared by every node of
+        one exploration, :func:`verify.decide.casesplit.shared_memo`) shares the work between evaluations on
+        the same input objects: the projections and scores (no decision) are computed once per input, and
+        the output once per input and winner pattern; each evaluation still asks every ``argmax_set``
+        itself, in the same order."""
         _check_mode(attention, tie)
+        cache = getattr(ops, "shared_cache", None) if attention == "hardmax" else None
+        if cache is not None:
+            out = self._apply_shared(X, tie, ops, cache)
+            if out is not None:
+                return out
         cols = list(zip(*X))
+        contribs = [head.contributions(cols, attention=attention, tie=tie, scale=scale, ops=ops)
+                    for head in self.heads]
+        return self._write(X, cols, contribs, ops)
+
+    def _write(self, X, cols, contribs, ops):
+        """X + sum_h W_O^h contrib_h (queries sharing one contribution share its W_O image)."""
         new = [list(c) for c in cols]
-        for head in self.heads:
-            contrib = head.contributions(cols, attention=attention, tie=tie, scale=scale, ops=ops)
+        for head, contrib in zip(self.heads, contribs):
+            written = {}                    # id(vec) -> W_O vec (contrib keeps the vecs alive)
             for j, vec in enumerate(contrib):
                 col = new[j]
-                for e, row in enumerate(head._o):
-                    if row:
-                        col[e] = col[e] + ops.sparse_combination(vec, row)
+                o = written.get(id(vec))
+                if o is None:
+                    o = written[id(vec)] = [ops.sparse_combination(vec, row) if row else None for row in head._o]
+                for e, add in enumerate(o):
+                    if add is not None:
+                        col[e] = col[e] + add
         return tuple(tuple(new[j][e] for j in range(len(new))) for e in range(len(X)))
+
+    def _apply_shared(self, X, tie, ops, cache):
+        """Hardmax :meth:`apply` with the decision-free work looked up in ``cache`` (keyed by the identity
+        of this sublayer and of the input values; each entry keeps them alive).  None when computing the
+        scores raised: the plain path then repeats the work and raises in its own order."""
+        key = ("attention", id(self), tuple([id(v) for row in X for v in row]))
+        hit = cache.get(key)
+        if hit is None:
+            cols = list(zip(*X))
+            try:
+                prepared = []
+                for head in self.heads:
+                    qs, ks, vs = head._project_all(cols, ops)
+                    by_query = {}
+                    prepared.append((vs, [head._scores(qs, ks, j, by_query, ops) for j in range(len(cols))]))
+            except Exception:
+                return None
+            hit = cache[key] = (self, X, cols, prepared, {})
+        _, _, cols, prepared, outputs = hit
+        winners = tuple(tuple(_winners(scores, tie, ops) for scores in per_query) for _, per_query in prepared)
+        out = outputs.get(winners)
+        if out is None:
+            contribs = []
+            for head, (vs, _), won in zip(self.heads, prepared, winners):
+                by_winners = {}
+                contribs.append([head._weighted(vs, w, by_winners) for w in won])
+            out = outputs[winners] = self._write(X, cols, contribs, ops)
+        return out
 
 
 class FeedForward:
@@ -467,7 +585,9 @@ class Transformer:
 
     # -- evaluation ------------------------------------------------------------------------------
     def _parse_X(self, X, ops: Context = EXACT, allow_float=False):
-        X = plain(X)
+        native = getattr(ops, "native_inputs", False) and not ops.lifts_constants
+        if not (native and type(X) is tuple and all(type(r) is tuple for r in X)):
+            X = plain(X)                    # (a tuple of tuples has no array to turn into lists)
         if not _is_list(X):
             raise InputTypeError("X", f"expected a tuple of {self.embedding_dim} rows (tokens are columns)")
         if len(X) != self.embedding_dim:
@@ -483,12 +603,29 @@ class Transformer:
                     raise SizeLimitError("X", f"{n} tokens exceed the limit {MAX_TOKENS}")
             elif len(row) != n:
                 raise InputError(f"X[{e}]", f"expected {n} tokens, got {len(row)}")
-            if not ops.lifts_constants:
+            if native:                      # the context's own values are taken as they are (no parsing)
+                rows.append(tuple(v if ops.is_native(v) else coerce_input(v, f"X[{e}][{j}]", allow_float=allow_float)
+                                  for j, v in enumerate(row)))
+            elif not ops.lifts_constants:
                 rows.append(tuple(coerce_input(v, f"X[{e}][{j}]", allow_float=allow_float) for j, v in enumerate(row)))
             else:
                 rows.append(tuple(v if ops.is_native(v) else ops.convert(coerce_input(v, f"X[{e}][{j}]"))
                                   for j, v in enumerate(row)))
         return tuple(rows)
+
+    def _parse_hardmax(self, X, ops, allow_float):
+        """The parsed hardmax input; an immutable input (a tuple of tuples) parsed for a context with a
+        ``shared_cache`` is parsed once and looked up by identity afterwards."""
+        if not getattr(ops, "native_inputs", False):
+            return self._parse_X(X, EXACT, allow_float=allow_float)
+        cache = getattr(ops, "shared_cache", None)
+        if cache is None or type(X) is not tuple or not all(type(r) is tuple for r in X):
+            return self._parse_X(X, ops, allow_float=allow_float)
+        key = ("tokens", id(self), id(X), allow_float)
+        hit = cache.get(key)
+        if hit is None:
+            hit = cache[key] = (X, self._parse_X(X, ops, allow_float=allow_float))   # keeps X alive
+        return hit[1]
 
     def evaluate(self, X, attention: str = "hardmax", tie: str = "average", *, scale=None, precision: int = 128,
                  backend: str | None = None, dps: int = 50, ops: Context = EXACT, allow_float: bool = False,
@@ -496,12 +633,15 @@ class Transformer:
         """Apply every sublayer.  Hardmax: exact (values as given, decisions by ``ops``).  Softmax:
         ``scale`` = lambda > 0 (exact), ``backend`` ``"arb"`` (balls at ``precision`` bits, rigorous),
         ``"mpmath"`` (``dps`` digits, evidence only) or ``"sympy"`` (symbolic; ``scale`` may be a symbol).
-        ``trace=True`` returns the list of all intermediate matrices [X_0, X_1, ..., X_D]."""
+        ``trace=True`` returns the list of all intermediate matrices [X_0, X_1, ..., X_D].  Hardmax inputs are
+        parsed to Fractions, except that a context with ``native_inputs = True`` (the case-split engine's
+        :class:`~verify.decide.casesplit.DecisionTree`, its exact point context) takes its own values
+        (``ops.is_native``) unchanged."""
         _check_mode(attention, tie)
         if attention == "hardmax":
             if backend is not None:
                 raise InputError("backend", "only used with attention='softmax'")
-            Xc = self._parse_X(X, allow_float=allow_float)
+            Xc = self._parse_hardmax(X, ops, allow_float)
             states = [Xc]
             for sub in self.sublayers:
                 Xc = sub.apply(Xc, attention="hardmax", tie=tie, ops=ops)
