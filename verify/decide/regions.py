@@ -765,6 +765,312 @@ class _FloatFilter:
 
 
 
+# -- 2-D rank-2 sweep: exact maps as residues, a carried float copy with its own error bound -------------
+
+_RNS_MAX_BITS = 22               # primes below 2^22 at most
+_RNS_MIN_BITS = 10               # weights too large for primes of 10 bits: the fmpz_mat sweep
+_RNS_MAX_PRIMES = 200            # maps beyond ~2,000 bits: the fmpz_mat sweep
+_RNS_PRIMES: dict = {}
+
+
+def _rns_primes(r, bits):
+    """The ``r`` largest primes below 2^bits, largest first (deterministic)."""
+    ps = _RNS_PRIMES.setdefault(bits, [])
+    n = ps[-1] if ps else (1 << bits) + 1
+    while len(ps) < r and n > 3:
+        n -= 2
+        if fmpz(n).is_prime():
+            ps.append(n)
+    return ps[:r]
+
+
+class _Rns:
+    """Residue number system of ``r`` primes: exact integers |x| < P/2 held as residues in [0, p), a matrix of
+    them as a float64 array with 3 columns per prime (column 3 i + c: column c modulo prime i)."""
+
+    __slots__ = ("p", "P", "half", "coef", "pv", "pi")
+
+    def __init__(self, r, bits):
+        import numpy as np
+
+        self.p = _rns_primes(r, bits)
+        P = 1
+        for q in self.p:
+            P *= q
+        self.P, self.half = P, P // 2
+        self.coef = [(P // q) * pow(P // q, -1, q) for q in self.p]         # CRT basis
+        self.pv = np.repeat(np.array(self.p, dtype=float), 3)
+        self.pi = self.pv.astype(np.int64)
+
+    def residues3(self, ints, rows):
+        """A rows x 3 integer matrix (row-major list of Python ints) as its residue array, rows x 3 r."""
+        import numpy as np
+
+        return np.array([[v % q for q in self.p for v in ints[3 * a:3 * a + 3]] for a in range(rows)],
+                        dtype=float).reshape(rows, 3 * len(self.p))
+
+    def residues1(self, ints):
+        """A column of Python ints as residues, len x r (one column per prime)."""
+        import numpy as np
+
+        return np.array([[v % q for q in self.p] for v in ints], dtype=float).reshape(len(ints), len(self.p))
+
+    def reduce(self, R):
+        """R (integers of absolute value < 2^53 as float64, rows x 3 r) modulo the primes, exactly."""
+        return (R.astype("int64") % self.pi).astype(float)
+
+    def value(self, res):
+        """The integer |x| < P/2 with residues ``res`` (a sequence of floats, one per prime)."""
+        x = sum(int(v) * c for v, c in zip(res, self.coef)) % self.P
+        return x - self.P if x > self.half else x
+
+
+def _rank2_plan(net):
+    """Per-layer data of the residue sweep, or None when the network is not for it (a rank other than 2, a
+    weight outside the normal float64 range, maps too large for the primes)."""
+    import numpy as np
+    from math import lcm
+
+    layers, M, s = [], 1, 1                # M bounds |Hint| entrywise; s: the scale of the layer's inputs
+    Mmax, wb = 1, 0                        # wb: bits of the largest n_in max|Wint| + 1
+    lo_ok, hi_ok = 2.0 ** -1000, 2.0 ** 1000
+    for W, b in net.layers:
+        N, n_in = len(W), len(W[0][0])
+        if len(b[0]) != 2:
+            return None
+        F = Fraction
+        w = [[[_as_fraction(c) for c in Wi[j]] for j in (0, 1)] for Wi in W]
+        bb = [[_as_fraction(bi[j]) for j in (0, 1)] for bi in b]
+        den = lcm(*[c._denominator for Wi in w for wj in Wi for c in wj], *[c._denominator for bi in bb for c in bi])
+        # every non-zero weight, bias and piece difference must round to a normal float64 (|x - x~| <= u |x|)
+        ex = ([c for Wi in w for wj in Wi for c in wj] + [c for bi in bb for c in bi]
+              + [Wi[1][m] - Wi[0][m] for Wi in w for m in range(n_in)] + [bi[1] - bi[0] for bi in bb])
+        try:
+            if any(c and not lo_ok <= abs(float(c)) <= hi_ok for c in ex):
+                return None
+        except OverflowError:
+            return None
+        # rows: the non-zero pieces (a ReLU's 0 piece is left out), then one zero row
+        rows, idx = [], [[0, 0] for _ in range(N)]
+        for i in range(N):
+            for j in (0, 1):
+                if bb[i][j] or any(w[i][j]):
+                    idx[i][j] = len(rows)
+                    rows.append((i, j))
+        Z = len(rows)
+        for i in range(N):
+            for j in (0, 1):
+                if not (bb[i][j] or any(w[i][j])):
+                    idx[i][j] = Z
+        Wint = [[c._numerator * (den // c._denominator) for c in w[i][j]] for i, j in rows]
+        bint = [bb[i][j]._numerator * (den // bb[i][j]._denominator) for i, j in rows]
+        rowsum = max([sum(abs(c) for c in r) for r in Wint] or [0])
+        wb = max(wb, (n_in * max([abs(c) for r in Wint for c in r] or [0]) + 1).bit_length())
+        bmax = max([abs(c) for c in bint] or [0])
+        Wf = np.array([[float(c) for c in w[i][j]] for i, j in rows] or np.zeros((0, n_in))).reshape(Z, n_in)
+        bf = np.array([float(bb[i][j]) for i, j in rows])
+        zero0 = all(idx[i][0] == Z for i in range(N))
+        dWf = np.array([[float(w[i][1][m] - w[i][0][m]) for m in range(n_in)] for i in range(N)])
+        dbf = np.array([float(bb[i][1] - bb[i][0]) for i in range(N)])
+        layers.append(dict(N=N, n_in=n_in, den=den, Z=Z, idx=np.array(idx), i0=[r[0] for r in idx],
+                           i1=[r[1] for r in idx], Wint=Wint, bint=bint, s=s, Wf=Wf, bf=bf, aWf=np.abs(Wf),
+                           abf=np.abs(bf), zero0=zero0, dWf=dWf, dbf=dbf, adWf=np.abs(dWf), adbf=np.abs(dbf)))
+        M = rowsum * M + bmax * s
+        Mmax = max(Mmax, M)
+        s *= den
+    if net.readout is not None:
+        Wo, bo = net.readout
+        m = len(bo)
+        wo = [[_as_fraction(c) for c in row] for row in Wo]
+        bo_ = [_as_fraction(c) for c in bo]
+        oden = lcm(*[c._denominator for row in wo for c in row], *[c._denominator for c in bo_])
+        Woint = [[c._numerator * (oden // c._denominator) for c in row] for row in wo]
+        boint = [c._numerator * (oden // c._denominator) for c in bo_]
+        Mout = max(sum(abs(c) for c in r) for r in Woint) * M + max(abs(c) for c in boint) * s
+        wb = max(wb, (len(Woint[0]) * max(abs(c) for r in Woint for c in r) + 1).bit_length())
+    else:
+        m = net.widths[-1]
+        oden, Woint, boint, Mout = 1, [[int(i == j) for j in range(m)] for i in range(m)], [0] * m, M
+    # the products: sum_j Wint_ij res_j (+ a residue) with res < 2^bits stay below 2^52 in absolute value, so
+    # every partial sum of the float64 product is an integer computed exactly (any summation order)
+    bits = min(_RNS_MAX_BITS, 52 - wb)
+    if bits < _RNS_MIN_BITS:
+        return None
+    bound = 4 * max(Mmax, Mout) + 2                   # differences of two maps, centred residues
+    ps = _rns_primes(_RNS_MAX_PRIMES, bits)
+    r, P = 0, 1
+    while P <= bound:
+        if r == len(ps):
+            return None
+        P *= ps[r]
+        r += 1
+    rns = _Rns(r, bits)
+    for L in layers:
+        L["Wi"] = np.array(L["Wint"], dtype=float).reshape(L["Z"], L["n_in"])      # exact: |Wint| < 2^52
+        L["br"] = rns.residues1([c * L["s"] for c in L["bint"]])     # the bias on the scale s
+    out = dict(m=m, oden=oden, s=s, Wi=np.array(Woint, dtype=float), br=rns.residues1([c * s for c in boint]))
+    return rns, layers, out
+
+
+def _vertex_float(X, Y, Z):
+    """(x, y, 1) rounded to nearest (int / int true division is correctly rounded), or None out of the
+    normal range (then the float filter decides nothing on the polygon)."""
+    try:
+        x, y = X / Z, Y / Z
+    except OverflowError:
+        return None
+    if (x and not 1e-300 < abs(x) < 1e300) or (y and not 1e-300 < abs(y) < 1e300):
+        return None
+    return (x, y, 1.0)
+
+
+def _rank2_cells_2d(plan, box, max_regions, deadline):
+    """:func:`maxout_cells_2d` for networks of rank-2 units (ReLU, rank-2 maxout) in exact arithmetic.
+
+    A cell carries (a) its exact affine maps as integers over the layer's scale, held as residues modulo
+    ``r`` primes below 2^22 (``r`` from an a-priori bound on every map entry, so that each integer is the
+    unique one of its residues in (-P/2, P/2)); the maps of all pieces are one float64 product per prime,
+    exact because every partial sum is an integer below 2^53; (b) a float64 copy Hf of the maps with an
+    entrywise bound E >= |Hf - H| carried from layer to layer; (c) its vertices as exact homogeneous
+    integers (X, Y, Z), Z > 0, with their float64 roundings.  A unit is decided on a polygon when the
+    rounded piece difference at every vertex exceeds its rigorous error bound in one sign; otherwise its
+    exact row is recovered from the residues (CRT) and tested (and split on) with integer arithmetic.
+    Same cells, order, patterns and maps as the fmpz_mat sweep."""
+    import numpy as np
+    from math import gcd
+
+    rns, layers, outp = plan
+    u_ = _U
+    (x0, x1), (y0, y1) = [(Fraction(lo), Fraction(hi)) for lo, hi in box]
+
+    def hom(x, y):
+        d = x.denominator * y.denominator // gcd(x.denominator, y.denominator)
+        return (x.numerator * (d // x.denominator), y.numerator * (d // y.denominator), d)
+
+    verts0 = [hom(x0, y0), hom(x1, y0), hom(x1, y1), hom(x0, y1)]
+    rr = len(rns.p)
+    H0r = rns.residues3([1, 0, 0, 0, 1, 0], 2)
+    Hf0 = np.array([[1.0, 0, 0], [0, 1.0, 0]])
+    cells = [(tuple(verts0), [_vertex_float(*v) for v in verts0], H0r, Hf0, np.zeros((2, 3)), ())]
+    ONE, ZERO, TIE = (1,), (0,), (0, 1)
+    for L in layers:
+        N, n_in, Z = L["N"], L["n_in"], L["Z"]
+        Kg = 4 * (n_in + 4) * u_
+        Wi, br, Wf, bf, aWf, abf = L["Wi"], L["br"], L["Wf"], L["bf"], L["aWf"], L["abf"]
+        idx, i0, i1, zero0 = L["idx"], L["i0"], L["i1"], L["zero0"]
+        dWf, dbf, adWf, adbf = L["dWf"], L["dbf"], L["adWf"], L["adbf"]
+        Kd = 4 * (n_in + 4) * u_
+        new_cells = []
+        for ci, (vs, vf, Hr, Hf, Eh, pat) in enumerate(cells):
+            if deadline is not None and not ci & 63 and time.monotonic() > deadline:
+                raise _TimeUp()
+            # exact maps of all non-zero pieces, residues: (Wint Hint + bint s) mod p, plus a zero row
+            R = np.zeros((Z + 1, 3 * rr))
+            R[:Z] = Wi @ Hr
+            R[:Z, 2::3] += br
+            R = rns.reduce(R)
+            # float copy and its error bound (docs/regions.md, "2-D sweep")
+            aHf = np.abs(Hf)
+            Af = np.zeros((Z + 1, 3))
+            Ea = np.zeros((Z + 1, 3))
+            Af[:Z] = Wf @ Hf
+            Af[:Z, 2] += bf
+            T = aWf @ aHf
+            T[:, 2] += abf
+            Ea[:Z] = (1 + Kg) * (aWf @ Eh) + Kg * T + 1e-290
+            if zero0:
+                Df, ED = Af[i1], Ea[i1]
+            else:
+                Df = dWf @ Hf
+                Df[:, 2] += dbf
+                Td = adWf @ aHf
+                Td[:, 2] += adbf
+                ED = (1 + Kd) * (adWf @ Eh) + Kd * Td + 1e-290
+            aDf = np.abs(Df)
+
+            def filt(vf_):
+                if any(v is None for v in vf_):
+                    return [0] * N
+                V = np.array(vf_)
+                S = Df @ V.T
+                aV = np.abs(V.T)
+                B = (1 + 16 * u_) * (ED @ aV) + 16 * u_ * (aDf @ aV) + 1e-290
+                pos = (S > B).all(axis=1)
+                neg = (S < -B).all(axis=1)
+                return (pos.astype(np.int8) - neg.astype(np.int8)).tolist()
+
+            dec = filt(vf)
+            stack = [(vs, vf, (), dec)]
+            while stack:
+                cv, cvf, chosen, dec = stack.pop()
+                u = len(chosen)
+                while u < N and dec[u]:
+                    u += 1
+                if u > len(chosen):
+                    chosen = chosen + tuple([ONE if d > 0 else ZERO for d in dec[len(chosen):u]])
+                if u == N:
+                    rows = idx[np.arange(N), [c[0] for c in chosen]]
+                    new_cells.append((cv, cvf, R[rows], Af[rows], Ea[rows], pat + chosen))
+                    continue
+                # the exact test of unit u: its piece difference (integers on the scale s * den) at the vertices
+                a1, a0 = i1[u], i0[u]
+                d_ = [rns.value(R[a1, c::3]) - (rns.value(R[a0, c::3]) if a0 != Z else 0) for c in range(3)]
+                da, db, dc = d_
+                vals = [da * X + db * Y + dc * W_ for X, Y, W_ in cv]
+                pos = any(v > 0 for v in vals)
+                neg = any(v < 0 for v in vals)
+                if pos and neg:
+                    p_part, n_part, pf, nf = [], [], [], []
+                    n = len(cv)
+                    for i in range(n):
+                        p, fp = cv[i], vals[i]
+                        j = (i + 1) % n
+                        q, fq = cv[j], vals[j]
+                        if fp >= 0:
+                            p_part.append(p)
+                            pf.append(cvf[i])
+                        if fp <= 0:
+                            n_part.append(p)
+                            nf.append(cvf[i])
+                        if (fp > 0 and fq < 0) or (fp < 0 and fq > 0):
+                            lq, lp = (fq if fq > 0 else -fq), (fp if fp > 0 else -fp)
+                            X = lq * p[0] + lp * q[0]
+                            Y = lq * p[1] + lp * q[1]
+                            W_ = lq * p[2] + lp * q[2]
+                            g = gcd(X, Y, W_)
+                            if g > 1:
+                                X, Y, W_ = X // g, Y // g, W_ // g
+                            rv = (X, Y, W_)
+                            rf = _vertex_float(X, Y, W_)
+                            p_part.append(rv)
+                            n_part.append(rv)
+                            pf.append(rf)
+                            nf.append(rf)
+                    # the parts: piece 0 wins on the closed negative part, piece 1 on the positive one;
+                    # units after u are filtered again on each part (smaller polygons decide more)
+                    rest = 0 in dec[u + 1:]
+                    nd = [d or e for d, e in zip(dec, filt(nf))] if rest else dec
+                    pd = [d or e for d, e in zip(dec, filt(pf))] if rest else dec
+                    stack.append((tuple(n_part), nf, chosen + (ZERO,), nd))
+                    stack.append((tuple(p_part), pf, chosen + (ONE,), pd))
+                    continue
+                stack.append((cv, cvf, chosen + (ONE if pos else (ZERO if neg else TIE),), dec))
+            if len(new_cells) > max_regions:
+                raise SizeLimitError("max_regions", f"more than {max_regions} cells")
+        cells = new_cells
+    m, den = outp["m"], outp["s"] * outp["oden"]
+    Wo, bo = outp["Wi"], outp["br"]
+    out = []
+    for vs, _, Hr, _, _, pat in cells:
+        R = Wo @ Hr
+        R[:, 2::3] += bo
+        R = rns.reduce(R)
+        maps = tuple(tuple(Fraction(rns.value(R[i, c::3]), den) for c in range(3)) for i in range(m))
+        verts = tuple((Fraction(X, W_), Fraction(Y, W_)) for X, Y, W_ in vs)
+        out.append((verts, pat, maps))
+    return out
+
+
 def _int_layer_2d(W, b, n_in, keep_zero=False):
     """A layer's pieces as integer matrices over their common denominator: (Wm (N k) x n_in, Bm (N k) x 3 with
     the biases in the last column, the denominator, the rows kept or None for all, the number of rows).
@@ -802,6 +1108,19 @@ def maxout_cells_2d(net, box, *, max_regions: int = MAX_REGIONS, ctx: Context = 
     :class:`~verify.errors.SizeLimitError`; ``deadline`` (a ``time.monotonic()`` value) the internal ``_TimeUp``."""
     import gc
 
+    if ctx is FMPQ:
+        plan = _rank2_plan(net)
+        if plan is not None:
+            enabled = gc.isenabled()
+            gc.disable()
+            try:
+                import numpy as np
+
+                with np.errstate(all="ignore"):        # inf / nan only ever leave a unit undecided
+                    return _rank2_cells_2d(plan, box, max_regions, deadline)
+            finally:
+                if enabled:
+                    gc.enable()
     inexact = not ctx.exact
     conv, zero, one = ctx.convert, ctx.zero, ctx.one
     (x0, x1), (y0, y1) = [(conv(lo), conv(hi)) for lo, hi in box]
