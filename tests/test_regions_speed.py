@@ -333,7 +333,7 @@ def test_residue_sweep_forged_float_copy_is_caught(monkeypatch):
     def blind(n):
         plan = real(n)
         for L in plan[1]:
-            L["aWf"] = L["aWf"] * float("inf")                # every error bound infinite: nothing decided
+            L["aWi"] = L["aWi"] * float("inf")                # every error bound infinite: nothing decided
         return plan
 
     monkeypatch.setattr(R, "_rank2_plan", blind)
@@ -342,8 +342,7 @@ def test_residue_sweep_forged_float_copy_is_caught(monkeypatch):
     def forged(n):
         plan = real(n)
         for L in plan[1]:
-            L["Wf"] = -L["Wf"]                                 # the float copy of the wrong network
-            L["bf"] = -L["bf"]
+            L["den"] = -L["den"]                               # the float copy of the wrong network
         return plan
 
     monkeypatch.setattr(R, "_rank2_plan", forged)

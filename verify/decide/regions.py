@@ -785,114 +785,118 @@ def _rns_primes(r, bits):
 
 
 class _Rns:
-    """Residue number system of ``r`` primes: exact integers |x| < P/2 held as residues in [0, p), a matrix of
-    them as a float64 array with 3 columns per prime (column 3 i + c: column c modulo prime i)."""
+    """Residue number system of ``r`` primes: exact integers |x| < P/2 held as residues in [0, p); a matrix
+    of them is a float64 array with 3 columns per prime (column 3 i + c: column c modulo prime i)."""
 
-    __slots__ = ("p", "P", "half", "coef", "pv", "pi")
+    __slots__ = ("p", "P", "half", "coef", "pi", "r")
 
     def __init__(self, r, bits):
         import numpy as np
 
         self.p = _rns_primes(r, bits)
+        self.r = r
         P = 1
         for q in self.p:
             P *= q
         self.P, self.half = P, P // 2
-        self.coef = [(P // q) * pow(P // q, -1, q) for q in self.p]         # CRT basis
-        self.pv = np.repeat(np.array(self.p, dtype=float), 3)
-        self.pi = self.pv.astype(np.int64)
+        self.coef = np.array([(P // q) * pow(P // q, -1, q) for q in self.p], dtype=object)     # CRT basis
+        self.pi = np.repeat(np.array(self.p, dtype=np.int64), 3)
 
-    def residues3(self, ints, rows):
-        """A rows x 3 integer matrix (row-major list of Python ints) as its residue array, rows x 3 r."""
-        import numpy as np
-
-        return np.array([[v % q for q in self.p for v in ints[3 * a:3 * a + 3]] for a in range(rows)],
-                        dtype=float).reshape(rows, 3 * len(self.p))
-
-    def residues1(self, ints):
-        """A column of Python ints as residues, len x r (one column per prime)."""
-        import numpy as np
-
-        return np.array([[v % q for q in self.p] for v in ints], dtype=float).reshape(len(ints), len(self.p))
+    def row3(self, ints):
+        """Residues of three Python ints (one matrix row), length 3 r."""
+        return [float(v % q) for q in self.p for v in ints]
 
     def reduce(self, R):
-        """R (integers of absolute value < 2^53 as float64, rows x 3 r) modulo the primes, exactly."""
+        """R (integers of absolute value < 2^52 as float64, ... x 3 r) modulo the primes, exactly."""
         return (R.astype("int64") % self.pi).astype(float)
 
-    def value(self, res):
-        """The integer |x| < P/2 with residues ``res`` (a sequence of floats, one per prime)."""
-        x = sum(int(v) * c for v, c in zip(res, self.coef)) % self.P
-        return x - self.P if x > self.half else x
+    def values(self, res):
+        """The integers |x| < P/2 with residues ``res`` (float64 array ... x 3 r): a flat list, entries in
+        row-major order (CRT: sum of residue times basis, modulo P, centred)."""
+        import numpy as np
+
+        r = self.r
+        flat = res.reshape(-1, r, 3).transpose(0, 2, 1).reshape(-1, r).astype(np.int64).astype(object)
+        P, half = self.P, self.half
+        return [x - P if x > half else x for x in ((flat @ self.coef) % P).tolist()]
 
 
 def _rank2_plan(net):
     """Per-layer data of the residue sweep, or None when the network is not for it (a rank other than 2, a
-    weight outside the normal float64 range, maps too large for the primes)."""
+    weight or piece difference that does not round to a normal float64, maps too large for the primes)."""
     import numpy as np
     from math import lcm
 
     layers, M, s = [], 1, 1                # M bounds |Hint| entrywise; s: the scale of the layer's inputs
-    Mmax, wb = 1, 0                        # wb: bits of the largest n_in max|Wint| + 1
-    lo_ok, hi_ok = 2.0 ** -1000, 2.0 ** 1000
+    Mmax, wb = 1, 0                        # wb: bits of (inputs + 1) x the largest integer weight or bias, + 1
+    lo_ok, hi_ok, big = 2.0 ** -1000, 2.0 ** 1000, 2 ** 52
+
+    def normal(A, fden):
+        # A: exact integers (as floats); every non-zero A / den must round to a normal float64 (|x - x~| <= u |x|)
+        aa = np.abs(A / fden)
+        return bool(np.all((A == 0) | ((aa >= lo_ok) & (aa <= hi_ok))))
+
     for W, b in net.layers:
         N, n_in = len(W), len(W[0][0])
         if len(b[0]) != 2:
             return None
-        F = Fraction
-        w = [[[_as_fraction(c) for c in Wi[j]] for j in (0, 1)] for Wi in W]
-        bb = [[_as_fraction(bi[j]) for j in (0, 1)] for bi in b]
-        den = lcm(*[c._denominator for Wi in w for wj in Wi for c in wj], *[c._denominator for bi in bb for c in bi])
-        # every non-zero weight, bias and piece difference must round to a normal float64 (|x - x~| <= u |x|)
-        ex = ([c for Wi in w for wj in Wi for c in wj] + [c for bi in bb for c in bi]
-              + [Wi[1][m] - Wi[0][m] for Wi in w for m in range(n_in)] + [bi[1] - bi[0] for bi in bb])
-        try:
-            if any(c and not lo_ok <= abs(float(c)) <= hi_ok for c in ex):
-                return None
-        except OverflowError:
+        fr = [_as_fraction(c) for Wi in W for wj in Wi for c in wj] + [_as_fraction(c) for bi in b for c in bi]
+        den = lcm(*[c._denominator for c in fr])
+        ints = [c._numerator * (den // c._denominator) for c in fr]
+        nw = 2 * N * n_in
+        if den >= big or max(map(abs, ints), default=0) >= big:
             return None
-        # rows: the non-zero pieces (a ReLU's 0 piece is left out), then one zero row
-        rows, idx = [], [[0, 0] for _ in range(N)]
-        for i in range(N):
-            for j in (0, 1):
-                if bb[i][j] or any(w[i][j]):
-                    idx[i][j] = len(rows)
-                    rows.append((i, j))
+        wint = np.array(ints[:nw], dtype=float).reshape(N, 2, n_in)        # exact: integers below 2^52
+        bint = np.array(ints[nw:], dtype=float).reshape(N, 2)
+        nzp = (wint != 0).any(axis=2) | (bint != 0)                          # non-zero pieces
+        rows = [(i, j) for i in range(N) for j in (0, 1) if nzp[i, j]]
         Z = len(rows)
+        idx = [[0, 0] for _ in range(N)]
+        for q, (i, j) in enumerate(rows):
+            idx[i][j] = q
         for i in range(N):
             for j in (0, 1):
-                if not (bb[i][j] or any(w[i][j])):
+                if not nzp[i, j]:
                     idx[i][j] = Z
-        Wint = [[c._numerator * (den // c._denominator) for c in w[i][j]] for i, j in rows]
-        bint = [bb[i][j]._numerator * (den // bb[i][j]._denominator) for i, j in rows]
-        rowsum = max([sum(abs(c) for c in r) for r in Wint] or [0])
-        wb = max(wb, (n_in * max([abs(c) for r in Wint for c in r] or [0]) + 1).bit_length())
-        bmax = max([abs(c) for c in bint] or [0])
-        Wf = np.array([[float(c) for c in w[i][j]] for i, j in rows] or np.zeros((0, n_in))).reshape(Z, n_in)
-        bf = np.array([float(bb[i][j]) for i, j in rows])
+        ri = [i for i, _ in rows]
+        rj = [j for _, j in rows]
+        Wi = np.zeros((Z, n_in + 1))
+        Wi[:, :n_in] = wint[ri, rj]
+        Wi[:, n_in] = bint[ri, rj]
+        dWi = np.empty((N, n_in + 1))
+        dWi[:, :n_in] = wint[:, 1] - wint[:, 0]                             # exact: integers below 2^53
+        dWi[:, n_in] = bint[:, 1] - bint[:, 0]
+        fden = float(den)
+        if not (normal(Wi, fden) and normal(dWi, fden)):
+            return None
+        amax = float(np.abs(Wi).max()) if Z else 0.0
+        wb = max(wb, (int((n_in + 1) * amax) + 1).bit_length())
+        rowsum = int(np.abs(Wi[:, :n_in]).sum(axis=1).max()) if Z else 0         # exact: integers below 2^53
+        bmax = int(np.abs(Wi[:, n_in]).max()) if Z else 0
         zero0 = all(idx[i][0] == Z for i in range(N))
-        dWf = np.array([[float(w[i][1][m] - w[i][0][m]) for m in range(n_in)] for i in range(N)])
-        dbf = np.array([float(bb[i][1] - bb[i][0]) for i in range(N)])
-        layers.append(dict(N=N, n_in=n_in, den=den, Z=Z, idx=np.array(idx), i0=[r[0] for r in idx],
-                           i1=[r[1] for r in idx], Wint=Wint, bint=bint, s=s, Wf=Wf, bf=bf, aWf=np.abs(Wf),
-                           abf=np.abs(bf), zero0=zero0, dWf=dWf, dbf=dbf, adWf=np.abs(dWf), adbf=np.abs(dbf)))
+        layers.append(dict(N=N, n_in=n_in, den=fden, Z=Z, i0=[r[0] for r in idx], i1=[r[1] for r in idx],
+                           Wi=Wi, aWi=np.abs(Wi), zero0=zero0, dWi=dWi, adWi=np.abs(dWi), s=s))
         M = rowsum * M + bmax * s
         Mmax = max(Mmax, M)
         s *= den
     if net.readout is not None:
         Wo, bo = net.readout
         m = len(bo)
-        wo = [[_as_fraction(c) for c in row] for row in Wo]
-        bo_ = [_as_fraction(c) for c in bo]
-        oden = lcm(*[c._denominator for row in wo for c in row], *[c._denominator for c in bo_])
-        Woint = [[c._numerator * (oden // c._denominator) for c in row] for row in wo]
-        boint = [c._numerator * (oden // c._denominator) for c in bo_]
-        Mout = max(sum(abs(c) for c in r) for r in Woint) * M + max(abs(c) for c in boint) * s
-        wb = max(wb, (len(Woint[0]) * max(abs(c) for r in Woint for c in r) + 1).bit_length())
+        fr = [_as_fraction(c) for row in Wo for c in row] + [_as_fraction(c) for c in bo]
+        oden = lcm(*[c._denominator for c in fr])
+        ints = [c._numerator * (oden // c._denominator) for c in fr]
+        n = len(Wo[0])
+        Woint = [ints[i * n:(i + 1) * n] + [ints[m * n + i]] for i in range(m)]
     else:
         m = net.widths[-1]
-        oden, Woint, boint, Mout = 1, [[int(i == j) for j in range(m)] for i in range(m)], [0] * m, M
-    # the products: sum_j Wint_ij res_j (+ a residue) with res < 2^bits stay below 2^52 in absolute value, so
-    # every partial sum of the float64 product is an integer computed exactly (any summation order)
+        oden, Woint = 1, [[int(i == j) for j in range(m)] + [0] for i in range(m)]
+    amax = max(abs(c) for row in Woint for c in row)
+    if amax >= big:
+        return None
+    wb = max(wb, (len(Woint[0]) * amax + 1).bit_length())
+    Mout = max(sum(abs(c) for c in r[:-1]) for r in Woint) * M + max(abs(r[-1]) for r in Woint) * s
+    # the products sum_j Wint_ij res_j (res < p < 2^bits, the bias as one more input of residue s mod p)
+    # stay below 2^52 in absolute value: every partial sum of the float64 product is an exact integer
     bits = min(_RNS_MAX_BITS, 52 - wb)
     if bits < _RNS_MIN_BITS:
         return None
@@ -905,11 +909,14 @@ def _rank2_plan(net):
         P *= ps[r]
         r += 1
     rns = _Rns(r, bits)
-    for L in layers:
-        L["Wi"] = np.array(L["Wint"], dtype=float).reshape(L["Z"], L["n_in"])      # exact: |Wint| < 2^52
-        L["br"] = rns.residues1([c * L["s"] for c in L["bint"]])     # the bias on the scale s
-    out = dict(m=m, oden=oden, s=s, Wi=np.array(Woint, dtype=float), br=rns.residues1([c * s for c in boint]))
-    return rns, layers, out
+    for L, nxt in zip(layers, layers[1:] + [None]):
+        s_next = nxt["s"] if nxt is not None else s
+        # the constant input row of the next layer: residues (0, 0, s mod p) per prime, then the float (0, 0, 1)
+        L["const"] = np.array(rns.row3([0, 0, s_next]) + [0.0, 0.0, 1.0])
+    first = np.array([rns.row3([1, 0, 0]) + [1.0, 0.0, 0.0], rns.row3([0, 1, 0]) + [0.0, 1.0, 0.0],
+                      rns.row3([0, 0, 1]) + [0.0, 0.0, 1.0]])
+    out = dict(m=m, den=s * oden, Wo=np.array(Woint, dtype=float))
+    return rns, layers, out, first
 
 
 def _vertex_float(X, Y, Z):
@@ -927,20 +934,33 @@ def _vertex_float(X, Y, Z):
 def _rank2_cells_2d(plan, box, max_regions, deadline):
     """:func:`maxout_cells_2d` for networks of rank-2 units (ReLU, rank-2 maxout) in exact arithmetic.
 
-    A cell carries (a) its exact affine maps as integers over the layer's scale, held as residues modulo
-    ``r`` primes below 2^22 (``r`` from an a-priori bound on every map entry, so that each integer is the
-    unique one of its residues in (-P/2, P/2)); the maps of all pieces are one float64 product per prime,
-    exact because every partial sum is an integer below 2^53; (b) a float64 copy Hf of the maps with an
-    entrywise bound E >= |Hf - H| carried from layer to layer; (c) its vertices as exact homogeneous
-    integers (X, Y, Z), Z > 0, with their float64 roundings.  A unit is decided on a polygon when the
-    rounded piece difference at every vertex exceeds its rigorous error bound in one sign; otherwise its
-    exact row is recovered from the residues (CRT) and tested (and split on) with integer arithmetic.
-    Same cells, order, patterns and maps as the fmpz_mat sweep."""
+    Algorithm
+    ---------
+    A cell carries one float64 array G with a row per input of the layer plus a constant row: (a) its exact
+    affine maps as integers over the layer's scale, held as residues modulo ``r`` primes (``r`` from an
+    a-priori bound on every map entry, so that each integer is the unique one of its residues in
+    (-P/2, P/2)); (b) a float64 copy Hf of the maps; beside it an array with an entrywise bound E >= |Hf - H|
+    and |Hf|.  The maps of all pieces (residues and float copy) are ONE float64 product [W | b] G, exact in
+    the residue columns because every partial sum is an integer below 2^52.  A unit is decided on a polygon
+    when its rounded piece difference at every vertex exceeds a rigorous error bound in one sign;
+    otherwise its exact row is recovered from the residues (CRT) and tested, and split on, with integer
+    arithmetic on homogeneous vertices (X, Y, Z), Z > 0.
+
+    Soundness
+    ---------
+    Exact cells, patterns and maps (the same as the fmpz_mat sweep, in the same order): floats only skip an
+    exact test whose answer their bound proves (docs/regions.md, "2-D sweep").
+
+    Limits
+    ------
+    Rank-2 units, weights that round to normal float64 numbers, integer weights small enough for primes of
+    at least 10 bits (:func:`_rank2_plan`; otherwise the fmpz_mat sweep runs)."""
     import numpy as np
     from math import gcd
 
-    rns, layers, outp = plan
+    rns, layers, outp, G0 = plan
     u_ = _U
+    r3 = 3 * rns.r
     (x0, x1), (y0, y1) = [(Fraction(lo), Fraction(hi)) for lo, hi in box]
 
     def hom(x, y):
@@ -948,75 +968,77 @@ def _rank2_cells_2d(plan, box, max_regions, deadline):
         return (x.numerator * (d // x.denominator), y.numerator * (d // y.denominator), d)
 
     verts0 = [hom(x0, y0), hom(x1, y0), hom(x1, y1), hom(x0, y1)]
-    rr = len(rns.p)
-    H0r = rns.residues3([1, 0, 0, 0, 1, 0], 2)
-    Hf0 = np.array([[1.0, 0, 0], [0, 1.0, 0]])
-    cells = [(tuple(verts0), [_vertex_float(*v) for v in verts0], H0r, Hf0, np.zeros((2, 3)), ())]
+    E0 = np.array([[0.0, 0, 0, 1, 0, 0], [0, 0, 0, 0, 1, 0], [0, 0, 0, 0, 0, 1]])
+    cells = [(tuple(verts0), [_vertex_float(*v) for v in verts0], G0, E0, ())]
     ONE, ZERO, TIE = (1,), (0,), (0, 1)
+    TUP = {1: ONE, -1: ZERO}
+    c16 = 16 * u_
     for L in layers:
         N, n_in, Z = L["N"], L["n_in"], L["Z"]
-        Kg = 4 * (n_in + 4) * u_
-        Wi, br, Wf, bf, aWf, abf = L["Wi"], L["br"], L["Wf"], L["bf"], L["aWf"], L["abf"]
-        idx, i0, i1, zero0 = L["idx"], L["i0"], L["i1"], L["zero0"]
-        dWf, dbf, adWf, adbf = L["dWf"], L["dbf"], L["adWf"], L["adbf"]
-        Kd = 4 * (n_in + 4) * u_
+        Kg = 4 * (n_in + 5) * u_
+        Wi, aWi, fden, const = L["Wi"], L["aWi"], L["den"], L["const"]
+        i0, i1, zero0, dWi, adWi = L["i0"], L["i1"], L["zero0"], L["dWi"], L["adWi"]
+        erow = np.array([0.0, 0, 0, 0, 0, 1])
         new_cells = []
-        for ci, (vs, vf, Hr, Hf, Eh, pat) in enumerate(cells):
+        for ci, (vs, vf, G, E, pat) in enumerate(cells):
             if deadline is not None and not ci & 63 and time.monotonic() > deadline:
                 raise _TimeUp()
-            # exact maps of all non-zero pieces, residues: (Wint Hint + bint s) mod p, plus a zero row
-            R = np.zeros((Z + 1, 3 * rr))
-            R[:Z] = Wi @ Hr
-            R[:Z, 2::3] += br
-            R = rns.reduce(R)
-            # float copy and its error bound (docs/regions.md, "2-D sweep")
-            aHf = np.abs(Hf)
-            Af = np.zeros((Z + 1, 3))
-            Ea = np.zeros((Z + 1, 3))
-            Af[:Z] = Wf @ Hf
-            Af[:Z, 2] += bf
-            T = aWf @ aHf
-            T[:, 2] += abf
-            Ea[:Z] = (1 + Kg) * (aWf @ Eh) + Kg * T + 1e-290
+            # exact maps of all non-zero pieces as residues, and their float copy: one product
+            X = Wi @ G
+            Xc = np.empty((Z + 2, r3 + 3))
+            Xc[:Z, :r3] = rns.reduce(X[:, :r3])
+            Af = X[:, r3:] / fden
+            Xc[:Z, r3:] = Af
+            Xc[Z] = 0.0
+            Xc[Z + 1] = const
+            # error bound of the float copy (docs/regions.md, "2-D sweep")
+            Y = aWi @ E
+            Ec = np.empty((Z + 2, 6))
+            Ea = ((1 + Kg) * Y[:, :3] + Kg * Y[:, 3:]) / fden + 1e-290
+            Ec[:Z, :3] = Ea
+            Ec[:Z, 3:] = np.abs(Af)
+            Ec[Z] = 0.0
+            Ec[Z + 1] = erow
             if zero0:
-                Df, ED = Af[i1], Ea[i1]
+                Df, ED = Xc[i1, r3:], Ec[i1, :3]
             else:
-                Df = dWf @ Hf
-                Df[:, 2] += dbf
-                Td = adWf @ aHf
-                Td[:, 2] += adbf
-                ED = (1 + Kd) * (adWf @ Eh) + Kd * Td + 1e-290
-            aDf = np.abs(Df)
+                Dx = dWi @ G[:, r3:]
+                Df = Dx / fden
+                Yd = adWi @ E
+                ED = ((1 + Kg) * Yd[:, :3] + Kg * Yd[:, 3:]) / fden + 1e-290
+            Cb = (1 + c16) * ED + c16 * np.abs(Df)
 
             def filt(vf_):
-                if any(v is None for v in vf_):
+                if None in vf_:
                     return [0] * N
-                V = np.array(vf_)
-                S = Df @ V.T
-                aV = np.abs(V.T)
-                B = (1 + 16 * u_) * (ED @ aV) + 16 * u_ * (aDf @ aV) + 1e-290
-                pos = (S > B).all(axis=1)
-                neg = (S < -B).all(axis=1)
-                return (pos.astype(np.int8) - neg.astype(np.int8)).tolist()
+                V = np.array(vf_).T
+                S = Df @ V
+                B = Cb @ np.abs(V)
+                return ((S > B).all(axis=1).view(np.int8) - (S < -B).all(axis=1).view(np.int8)).tolist()
 
             dec = filt(vf)
             stack = [(vs, vf, (), dec)]
             while stack:
                 cv, cvf, chosen, dec = stack.pop()
-                u = len(chosen)
-                while u < N and dec[u]:
-                    u += 1
-                if u > len(chosen):
-                    chosen = chosen + tuple([ONE if d > 0 else ZERO for d in dec[len(chosen):u]])
+                u0 = len(chosen)
+                try:
+                    u = dec.index(0, u0)
+                except ValueError:
+                    u = N
+                if u > u0:
+                    chosen = chosen + tuple(map(TUP.__getitem__, dec[u0:u]))
                 if u == N:
-                    rows = idx[np.arange(N), [c[0] for c in chosen]]
-                    new_cells.append((cv, cvf, R[rows], Af[rows], Ea[rows], pat + chosen))
+                    rows = [i1[i] if c[0] else i0[i] for i, c in enumerate(chosen)]
+                    rows.append(Z + 1)
+                    new_cells.append((cv, cvf, Xc[rows], Ec[rows], pat + chosen))
                     continue
                 # the exact test of unit u: its piece difference (integers on the scale s * den) at the vertices
                 a1, a0 = i1[u], i0[u]
-                d_ = [rns.value(R[a1, c::3]) - (rns.value(R[a0, c::3]) if a0 != Z else 0) for c in range(3)]
-                da, db, dc = d_
-                vals = [da * X + db * Y + dc * W_ for X, Y, W_ in cv]
+                da, db, dc = rns.values(Xc[a1, :r3])
+                if a0 != Z:
+                    e0 = rns.values(Xc[a0, :r3])
+                    da, db, dc = da - e0[0], db - e0[1], dc - e0[2]
+                vals = [da * X_ + db * Y_ + dc * W_ for X_, Y_, W_ in cv]
                 pos = any(v > 0 for v in vals)
                 neg = any(v < 0 for v in vals)
                 if pos and neg:
@@ -1034,14 +1056,14 @@ def _rank2_cells_2d(plan, box, max_regions, deadline):
                             nf.append(cvf[i])
                         if (fp > 0 and fq < 0) or (fp < 0 and fq > 0):
                             lq, lp = (fq if fq > 0 else -fq), (fp if fp > 0 else -fp)
-                            X = lq * p[0] + lp * q[0]
-                            Y = lq * p[1] + lp * q[1]
+                            X_ = lq * p[0] + lp * q[0]
+                            Y_ = lq * p[1] + lp * q[1]
                             W_ = lq * p[2] + lp * q[2]
-                            g = gcd(X, Y, W_)
+                            g = gcd(X_, Y_, W_)
                             if g > 1:
-                                X, Y, W_ = X // g, Y // g, W_ // g
-                            rv = (X, Y, W_)
-                            rf = _vertex_float(X, Y, W_)
+                                X_, Y_, W_ = X_ // g, Y_ // g, W_ // g
+                            rv = (X_, Y_, W_)
+                            rf = _vertex_float(X_, Y_, W_)
                             p_part.append(rv)
                             n_part.append(rv)
                             pf.append(rf)
@@ -1058,15 +1080,16 @@ def _rank2_cells_2d(plan, box, max_regions, deadline):
             if len(new_cells) > max_regions:
                 raise SizeLimitError("max_regions", f"more than {max_regions} cells")
         cells = new_cells
-    m, den = outp["m"], outp["s"] * outp["oden"]
-    Wo, bo = outp["Wi"], outp["br"]
+    m, den, Wo = outp["m"], outp["den"], outp["Wo"]
+    if not cells:
+        return []
+    Gs = np.stack([G[:, :r3] for _, _, G, _, _ in cells])
+    vals = rns.values(rns.reduce(np.matmul(Wo, Gs)))          # cells x m x 3 integers on the scale den
     out = []
-    for vs, _, Hr, _, _, pat in cells:
-        R = Wo @ Hr
-        R[:, 2::3] += bo
-        R = rns.reduce(R)
-        maps = tuple(tuple(Fraction(rns.value(R[i, c::3]), den) for c in range(3)) for i in range(m))
-        verts = tuple((Fraction(X, W_), Fraction(Y, W_)) for X, Y, W_ in vs)
+    for ci, (vs, _, _, _, pat) in enumerate(cells):
+        b0 = 3 * m * ci
+        maps = tuple(tuple(Fraction(vals[b0 + 3 * i + c], den) for c in range(3)) for i in range(m))
+        verts = tuple((Fraction(X_, W_), Fraction(Y_, W_)) for X_, Y_, W_ in vs)
         out.append((verts, pat, maps))
     return out
 
