@@ -875,7 +875,8 @@ def _rank2_plan(net):
         bmax = int(np.abs(Wi[:, n_in]).max()) if Z else 0
         zero0 = all(idx[i][0] == Z for i in range(N))
         layers.append(dict(N=N, n_in=n_in, den=fden, Z=Z, i0=[r[0] for r in idx], i1=[r[1] for r in idx],
-                           Wi=Wi, aWi=np.abs(Wi), zero0=zero0, dWi=dWi, adWi=np.abs(dWi), s=s))
+                           Wi=Wi, aWi=np.abs(Wi), zero0=zero0, dWi=dWi, adWi=np.abs(dWi), s=s,
+                           W2=np.vstack((Wi, np.abs(Wi)))))
         M = rowsum * M + bmax * s
         Mmax = max(Mmax, M)
         s *= den
@@ -912,9 +913,11 @@ def _rank2_plan(net):
     for L, nxt in zip(layers, layers[1:] + [None]):
         s_next = nxt["s"] if nxt is not None else s
         # the constant input row of the next layer: residues (0, 0, s mod p) per prime, then the float (0, 0, 1)
-        L["const"] = np.array(rns.row3([0, 0, s_next]) + [0.0, 0.0, 1.0])
-    first = np.array([rns.row3([1, 0, 0]) + [1.0, 0.0, 0.0], rns.row3([0, 1, 0]) + [0.0, 1.0, 0.0],
-                      rns.row3([0, 0, 1]) + [0.0, 0.0, 1.0]])
+        # (then the error bound (0, 0, 0) and the absolute value (0, 0, 1))
+        L["const"] = np.array(rns.row3([0, 0, s_next]) + [0.0, 0.0, 1.0] + [0.0] * 5 + [1.0])
+    first = np.array([rns.row3([1, 0, 0]) + [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0],
+                      rns.row3([0, 1, 0]) + [0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0],
+                      rns.row3([0, 0, 1]) + [0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]])
     out = dict(m=m, den=s * oden, Wo=np.array(Woint, dtype=float))
     return rns, layers, out, first
 
@@ -968,52 +971,51 @@ def _rank2_cells_2d(plan, box, max_regions, deadline):
         return (x.numerator * (d // x.denominator), y.numerator * (d // y.denominator), d)
 
     verts0 = [hom(x0, y0), hom(x1, y0), hom(x1, y1), hom(x0, y1)]
-    E0 = np.array([[0.0, 0, 0, 1, 0, 0], [0, 0, 0, 0, 1, 0], [0, 0, 0, 0, 0, 1]])
-    cells = [(tuple(verts0), [_vertex_float(*v) for v in verts0], G0, E0, ())]
+    # a cell's array G: per input row, the residues (3 r), the float copy (3), its error bound (3), |copy| (3)
+    cells = [(tuple(verts0), [_vertex_float(*v) for v in verts0], G0, ())]
+    cF, cE, cA = r3, r3 + 3, r3 + 6
     ONE, ZERO, TIE = (1,), (0,), (0, 1)
     TUP = {1: ONE, -1: ZERO}
     c16 = 16 * u_
     for L in layers:
         N, n_in, Z = L["N"], L["n_in"], L["Z"]
         Kg = 4 * (n_in + 5) * u_
-        Wi, aWi, fden, const = L["Wi"], L["aWi"], L["den"], L["const"]
         i0, i1, zero0, dWi, adWi = L["i0"], L["i1"], L["zero0"], L["dWi"], L["adWi"]
-        erow = np.array([0.0, 0, 0, 0, 0, 1])
+        W2, fden, pi = L["W2"], L["den"], rns.pi
+        k1, k2 = (1 + Kg) / fden, Kg / fden        # their own roundings are inside Kg's slack
+        tmpl = np.zeros((Z + 2, r3 + 9))
+        tmpl[Z + 1] = L["const"]
         new_cells = []
-        for ci, (vs, vf, G, E, pat) in enumerate(cells):
+        for ci, (vs, vf, G, pat) in enumerate(cells):
             if deadline is not None and not ci & 63 and time.monotonic() > deadline:
                 raise _TimeUp()
-            # exact maps of all non-zero pieces as residues, and their float copy: one product
-            X = Wi @ G
-            Xc = np.empty((Z + 2, r3 + 3))
-            Xc[:Z, :r3] = rns.reduce(X[:, :r3])
-            Af = X[:, r3:] / fden
-            Xc[:Z, r3:] = Af
-            Xc[Z] = 0.0
-            Xc[Z + 1] = const
+            # ONE product: [W | b] on the residues and the float copy, |[W | b]| on the error bound and |copy|
+            X = W2 @ G
+            C = tmpl.copy()
+            C[:Z, :r3] = X[:Z, :r3].astype(np.int64) % pi
+            Af = C[:Z, cF:cE]
+            np.divide(X[:Z, cF:cE], fden, out=Af)
             # error bound of the float copy (docs/regions.md, "2-D sweep")
-            Y = aWi @ E
-            Ec = np.empty((Z + 2, 6))
-            Ea = ((1 + Kg) * Y[:, :3] + Kg * Y[:, 3:]) / fden + 1e-290
-            Ec[:Z, :3] = Ea
-            Ec[:Z, 3:] = np.abs(Af)
-            Ec[Z] = 0.0
-            Ec[Z + 1] = erow
+            Ea = C[:Z, cE:cA]
+            np.multiply(X[Z:, cE:cA], k1, out=Ea)
+            Ea += X[Z:, cA:] * k2
+            Ea += 1e-290
+            np.abs(Af, out=C[:Z, cA:])
             if zero0:
-                Df, ED = Xc[i1, r3:], Ec[i1, :3]
+                Dc = C[i1]
+                Df, ED = Dc[:, cF:cE], Dc[:, cE:cA]
             else:
-                Dx = dWi @ G[:, r3:]
-                Df = Dx / fden
-                Yd = adWi @ E
+                Df = (dWi @ G[:, cF:cE]) / fden
+                Yd = adWi @ G[:, cE:]
                 ED = ((1 + Kg) * Yd[:, :3] + Kg * Yd[:, 3:]) / fden + 1e-290
-            Cb = (1 + c16) * ED + c16 * np.abs(Df)
+            DC = np.vstack((Df, (1 + c16) * ED + c16 * np.abs(Df)))
 
             def filt(vf_):
                 if None in vf_:
                     return [0] * N
-                V = np.array(vf_).T
-                S = Df @ V
-                B = Cb @ np.abs(V)
+                nv = len(vf_)
+                M = DC @ np.array(vf_ + [(abs(x), abs(y), 1.0) for x, y, _ in vf_]).T
+                S, B = M[:N, :nv], M[N:, nv:]
                 return ((S > B).all(axis=1).view(np.int8) - (S < -B).all(axis=1).view(np.int8)).tolist()
 
             dec = filt(vf)
@@ -1030,13 +1032,13 @@ def _rank2_cells_2d(plan, box, max_regions, deadline):
                 if u == N:
                     rows = [i1[i] if c[0] else i0[i] for i, c in enumerate(chosen)]
                     rows.append(Z + 1)
-                    new_cells.append((cv, cvf, Xc[rows], Ec[rows], pat + chosen))
+                    new_cells.append((cv, cvf, C[rows], pat + chosen))
                     continue
                 # the exact test of unit u: its piece difference (integers on the scale s * den) at the vertices
                 a1, a0 = i1[u], i0[u]
-                da, db, dc = rns.values(Xc[a1, :r3])
+                da, db, dc = rns.values(C[a1, :r3])
                 if a0 != Z:
-                    e0 = rns.values(Xc[a0, :r3])
+                    e0 = rns.values(C[a0, :r3])
                     da, db, dc = da - e0[0], db - e0[1], dc - e0[2]
                 vals = [da * X_ + db * Y_ + dc * W_ for X_, Y_, W_ in cv]
                 pos = any(v > 0 for v in vals)
@@ -1083,10 +1085,10 @@ def _rank2_cells_2d(plan, box, max_regions, deadline):
     m, den, Wo = outp["m"], outp["den"], outp["Wo"]
     if not cells:
         return []
-    Gs = np.stack([G[:, :r3] for _, _, G, _, _ in cells])
+    Gs = np.stack([G[:, :r3] for _, _, G, _ in cells])
     vals = rns.values(rns.reduce(np.matmul(Wo, Gs)))          # cells x m x 3 integers on the scale den
     out = []
-    for ci, (vs, _, _, _, pat) in enumerate(cells):
+    for ci, (vs, _, _, pat) in enumerate(cells):
         b0 = 3 * m * ci
         maps = tuple(tuple(Fraction(vals[b0 + 3 * i + c], den) for c in range(3)) for i in range(m))
         verts = tuple((Fraction(X_, W_), Fraction(Y_, W_)) for X_, Y_, W_ in vs)
