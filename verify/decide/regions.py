@@ -30,7 +30,10 @@ Algorithm
   layer from one integer ``fmpz_mat`` product per cell (maps over one positive scale), a rigorous float64
   filter (:class:`_FloatFilter`, explicit rounding bound) deciding the rank-2 units of a layer on a cell at
   once, an exact bounding-box test skipping most vertex evaluations of the rest; pieces by union-find across
-  shared edges of positive length with equal maps (:func:`merge_pieces_2d`).
+  shared edges of positive length with equal maps (:func:`merge_pieces_2d`).  Networks of rank-2 units (ReLU) take
+  :func:`_rank2_cells_2d`: the exact maps as residues modulo primes (one float64 product per cell, exact
+  integers below 2^52), a float64 copy with its own rigorous error bound carried from layer to layer, exact
+  CRT rows and homogeneous integer vertices only where the float filter cannot decide (docs/regions.md).
 * Budgets (``max_regions``, ``time_budget``): the sweeps run on parts of the box, left to right, and stop
   with a partial result (docs/regions.md, count_regions).
 * Anything else: the tracer (:func:`verify.decide.tracer.trace`, ``closed=False``), then the same merging.
@@ -1008,7 +1011,7 @@ def _rank2_cells_2d(plan, box, max_regions, deadline):
                 Df = (dWi @ G[:, cF:cE]) / fden
                 Yd = adWi @ G[:, cE:]
                 ED = ((1 + Kg) * Yd[:, :3] + Kg * Yd[:, 3:]) / fden + 1e-290
-            DC = np.vstack((Df, (1 + c16) * ED + c16 * np.abs(Df)))
+            DC = np.concatenate((Df, (1 + c16) * ED + c16 * np.abs(Df)))
 
             def filt(vf_):
                 if None in vf_:
@@ -1597,7 +1600,8 @@ def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_reg
                            n_act, method_name)
     if d == 2 and is_maxout and method == "auto":
         raw, swept, stopped = _cells_2d_budgeted(f, bx, max_regions, deadline)
-        cells2 = [Cell(vs) for vs, _, _ in raw]
+        # Fraction vertices as mpq tuples (gmpy2 converts a Fraction exactly)
+        cells2 = [Cell._raw(tuple(tuple(map(mpq, v)) for v in vs)) for vs, _, _ in raw]
         maps2 = [m for _, _, m in raw]
         labels = merge_pieces_2d(cells2, maps2)
         n_pieces = (max(labels) + 1) if labels else 0
