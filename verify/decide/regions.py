@@ -774,6 +774,7 @@ _RNS_MAX_BITS = 22               # primes below 2^22 at most
 _RNS_MIN_BITS = 10               # weights too large for primes of 10 bits: the fmpz_mat sweep
 _RNS_MAX_PRIMES = 200            # maps beyond ~2,000 bits: the fmpz_mat sweep
 _RNS_PRIMES: dict = {}
+_CHUNK = 256                     # cells whose float work is done in one batch
 
 
 def _rns_primes(r, bits):
@@ -986,32 +987,52 @@ def _rank2_cells_2d(plan, box, max_regions, deadline):
         i0, i1, zero0, dWi, adWi = L["i0"], L["i1"], L["zero0"], L["dWi"], L["adWi"]
         W2, fden, pi = L["W2"], L["den"], rns.pi
         k1, k2 = (1 + Kg) / fden, Kg / fden        # their own roundings are inside Kg's slack
-        tmpl = np.zeros((Z + 2, r3 + 9))
-        tmpl[Z + 1] = L["const"]
         new_cells = []
         for ci, (vs, vf, G, pat) in enumerate(cells):
             if deadline is not None and not ci & 63 and time.monotonic() > deadline:
                 raise _TimeUp()
-            # ONE product: [W | b] on the residues and the float copy, |[W | b]| on the error bound and |copy|
-            X = W2 @ G
-            C = tmpl.copy()
-            C[:Z, :r3] = X[:Z, :r3].astype(np.int64) % pi
-            Af = C[:Z, cF:cE]
-            np.divide(X[:Z, cF:cE], fden, out=Af)
-            # error bound of the float copy (docs/regions.md, "2-D sweep")
-            Ea = C[:Z, cE:cA]
-            np.multiply(X[Z:, cE:cA], k1, out=Ea)
-            Ea += X[Z:, cA:] * k2
-            Ea += 1e-290
-            np.abs(Af, out=C[:Z, cA:])
-            if zero0:
-                Dc = C[i1]
-                Df, ED = Dc[:, cF:cE], Dc[:, cE:cA]
-            else:
-                Df = (dWi @ G[:, cF:cE]) / fden
-                Yd = adWi @ G[:, cE:]
-                ED = ((1 + Kg) * Yd[:, :3] + Kg * Yd[:, 3:]) / fden + 1e-290
-            DC = np.concatenate((Df, (1 + c16) * ED + c16 * np.abs(Df)))
+            j = ci % _CHUNK
+            if j == 0:
+                # a chunk of cells at once (the float work of a cell does not depend on the others)
+                chunk = cells[ci:ci + _CHUNK]
+                k = len(chunk)
+                Gs = np.stack([c[2] for c in chunk])
+                # ONE product: [W | b] on the residues and the float copy, |[W | b]| on the bound and |copy|
+                X = np.matmul(W2, Gs)
+                Cs = np.empty((k, Z + 2, r3 + 9))
+                Cs[:, Z] = 0.0
+                Cs[:, Z + 1] = L["const"]
+                Cs[:, :Z, :r3] = X[:, :Z, :r3].astype(np.int64) % pi
+                Af = Cs[:, :Z, cF:cE]
+                np.divide(X[:, :Z, cF:cE], fden, out=Af)
+                # error bound of the float copy (docs/regions.md, "2-D sweep")
+                Ea = Cs[:, :Z, cE:cA]
+                np.multiply(X[:, Z:, cE:cA], k1, out=Ea)
+                Ea += X[:, Z:, cA:] * k2
+                Ea += 1e-290
+                np.abs(Af, out=Cs[:, :Z, cA:])
+                if zero0:
+                    Dc = Cs[:, i1]
+                    Df, ED = Dc[:, :, cF:cE], Dc[:, :, cE:cA]
+                else:
+                    Df = np.matmul(dWi, Gs[:, :, cF:cE]) / fden
+                    Yd = np.matmul(adWi, Gs[:, :, cE:])
+                    ED = ((1 + Kg) * Yd[:, :, :3] + Kg * Yd[:, :, 3:]) / fden + 1e-290
+                DCs = np.concatenate((Df, (1 + c16) * ED + c16 * np.abs(Df)), axis=1)
+                # the filter on every cell of the chunk: vertices padded by repeating the first one
+                nvm = max(len(c[1]) for c in chunk)
+                bad = [None in c[1] for c in chunk]
+                Vl = []
+                for c, bd in zip(chunk, bad):
+                    v = [(0.0, 0.0, 1.0)] * nvm if bd else c[1] + [c[1][0]] * (nvm - len(c[1]))
+                    Vl.append(v + [(abs(x), abs(y), 1.0) for x, y, _ in v])
+                Mx = np.matmul(DCs, np.array(Vl).transpose(0, 2, 1))
+                S, B = Mx[:, :N, :nvm], Mx[:, N:, nvm:]
+                decs = ((S > B).all(axis=2).view(np.int8) - (S < -B).all(axis=2).view(np.int8)).tolist()
+                for jj, bd in enumerate(bad):
+                    if bd:
+                        decs[jj] = [0] * N
+            C, DC = Cs[j], DCs[j]
 
             def filt(vf_):
                 if None in vf_:
@@ -1021,7 +1042,7 @@ def _rank2_cells_2d(plan, box, max_regions, deadline):
                 S, B = M[:N, :nv], M[N:, nv:]
                 return ((S > B).all(axis=1).view(np.int8) - (S < -B).all(axis=1).view(np.int8)).tolist()
 
-            dec = filt(vf)
+            dec = decs[j]
             stack = [(vs, vf, (), dec)]
             while stack:
                 cv, cvf, chosen, dec = stack.pop()
