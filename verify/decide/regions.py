@@ -938,7 +938,7 @@ def _vertex_float(X, Y, Z):
     return (x, y, 1.0)
 
 
-def _rank2_cells_2d(plan, box, max_regions, deadline):
+def _rank2_cells_2d(plan, box, max_regions, deadline, vertex=Fraction):
     """:func:`maxout_cells_2d` for networks of rank-2 units (ReLU, rank-2 maxout) in exact arithmetic.
 
     Algorithm
@@ -1115,7 +1115,7 @@ def _rank2_cells_2d(plan, box, max_regions, deadline):
     for ci, (vs, _, _, pat) in enumerate(cells):
         b0 = 3 * m * ci
         maps = tuple(tuple(Fraction(vals[b0 + 3 * i + c], den) for c in range(3)) for i in range(m))
-        verts = tuple((Fraction(X_, W_), Fraction(Y_, W_)) for X_, Y_, W_ in vs)
+        verts = tuple((vertex(X_, W_), vertex(Y_, W_)) for X_, Y_, W_ in vs)
         out.append((verts, pat, maps))
     return out
 
@@ -1143,6 +1143,26 @@ def _int_layer_2d(W, b, n_in, keep_zero=False):
     return Wm, Bm, den, nz, rows
 
 
+def _rank2_sweep(net, box, max_regions, deadline, vertex):
+    """:func:`_rank2_cells_2d` with vertices of type ``vertex`` (Fraction or mpq), or None if the network is
+    not for it."""
+    import gc
+
+    plan = _rank2_plan(net)
+    if plan is None:
+        return None
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        import numpy as np
+
+        with np.errstate(all="ignore"):        # inf / nan only ever leave a unit undecided
+            return _rank2_cells_2d(plan, box, max_regions, deadline, vertex)
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def maxout_cells_2d(net, box, *, max_regions: int = MAX_REGIONS, ctx: Context = FMPQ,
                     deadline: float | None = None) -> list:
     """Open activation cells of a 2-D maxout network: ``[(vertices, pattern, output maps)]`` where a map
@@ -1158,18 +1178,9 @@ def maxout_cells_2d(net, box, *, max_regions: int = MAX_REGIONS, ctx: Context = 
     import gc
 
     if ctx is FMPQ:
-        plan = _rank2_plan(net)
-        if plan is not None:
-            enabled = gc.isenabled()
-            gc.disable()
-            try:
-                import numpy as np
-
-                with np.errstate(all="ignore"):        # inf / nan only ever leave a unit undecided
-                    return _rank2_cells_2d(plan, box, max_regions, deadline)
-            finally:
-                if enabled:
-                    gc.enable()
+        out = _rank2_sweep(net, box, max_regions, deadline, Fraction)
+        if out is not None:
+            return out
     inexact = not ctx.exact
     conv, zero, one = ctx.convert, ctx.zero, ctx.one
     (x0, x1), (y0, y1) = [(conv(lo), conv(hi)) for lo, hi in box]
@@ -1502,7 +1513,10 @@ def _cells_2d_budgeted(net, bx, max_regions, deadline):
         try:
             if left < 1:
                 raise SizeLimitError("max_regions", "no cells left")
-            part = maxout_cells_2d(net, b, max_regions=left, deadline=deadline)
+            # count_regions turns the vertices into mpq: the residue sweep gives them so directly
+            part = _rank2_sweep(net, b, left, deadline, mpq)
+            if part is None:
+                part = maxout_cells_2d(net, b, max_regions=left, deadline=deadline)
         except SizeLimitError:
             if depth < MAX_SPLITS and left >= 1:
                 for h in reversed(_split_box(b)):
