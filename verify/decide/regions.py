@@ -956,7 +956,7 @@ def _rank2_cells_2d(plan, box, max_regions, deadline, vertex=Fraction):
     Soundness
     ---------
     Exact cells, patterns and maps (the same as the fmpz_mat sweep, in the same order): floats only skip an
-    exact test whose answer their bound proves (docs/regions.md, "2-D sweep").
+    exact test whose answer their bound proves (docs/regions.md, "2-D sweep of rank-2 networks").
 
     Limits
     ------
@@ -1005,7 +1005,7 @@ def _rank2_cells_2d(plan, box, max_regions, deadline, vertex=Fraction):
                 Cs[:, :Z, :r3] = X[:, :Z, :r3].astype(np.int64) % pi
                 Af = Cs[:, :Z, cF:cE]
                 np.divide(X[:, :Z, cF:cE], fden, out=Af)
-                # error bound of the float copy (docs/regions.md, "2-D sweep")
+                # error bound of the float copy (docs/regions.md, "2-D sweep of rank-2 networks")
                 Ea = Cs[:, :Z, cE:cA]
                 np.multiply(X[:, Z:, cE:cA], k1, out=Ea)
                 Ea += X[:, Z:, cA:] * k2
