@@ -16,8 +16,9 @@ Prints, in one run, medians of ``--repeat`` runs and the ratios side by side:
 * 2-D: exact regions/s of ``count_regions`` (activation, no region listing) today and at ``--base``, and a
   vectorised float64 sweep of the same cells (:func:`float_sweep_2d`, numpy; NOT a proof, its own count is
   printed beside the exact one), with the ratio exact time / float time.  The three are timed in turn
-  (today, base, float; ``--repeat`` rounds; the base only once where its first run takes over 30 s), and the process CPU time of today's sweep is printed too (a loaded machine stretches the
-  wall time, less so the CPU time).  ``--base 355859d`` compares with the fmpz_mat 2-D sweep (before the
+  (today, base, float; ``--repeat`` rounds; the base only once where its first run takes over 30 s), and
+  the process CPU time of today's sweep is printed too (a loaded machine stretches the wall time, less so
+  the CPU time).  ``--base 355859d`` compares with the fmpz_mat 2-D sweep (before the
   residue sweep).
 
 The float64 sweep is the physical floor the exact sweep is measured against: the same layer-by-layer,
