@@ -262,3 +262,88 @@ def test_cli_reports_a_partial_count_as_inconclusive(tmp_path):
                        capture_output=True, text=True, timeout=120)
     out = p.stdout + p.stderr
     assert "no exact count" in out and "max_regions" in out, out
+
+
+# -- the residue sweep of rank-2 networks (exact maps mod primes, carried float copy) -------------------
+
+def _old_cells(net, box, monkeypatch):
+    monkeypatch.setattr(R, "_rank2_plan", lambda net: None)
+    try:
+        return R.maxout_cells_2d(net, box)
+    finally:
+        monkeypatch.undo()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_residue_sweep_equals_fmpz_sweep(seed, monkeypatch):
+    """Same cells (vertices, order), patterns and maps as the fmpz_mat sweep: ReLU and rank-2 maxout
+    networks, small integer weights that force ties, exact zeros at vertices and identical pieces."""
+    rng = random.Random(seed)
+    q = lambda: Fraction(rng.randint(-3, 3), rng.choice([1, 2, 4]))
+    if seed % 2:
+        layers, n_in = [], 2
+        for _ in range(3):
+            N = 6
+            W = [[[q() for _ in range(n_in)] for _ in range(2)] for _ in range(N)]
+            W[0][1] = list(W[0][0])                                       # a unit whose pieces tie everywhere
+            layers.append((W, [[q(), q()] for _ in range(N)]))
+            n_in = N
+        net = MaxoutNetwork(layers, readout=([[q() for _ in range(n_in)]], [q()]) if seed == 1 else None)
+    else:
+        net = relu_net([2, 10, 10, 1], seed, den=rng.choice([3, 8, 10]))
+    box = [(Fraction(-1), Fraction(1)), (Fraction(-1, 2), Fraction(3, 2))]
+    assert R._rank2_plan(net) is not None
+    assert R.maxout_cells_2d(net, box) == _old_cells(net, box, monkeypatch)
+
+
+def test_residue_sweep_on_a_deep_decimal_slice(monkeypatch):
+    """Many primes (maps of ~150 bits), 7-digit decimal weights: equal to the fmpz_mat sweep."""
+    rng = random.Random(3)
+    sc = 10 ** 7
+    q = lambda s: Fraction(round(rng.gauss(0, s) * sc), sc)
+    sizes = [2, 8, 8, 8, 8, 1]
+    Ws = [[[q((2 / sizes[i]) ** 0.5) for _ in range(sizes[i])] for _ in range(sizes[i + 1])] for i in range(5)]
+    bs = [[q(0.05) for _ in range(sizes[i + 1])] for i in range(5)]
+    net = MaxoutNetwork.from_relu(Ws[:-1], bs[:-1], readout=(Ws[-1], bs[-1]))
+    box = [(Fraction(-1, 4), Fraction(1, 4))] * 2
+    assert len(R._rank2_plan(net)[0].p) >= 5
+    assert R.maxout_cells_2d(net, box) == _old_cells(net, box, monkeypatch)
+
+
+def test_residue_sweep_refuses_what_it_cannot_hold():
+    """Weights outside the normal float64 range or too large for the primes go to the fmpz_mat sweep."""
+    tiny = MaxoutNetwork.from_relu([[[Fraction(1, 2 ** 1100), Fraction(1)]]], [[Fraction(0)]])
+    assert R._rank2_plan(tiny) is None
+    huge = MaxoutNetwork.from_relu([[[Fraction(3 ** 40), Fraction(1)]]], [[Fraction(0)]])
+    assert R._rank2_plan(huge) is None
+    assert count_regions(tiny, [(-1, 1), (-1, 1)], kind="activation").count == 2
+    rank3 = random_maxout(4, 2, 3, 2, 4)
+    assert R._rank2_plan(rank3) is None
+
+
+def test_residue_sweep_forged_float_copy_is_caught(monkeypatch):
+    """The float filter only skips exact tests: a wrong float copy that decides a unit against its exact
+    sign changes the result (so the equality tests above do test the filter), while a useless one (every
+    bound infinite) changes nothing."""
+    net = relu_net([2, 8, 8, 1], 5)
+    box = [(-1, 1), (-1, 1)]
+    ref = R.maxout_cells_2d(net, box)
+    real = R._rank2_plan
+
+    def blind(n):
+        plan = real(n)
+        for L in plan[1]:
+            L["aWi"] = L["aWi"] * float("inf")                # every error bound infinite: nothing decided
+        return plan
+
+    monkeypatch.setattr(R, "_rank2_plan", blind)
+    assert R.maxout_cells_2d(net, box) == ref
+
+    def forged(n):
+        plan = real(n)
+        for L in plan[1]:
+            L["den"] = -L["den"]                               # the float copy of the wrong network
+        return plan
+
+    monkeypatch.setattr(R, "_rank2_plan", forged)
+    assert R.maxout_cells_2d(net, box) != ref

@@ -30,7 +30,10 @@ Algorithm
   layer from one integer ``fmpz_mat`` product per cell (maps over one positive scale), a rigorous float64
   filter (:class:`_FloatFilter`, explicit rounding bound) deciding the rank-2 units of a layer on a cell at
   once, an exact bounding-box test skipping most vertex evaluations of the rest; pieces by union-find across
-  shared edges of positive length with equal maps (:func:`merge_pieces_2d`).
+  shared edges of positive length with equal maps (:func:`merge_pieces_2d`).  Networks of rank-2 units (ReLU) take
+  :func:`_rank2_cells_2d`: the exact maps as residues modulo primes (one float64 product per cell, exact
+  integers below 2^52), a float64 copy with its own rigorous error bound carried from layer to layer, exact
+  CRT rows and homogeneous integer vertices only where the float filter cannot decide (docs/regions.md).
 * Budgets (``max_regions``, ``time_budget``): the sweeps run on parts of the box, left to right, and stop
   with a partial result (docs/regions.md, count_regions).
 * Anything else: the tracer (:func:`verify.decide.tracer.trace`, ``closed=False``), then the same merging.
@@ -765,6 +768,358 @@ class _FloatFilter:
 
 
 
+# -- 2-D rank-2 sweep: exact maps as residues, a carried float copy with its own error bound -------------
+
+_RNS_MAX_BITS = 22               # primes below 2^22 at most
+_RNS_MIN_BITS = 10               # weights too large for primes of 10 bits: the fmpz_mat sweep
+_RNS_MAX_PRIMES = 200            # maps beyond ~2,000 bits: the fmpz_mat sweep
+_RNS_PRIMES: dict = {}
+_CHUNK = 256                     # cells whose float work is done in one batch
+
+
+def _rns_primes(r, bits):
+    """The ``r`` largest primes below 2^bits, largest first (deterministic)."""
+    ps = _RNS_PRIMES.setdefault(bits, [])
+    n = ps[-1] if ps else (1 << bits) + 1
+    while len(ps) < r and n > 3:
+        n -= 2
+        if fmpz(n).is_prime():
+            ps.append(n)
+    return ps[:r]
+
+
+class _Rns:
+    """Residue number system of ``r`` primes: exact integers |x| < P/2 held as residues in [0, p); a matrix
+    of them is a float64 array with 3 columns per prime (column 3 i + c: column c modulo prime i)."""
+
+    __slots__ = ("p", "P", "half", "coef", "pi", "r")
+
+    def __init__(self, r, bits):
+        import numpy as np
+
+        self.p = _rns_primes(r, bits)
+        self.r = r
+        P = 1
+        for q in self.p:
+            P *= q
+        self.P, self.half = P, P // 2
+        self.coef = np.array([(P // q) * pow(P // q, -1, q) for q in self.p], dtype=object)     # CRT basis
+        self.pi = np.repeat(np.array(self.p, dtype=np.int64), 3)
+
+    def row3(self, ints):
+        """Residues of three Python ints (one matrix row), length 3 r."""
+        return [float(v % q) for q in self.p for v in ints]
+
+    def reduce(self, R):
+        """R (integers of absolute value < 2^52 as float64, ... x 3 r) modulo the primes, exactly."""
+        return (R.astype("int64") % self.pi).astype(float)
+
+    def values(self, res):
+        """The integers |x| < P/2 with residues ``res`` (float64 array ... x 3 r): a flat list, entries in
+        row-major order (CRT: sum of residue times basis, modulo P, centred)."""
+        import numpy as np
+
+        r = self.r
+        flat = res.reshape(-1, r, 3).transpose(0, 2, 1).reshape(-1, r).astype(np.int64).astype(object)
+        P, half = self.P, self.half
+        return [x - P if x > half else x for x in ((flat @ self.coef) % P).tolist()]
+
+
+def _rank2_plan(net):
+    """Per-layer data of the residue sweep, or None when the network is not for it (a rank other than 2, a
+    weight or piece difference that does not round to a normal float64, maps too large for the primes)."""
+    import numpy as np
+    from math import lcm
+
+    layers, M, s = [], 1, 1                # M bounds |Hint| entrywise; s: the scale of the layer's inputs
+    Mmax, wb = 1, 0                        # wb: bits of (inputs + 1) x the largest integer weight or bias, + 1
+    lo_ok, hi_ok, big = 2.0 ** -1000, 2.0 ** 1000, 2 ** 52
+
+    def normal(A, fden):
+        # A: exact integers (as floats); every non-zero A / den must round to a normal float64 (|x - x~| <= u |x|)
+        aa = np.abs(A / fden)
+        return bool(np.all((A == 0) | ((aa >= lo_ok) & (aa <= hi_ok))))
+
+    for W, b in net.layers:
+        N, n_in = len(W), len(W[0][0])
+        if len(b[0]) != 2:
+            return None
+        fr = [_as_fraction(c) for Wi in W for wj in Wi for c in wj] + [_as_fraction(c) for bi in b for c in bi]
+        den = lcm(*[c._denominator for c in fr])
+        ints = [c._numerator * (den // c._denominator) for c in fr]
+        nw = 2 * N * n_in
+        if den >= big or max(map(abs, ints), default=0) >= big:
+            return None
+        wint = np.array(ints[:nw], dtype=float).reshape(N, 2, n_in)        # exact: integers below 2^52
+        bint = np.array(ints[nw:], dtype=float).reshape(N, 2)
+        nzp = (wint != 0).any(axis=2) | (bint != 0)                          # non-zero pieces
+        rows = [(i, j) for i in range(N) for j in (0, 1) if nzp[i, j]]
+        Z = len(rows)
+        idx = [[0, 0] for _ in range(N)]
+        for q, (i, j) in enumerate(rows):
+            idx[i][j] = q
+        for i in range(N):
+            for j in (0, 1):
+                if not nzp[i, j]:
+                    idx[i][j] = Z
+        ri = [i for i, _ in rows]
+        rj = [j for _, j in rows]
+        Wi = np.zeros((Z, n_in + 1))
+        Wi[:, :n_in] = wint[ri, rj]
+        Wi[:, n_in] = bint[ri, rj]
+        dWi = np.empty((N, n_in + 1))
+        dWi[:, :n_in] = wint[:, 1] - wint[:, 0]                             # exact: integers below 2^53
+        dWi[:, n_in] = bint[:, 1] - bint[:, 0]
+        fden = float(den)
+        if not (normal(Wi, fden) and normal(dWi, fden)):
+            return None
+        amax = float(np.abs(Wi).max()) if Z else 0.0
+        wb = max(wb, (int((n_in + 1) * amax) + 1).bit_length())
+        rowsum = int(np.abs(Wi[:, :n_in]).sum(axis=1).max()) if Z else 0         # exact: integers below 2^53
+        bmax = int(np.abs(Wi[:, n_in]).max()) if Z else 0
+        zero0 = all(idx[i][0] == Z for i in range(N))
+        layers.append(dict(N=N, n_in=n_in, den=fden, Z=Z, i0=[r[0] for r in idx], i1=[r[1] for r in idx],
+                           Wi=Wi, aWi=np.abs(Wi), zero0=zero0, dWi=dWi, adWi=np.abs(dWi), s=s,
+                           W2=np.vstack((Wi, np.abs(Wi)))))
+        M = rowsum * M + bmax * s
+        Mmax = max(Mmax, M)
+        s *= den
+    if net.readout is not None:
+        Wo, bo = net.readout
+        m = len(bo)
+        fr = [_as_fraction(c) for row in Wo for c in row] + [_as_fraction(c) for c in bo]
+        oden = lcm(*[c._denominator for c in fr])
+        ints = [c._numerator * (oden // c._denominator) for c in fr]
+        n = len(Wo[0])
+        Woint = [ints[i * n:(i + 1) * n] + [ints[m * n + i]] for i in range(m)]
+    else:
+        m = net.widths[-1]
+        oden, Woint = 1, [[int(i == j) for j in range(m)] + [0] for i in range(m)]
+    amax = max(abs(c) for row in Woint for c in row)
+    if amax >= big:
+        return None
+    wb = max(wb, (len(Woint[0]) * amax + 1).bit_length())
+    Mout = max(sum(abs(c) for c in r[:-1]) for r in Woint) * M + max(abs(r[-1]) for r in Woint) * s
+    # the products sum_j Wint_ij res_j (res < p < 2^bits, the bias as one more input of residue s mod p)
+    # stay below 2^52 in absolute value: every partial sum of the float64 product is an exact integer
+    bits = min(_RNS_MAX_BITS, 52 - wb)
+    if bits < _RNS_MIN_BITS:
+        return None
+    bound = 4 * max(Mmax, Mout) + 2                   # differences of two maps, centred residues
+    ps = _rns_primes(_RNS_MAX_PRIMES, bits)
+    r, P = 0, 1
+    while P <= bound:
+        if r == len(ps):
+            return None
+        P *= ps[r]
+        r += 1
+    rns = _Rns(r, bits)
+    for L, nxt in zip(layers, layers[1:] + [None]):
+        s_next = nxt["s"] if nxt is not None else s
+        # the constant input row of the next layer: residues (0, 0, s mod p) per prime, then the float (0, 0, 1)
+        # (then the error bound (0, 0, 0) and the absolute value (0, 0, 1))
+        L["const"] = np.array(rns.row3([0, 0, s_next]) + [0.0, 0.0, 1.0] + [0.0] * 5 + [1.0])
+    first = np.array([rns.row3([1, 0, 0]) + [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0],
+                      rns.row3([0, 1, 0]) + [0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0],
+                      rns.row3([0, 0, 1]) + [0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]])
+    out = dict(m=m, den=s * oden, Wo=np.array(Woint, dtype=float))
+    return rns, layers, out, first
+
+
+def _vertex_float(X, Y, Z):
+    """(x, y, 1) rounded to nearest (int / int true division is correctly rounded), or None out of the
+    normal range (then the float filter decides nothing on the polygon)."""
+    try:
+        x, y = X / Z, Y / Z
+    except OverflowError:
+        return None
+    if (x and not 1e-300 < abs(x) < 1e300) or (y and not 1e-300 < abs(y) < 1e300):
+        return None
+    return (x, y, 1.0)
+
+
+def _rank2_cells_2d(plan, box, max_regions, deadline, vertex=Fraction):
+    """:func:`maxout_cells_2d` for networks of rank-2 units (ReLU, rank-2 maxout) in exact arithmetic.
+
+    Algorithm
+    ---------
+    A cell carries one float64 array G with a row per input of the layer plus a constant row: (a) its exact
+    affine maps as integers over the layer's scale, held as residues modulo ``r`` primes (``r`` from an
+    a-priori bound on every map entry, so that each integer is the unique one of its residues in
+    (-P/2, P/2)); (b) a float64 copy Hf of the maps; beside it an array with an entrywise bound E >= |Hf - H|
+    and |Hf|.  The maps of all pieces (residues and float copy) are ONE float64 product [W | b] G, exact in
+    the residue columns because every partial sum is an integer below 2^52.  A unit is decided on a polygon
+    when its rounded piece difference at every vertex exceeds a rigorous error bound in one sign;
+    otherwise its exact row is recovered from the residues (CRT) and tested, and split on, with integer
+    arithmetic on homogeneous vertices (X, Y, Z), Z > 0.
+
+    Soundness
+    ---------
+    Exact cells, patterns and maps (the same as the fmpz_mat sweep, in the same order): floats only skip an
+    exact test whose answer their bound proves (docs/regions.md, "2-D sweep of rank-2 networks").
+
+    Limits
+    ------
+    Rank-2 units, weights that round to normal float64 numbers, integer weights small enough for primes of
+    at least 10 bits (:func:`_rank2_plan`; otherwise the fmpz_mat sweep runs)."""
+    import numpy as np
+    from math import gcd
+
+    rns, layers, outp, G0 = plan
+    u_ = _U
+    r3 = 3 * rns.r
+    (x0, x1), (y0, y1) = [(Fraction(lo), Fraction(hi)) for lo, hi in box]
+
+    def hom(x, y):
+        d = x.denominator * y.denominator // gcd(x.denominator, y.denominator)
+        return (x.numerator * (d // x.denominator), y.numerator * (d // y.denominator), d)
+
+    verts0 = [hom(x0, y0), hom(x1, y0), hom(x1, y1), hom(x0, y1)]
+    # a cell's array G: per input row, the residues (3 r), the float copy (3), its error bound (3), |copy| (3)
+    cells = [(tuple(verts0), [_vertex_float(*v) for v in verts0], G0, ())]
+    cF, cE, cA = r3, r3 + 3, r3 + 6
+    ONE, ZERO, TIE = (1,), (0,), (0, 1)
+    TUP = {1: ONE, -1: ZERO}
+    c16 = 16 * u_
+    for L in layers:
+        N, n_in, Z = L["N"], L["n_in"], L["Z"]
+        Kg = 4 * (n_in + 5) * u_
+        i0, i1, zero0, dWi, adWi = L["i0"], L["i1"], L["zero0"], L["dWi"], L["adWi"]
+        W2, fden, pi = L["W2"], L["den"], rns.pi
+        k1, k2 = (1 + Kg) / fden, Kg / fden        # their own roundings are inside Kg's slack
+        new_cells = []
+        for ci, (vs, vf, G, pat) in enumerate(cells):
+            if deadline is not None and not ci & 63 and time.monotonic() > deadline:
+                raise _TimeUp()
+            j = ci % _CHUNK
+            if j == 0:
+                # a chunk of cells at once (the float work of a cell does not depend on the others)
+                chunk = cells[ci:ci + _CHUNK]
+                k = len(chunk)
+                Gs = np.stack([c[2] for c in chunk])
+                # ONE product: [W | b] on the residues and the float copy, |[W | b]| on the bound and |copy|
+                X = np.matmul(W2, Gs)
+                Cs = np.empty((k, Z + 2, r3 + 9))
+                Cs[:, Z] = 0.0
+                Cs[:, Z + 1] = L["const"]
+                Cs[:, :Z, :r3] = X[:, :Z, :r3].astype(np.int64) % pi
+                Af = Cs[:, :Z, cF:cE]
+                np.divide(X[:, :Z, cF:cE], fden, out=Af)
+                # error bound of the float copy (docs/regions.md, "2-D sweep of rank-2 networks")
+                Ea = Cs[:, :Z, cE:cA]
+                np.multiply(X[:, Z:, cE:cA], k1, out=Ea)
+                Ea += X[:, Z:, cA:] * k2
+                Ea += 1e-290
+                np.abs(Af, out=Cs[:, :Z, cA:])
+                if zero0:
+                    Dc = Cs[:, i1]
+                    Df, ED = Dc[:, :, cF:cE], Dc[:, :, cE:cA]
+                else:
+                    Df = np.matmul(dWi, Gs[:, :, cF:cE]) / fden
+                    Yd = np.matmul(adWi, Gs[:, :, cE:])
+                    ED = ((1 + Kg) * Yd[:, :, :3] + Kg * Yd[:, :, 3:]) / fden + 1e-290
+                DCs = np.concatenate((Df, (1 + c16) * ED + c16 * np.abs(Df)), axis=1)
+                # the filter on every cell of the chunk: vertices padded by repeating the first one
+                nvm = max(len(c[1]) for c in chunk)
+                bad = [None in c[1] for c in chunk]
+                Vl = []
+                for c, bd in zip(chunk, bad):
+                    v = [(0.0, 0.0, 1.0)] * nvm if bd else c[1] + [c[1][0]] * (nvm - len(c[1]))
+                    Vl.append(v + [(abs(x), abs(y), 1.0) for x, y, _ in v])
+                Mx = np.matmul(DCs, np.array(Vl).transpose(0, 2, 1))
+                S, B = Mx[:, :N, :nvm], Mx[:, N:, nvm:]
+                decs = ((S > B).all(axis=2).view(np.int8) - (S < -B).all(axis=2).view(np.int8)).tolist()
+                for jj, bd in enumerate(bad):
+                    if bd:
+                        decs[jj] = [0] * N
+            C, DC = Cs[j], DCs[j]
+
+            def filt(vf_):
+                if None in vf_:
+                    return [0] * N
+                nv = len(vf_)
+                M = DC @ np.array(vf_ + [(abs(x), abs(y), 1.0) for x, y, _ in vf_]).T
+                S, B = M[:N, :nv], M[N:, nv:]
+                return ((S > B).all(axis=1).view(np.int8) - (S < -B).all(axis=1).view(np.int8)).tolist()
+
+            dec = decs[j]
+            stack = [(vs, vf, (), dec)]
+            while stack:
+                cv, cvf, chosen, dec = stack.pop()
+                u0 = len(chosen)
+                try:
+                    u = dec.index(0, u0)
+                except ValueError:
+                    u = N
+                if u > u0:
+                    chosen = chosen + tuple(map(TUP.__getitem__, dec[u0:u]))
+                if u == N:
+                    rows = [i1[i] if c[0] else i0[i] for i, c in enumerate(chosen)]
+                    rows.append(Z + 1)
+                    new_cells.append((cv, cvf, C[rows], pat + chosen))
+                    continue
+                # the exact test of unit u: its piece difference (integers on the scale s * den) at the vertices
+                a1, a0 = i1[u], i0[u]
+                da, db, dc = rns.values(C[a1, :r3])
+                if a0 != Z:
+                    e0 = rns.values(C[a0, :r3])
+                    da, db, dc = da - e0[0], db - e0[1], dc - e0[2]
+                vals = [da * X_ + db * Y_ + dc * W_ for X_, Y_, W_ in cv]
+                pos = any(v > 0 for v in vals)
+                neg = any(v < 0 for v in vals)
+                if pos and neg:
+                    p_part, n_part, pf, nf = [], [], [], []
+                    n = len(cv)
+                    for i in range(n):
+                        p, fp = cv[i], vals[i]
+                        j = (i + 1) % n
+                        q, fq = cv[j], vals[j]
+                        if fp >= 0:
+                            p_part.append(p)
+                            pf.append(cvf[i])
+                        if fp <= 0:
+                            n_part.append(p)
+                            nf.append(cvf[i])
+                        if (fp > 0 and fq < 0) or (fp < 0 and fq > 0):
+                            lq, lp = (fq if fq > 0 else -fq), (fp if fp > 0 else -fp)
+                            X_ = lq * p[0] + lp * q[0]
+                            Y_ = lq * p[1] + lp * q[1]
+                            W_ = lq * p[2] + lp * q[2]
+                            g = gcd(X_, Y_, W_)
+                            if g > 1:
+                                X_, Y_, W_ = X_ // g, Y_ // g, W_ // g
+                            rv = (X_, Y_, W_)
+                            rf = _vertex_float(X_, Y_, W_)
+                            p_part.append(rv)
+                            n_part.append(rv)
+                            pf.append(rf)
+                            nf.append(rf)
+                    # the parts: piece 0 wins on the closed negative part, piece 1 on the positive one;
+                    # units after u are filtered again on each part (smaller polygons decide more)
+                    rest = 0 in dec[u + 1:]
+                    nd = [d or e for d, e in zip(dec, filt(nf))] if rest else dec
+                    pd = [d or e for d, e in zip(dec, filt(pf))] if rest else dec
+                    stack.append((tuple(n_part), nf, chosen + (ZERO,), nd))
+                    stack.append((tuple(p_part), pf, chosen + (ONE,), pd))
+                    continue
+                stack.append((cv, cvf, chosen + (ONE if pos else (ZERO if neg else TIE),), dec))
+            if len(new_cells) > max_regions:
+                raise SizeLimitError("max_regions", f"more than {max_regions} cells")
+        cells = new_cells
+    m, den, Wo = outp["m"], outp["den"], outp["Wo"]
+    if not cells:
+        return []
+    Gs = np.stack([G[:, :r3] for _, _, G, _ in cells])
+    vals = rns.values(rns.reduce(np.matmul(Wo, Gs)))          # cells x m x 3 integers on the scale den
+    out = []
+    for ci, (vs, _, _, pat) in enumerate(cells):
+        b0 = 3 * m * ci
+        maps = tuple(tuple(Fraction(vals[b0 + 3 * i + c], den) for c in range(3)) for i in range(m))
+        verts = tuple((vertex(X_, W_), vertex(Y_, W_)) for X_, Y_, W_ in vs)
+        out.append((verts, pat, maps))
+    return out
+
+
 def _int_layer_2d(W, b, n_in, keep_zero=False):
     """A layer's pieces as integer matrices over their common denominator: (Wm (N k) x n_in, Bm (N k) x 3 with
     the biases in the last column, the denominator, the rows kept or None for all, the number of rows).
@@ -788,6 +1143,26 @@ def _int_layer_2d(W, b, n_in, keep_zero=False):
     return Wm, Bm, den, nz, rows
 
 
+def _rank2_sweep(net, box, max_regions, deadline, vertex):
+    """:func:`_rank2_cells_2d` with vertices of type ``vertex`` (Fraction or mpq), or None if the network is
+    not for it."""
+    import gc
+
+    plan = _rank2_plan(net)
+    if plan is None:
+        return None
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        import numpy as np
+
+        with np.errstate(all="ignore"):        # inf / nan only ever leave a unit undecided
+            return _rank2_cells_2d(plan, box, max_regions, deadline, vertex)
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def maxout_cells_2d(net, box, *, max_regions: int = MAX_REGIONS, ctx: Context = FMPQ,
                     deadline: float | None = None) -> list:
     """Open activation cells of a 2-D maxout network: ``[(vertices, pattern, output maps)]`` where a map
@@ -802,6 +1177,10 @@ def maxout_cells_2d(net, box, *, max_regions: int = MAX_REGIONS, ctx: Context = 
     :class:`~verify.errors.SizeLimitError`; ``deadline`` (a ``time.monotonic()`` value) the internal ``_TimeUp``."""
     import gc
 
+    if ctx is FMPQ:
+        out = _rank2_sweep(net, box, max_regions, deadline, Fraction)
+        if out is not None:
+            return out
     inexact = not ctx.exact
     conv, zero, one = ctx.convert, ctx.zero, ctx.one
     (x0, x1), (y0, y1) = [(conv(lo), conv(hi)) for lo, hi in box]
@@ -1134,7 +1513,10 @@ def _cells_2d_budgeted(net, bx, max_regions, deadline):
         try:
             if left < 1:
                 raise SizeLimitError("max_regions", "no cells left")
-            part = maxout_cells_2d(net, b, max_regions=left, deadline=deadline)
+            # count_regions turns the vertices into mpq: the residue sweep gives them so directly
+            part = _rank2_sweep(net, b, left, deadline, mpq)
+            if part is None:
+                part = maxout_cells_2d(net, b, max_regions=left, deadline=deadline)
         except SizeLimitError:
             if depth < MAX_SPLITS and left >= 1:
                 for h in reversed(_split_box(b)):
@@ -1253,7 +1635,8 @@ def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_reg
                            n_act, method_name)
     if d == 2 and is_maxout and method == "auto":
         raw, swept, stopped = _cells_2d_budgeted(f, bx, max_regions, deadline)
-        cells2 = [Cell(vs) for vs, _, _ in raw]
+        # Fraction vertices as mpq tuples (gmpy2 converts a Fraction exactly)
+        cells2 = [Cell._raw(tuple(tuple(map(mpq, v)) for v in vs)) for vs, _, _ in raw]
         maps2 = [m for _, _, m in raw]
         labels = merge_pieces_2d(cells2, maps2)
         n_pieces = (max(labels) + 1) if labels else 0
