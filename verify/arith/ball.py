@@ -26,7 +26,10 @@ is an ``attempt(prec)`` run at each rung of the ladder in turn (:func:`decide_wi
 rebuilt from the exact inputs at that precision; it stops at the first rung that decides.
 :func:`ball_cholesky` is the textbook Cholesky on balls (about n^3/6 ball multiply-adds), stopping at
 the first pivot not certainly > 0; :func:`ball_cholesky_blocked` is the same factorisation 32 columns at a
-time with the panel solves and trailing updates in Arb's ``arb_mat`` routines.
+time with the panel solves and trailing updates in Arb's ``arb_mat`` routines; :func:`ball_cholesky_dot`
+and :func:`ball_cholesky_panel` keep the textbook order with the inner sums as ``arb_mat`` products (the
+panel version reads the matrix one column panel at a time, so a lazily built matrix is built only as far
+as the factorisation gets).
 
 Soundness
 ---------
