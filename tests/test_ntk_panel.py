@@ -114,3 +114,20 @@ def test_gram_slabs_are_the_gram_and_the_ladder_decides_as_before(monkeypatch):
     assert chol.positive_definite == ref.positive_definite and all(_same(x, y) for x, y in zip(chol.pivots, ref.pivots))
     _, chol, attempts = ladder_cholesky(LAWS, Q, (64, 128), head_set=[[[0, 0], [0, 0]]])
     assert chol.positive_definite is None and [a["positive_definite"] for a in attempts] == [False, False]
+
+
+def test_rung_skipping_is_a_choice_of_rungs_only(monkeypatch):
+    import verify.decide.ntk as N
+
+    assert N.predicted_bits(64, 38, 400) == 64 * 400 / 38
+    assert N.predicted_bits(64, 31, 400) is None and N.predicted_bits(64, None, 400) is None
+    assert N.predicted_bits(64, 400, 400) is None
+    # a head set too small for a PD Gram (rank <= 2 < 8): every rung fails at pivot 2; with the threshold
+    # lowered the growth predicts 64 * 8 / 2 = 256 bits, so 100 is skipped, the top rung never is, and
+    # nothing is certified
+    monkeypatch.setattr(N, "SKIP_MIN_PIVOTS", 1)
+    _, chol, attempts = N.ladder_cholesky(LAWS, Q, (64, 100, 512), head_set=[[[1, 0], [0, 1]]])
+    assert chol.positive_definite is None
+    assert [a["precision_bits"] for a in attempts] == [64, 512]
+    assert attempts[0]["skipped_after"] == {"rungs": [100], "predicted_bits": 256}
+    assert all(a["failed_at_pivot"] == 2 for a in attempts)
