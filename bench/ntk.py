@@ -3,6 +3,7 @@ beside float64, for Gram sizes N*m up to 400, in one run.
 
     python3 bench/ntk.py            # sizes 20, 50, 100, 200, 400 (a few minutes at most)
     python3 bench/ntk.py --quick    # sizes 20, 50, 100
+    python3 bench/ntk.py --sizes 400 --repeats 3
 
 Family: N random discrete laws in d = 2 (4 distinct atoms each, coordinates k/8, |k| <= 16, seed 2026),
 m = 2 shared queries (1, 1/2), (-3/10, 1); H = ceil(N*m/d) + 8 Gaussian heads (seed 0, scale 1/4).
@@ -11,10 +12,11 @@ Columns (medians over the repeats):
   before    = the previous path: per-law gradient batches (verify.laws.cgf.discrete_grad_ball_many), the
               textbook ball Cholesky (verify.arith.ball.ball_cholesky), the ladder 64, 128, ..., 2048 bits
               from its bottom until the Cholesky succeeds, times summed over every rung tried;
-  after     = verify.decide.ntk_gram.ntk_gram (shared exponentials) and ball_cholesky_dot (one arb_mat
-              matrix-vector product per column), the ladder started at the rung the float64 condition
-              number predicts (verify.decide.ntk.predicted_start; the float64 Gram's time is counted in
-              'after');
+  after     = the check's ladder, verify.decide.ntk.ladder_cholesky: per rung the Gram's rows
+              (verify.decide.ntk_gram.ntk_gram_features, shared exponentials) and the panel ball Cholesky
+              (verify.arith.ball.ball_cholesky_panel) of the Gram built slab by slab as far as the
+              factorisation gets, the ladder started at the rung the float64 condition number predicts
+              (verify.decide.ntk.predicted_start; the float64 Gram's time is counted in 'after');
   float64   = numpy Gram from the same exact heads + eigvalsh.
 Ratios: before / after (the speed-up), after / float64 and before / float64 (certified over the float floor).
 ``run()`` returns the figures for bench/run.py; the table goes to stderr.
@@ -32,10 +34,9 @@ from fractions import Fraction as F
 import numpy as np
 from flint import arb_mat
 
-from verify.decide.ntk import FLOAT64_UNDECIDED_RATIO, predicted_start
-from verify.decide.ntk_gram import _discrete_atoms, apply_head, gaussian_heads, ntk_gram, ntk_gram_float64, \
-    query_lists
-from verify.arith.ball import ball_cholesky, ball_cholesky_dot, workprec
+from verify.decide.ntk import FLOAT64_UNDECIDED_RATIO, ladder_cholesky, predicted_start
+from verify.decide.ntk_gram import _discrete_atoms, apply_head, gaussian_heads, ntk_gram_float64, query_lists
+from verify.arith.ball import ball_cholesky, workprec
 from verify.laws import Discrete
 from verify.laws.cgf import discrete_grad_ball_many
 
@@ -91,12 +92,8 @@ def after(laws, heads):
     ratio = float(eig[0] / eig[-1])
     start = predicted_start({"size": len(M), "ratio": ratio, "undecided": not abs(ratio) > FLOAT64_UNDECIDED_RATIO,
                              "naive_rule": "PD" if eig[0] > 0 else "not PD"}, LADDER)
-    for prec in LADDER[start:]:
-        g = ntk_gram(laws, QUERIES, head_set=heads, precision=prec)
-        with workprec(prec):
-            if ball_cholesky_dot(g.matrix).positive_definite:
-                return "PD", prec, time.perf_counter() - t0
-    return "undecided", LADDER[-1], time.perf_counter() - t0
+    feats, chol, attempts = ladder_cholesky(laws, QUERIES, LADDER[start:], head_set=heads)
+    return ("PD" if chol.positive_definite else "undecided"), attempts[-1]["precision_bits"], time.perf_counter() - t0
 
 
 def float64(laws, heads):
@@ -106,8 +103,8 @@ def float64(laws, heads):
     return float(eig[0] / eig[-1]), time.perf_counter() - t0
 
 
-def run(quick: bool = False, repeats: int = None) -> dict:
-    sizes = (20, 50, 100) if quick else (20, 50, 100, 200, 400)
+def run(quick: bool = False, repeats: int = None, sizes=None) -> dict:
+    sizes = tuple(sizes) if sizes else (20, 50, 100) if quick else (20, 50, 100, 200, 400)
     out = {"sizes": list(sizes), "rows": []}
     err = sys.stderr
     err.write(f"{'N*m':>5} {'H':>4} {'verdict':>9} {'bits b/a':>9} {'before s':>9} {'after s':>8} "
@@ -149,5 +146,6 @@ if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--repeats", type=int, default=None)
+    ap.add_argument("--sizes", type=int, nargs="+", default=None, help="Gram sizes N*m (even, <= 400)")
     a = ap.parse_args()
-    run(quick=a.quick, repeats=a.repeats)
+    run(quick=a.quick, repeats=a.repeats, sizes=a.sizes)

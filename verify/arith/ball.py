@@ -26,7 +26,10 @@ is an ``attempt(prec)`` run at each rung of the ladder in turn (:func:`decide_wi
 rebuilt from the exact inputs at that precision; it stops at the first rung that decides.
 :func:`ball_cholesky` is the textbook Cholesky on balls (about n^3/6 ball multiply-adds), stopping at
 the first pivot not certainly > 0; :func:`ball_cholesky_blocked` is the same factorisation 32 columns at a
-time with the panel solves and trailing updates in Arb's ``arb_mat`` routines.
+time with the panel solves and trailing updates in Arb's ``arb_mat`` routines; :func:`ball_cholesky_dot`
+and :func:`ball_cholesky_panel` keep the textbook order with the inner sums as ``arb_mat`` products (the
+panel version reads the matrix one column panel at a time, so a lazily built matrix is built only as far
+as the factorisation gets).
 
 Soundness
 ---------
@@ -57,13 +60,15 @@ from ..results import Verdict
 __all__ = [
     "LADDER", "workprec", "to_ball", "ball_bounds", "ball_midpoint", "sign", "certainly_positive", "certainly_negative",
     "certainly_nonzero", "certainly_less", "certainly_contains", "LadderOutcome", "decide_with_ladder",
-    "ball_cholesky", "ball_cholesky_blocked", "ball_cholesky_dot", "CholeskyOutcome", "CHOLESKY_BLOCK",
+    "ball_cholesky", "ball_cholesky_blocked", "ball_cholesky_dot", "ball_cholesky_panel", "lower_column_blocks",
+    "CholeskyOutcome", "CHOLESKY_BLOCK", "CHOLESKY_PANEL",
     "certify_positive_definite", "certify_full_column_rank",
     "ball_str",
 ]
 
 LADDER: tuple = (64, 128, 256, 512)
 CHOLESKY_BLOCK = 32      # the block size of ball_cholesky_blocked
+CHOLESKY_PANEL = 64      # the panel width of ball_cholesky_panel
 
 
 def workprec(bits: int):
@@ -389,6 +394,99 @@ def ball_cholesky_dot(matrix) -> CholeskyOutcome:
             lij = t / ljj
             L[i, j] = lij
             rows[i].append(lij)
+    return CholeskyOutcome(True, tuple(pivots))
+
+
+def lower_column_blocks(matrix):
+    """(n, column_block) for :func:`ball_cholesky_panel` from a square matrix (``arb_mat`` or rows):
+    ``column_block(j0, j1)`` is the (j1 - j0) x (n - j0) ``arb_mat`` C with C[c, r] = matrix[j0 + r][j0 + c]
+    (the lower triangle, read column-wise; entries with r < c are never read)."""
+    if isinstance(matrix, arb_mat):
+        n = matrix.nrows()
+        if matrix.ncols() != n:
+            raise ValueError(f"matrix: {n} x {matrix.ncols()} is not square")
+        e = matrix.entries()
+    else:
+        n = len(matrix)
+        for i, row in enumerate(matrix):
+            if len(row) != n:
+                raise ValueError(f"matrix: row {i} has length {len(row)}, expected {n} (square)")
+        e = [to_ball(x) for row in matrix for x in row]
+
+    def column_block(j0, j1):
+        return arb_mat(j1 - j0, n - j0, [e[i * n + j] if i >= j else 0 for j in range(j0, j1) for i in range(j0, n)])
+
+    return n, column_block
+
+
+def ball_cholesky_panel(n: int, column_block, panel: int = CHOLESKY_PANEL) -> CholeskyOutcome:
+    """Interval Cholesky, left-looking by panels of ``panel`` columns: the outcome of :func:`ball_cholesky_dot`
+    (``positive_definite``, the squared pivots, ``failed_at``) with about n^3/6 instead of n^3 ball
+    multiply-adds inside Arb, reading the matrix one column panel at a time.
+
+    ``column_block(j0, j1)`` returns the (j1 - j0) x (n - j0) ``arb_mat`` C with C[c, r] enclosing
+    A[j0 + r, j0 + c] for r >= c (the lower triangle of columns j0..j1-1, rows j0..n-1; see
+    :func:`lower_column_blocks`); it is called once per panel, in order, and never past the panel of the
+    first pivot not certainly > 0, so a matrix built lazily (the NTK Gram, docs/ntk.md) is only built as
+    far as the factorisation gets.
+
+    Algorithm
+    ---------
+    For each panel [j0, j1): its columns C, minus the contribution of the columns already factored,
+    L[j0:j1, :j0] L[j0:, :j0]^T (one ``arb_mat`` product and difference); then inside the panel
+    :func:`ball_cholesky_dot`'s step on a (n - j0) x (j1 - j0) ``arb_mat`` of the panel's factor, one
+    matrix-vector product per column.  With one panel (n <= ``panel``) every operation is
+    :func:`ball_cholesky_dot`'s, so its balls are the same, bit for bit.
+
+    Soundness
+    ---------
+    The same lemma as :func:`ball_cholesky`: every operation (product, difference, square root, division)
+    is Arb's, whose result contains the exact result for every point of its input balls, so for every
+    symmetric matrix A inside the entry balls (lower triangle) each computed ball contains the corresponding
+    exact quantity of A's Cholesky factorisation (the sum over k < j of L_ik L_jk split at j0 is the same
+    exact number); all pivots certainly > 0 prove every such A positive definite (docs/conventions.md
+    section 2).
+
+    Limits
+    ------
+    ``None`` (undecided, never "not PD") at the first pivot whose ball touches 0 or lies below it
+    (``failed_at``); ``panel`` must be >= 1.  For n > ``panel`` the balls differ from
+    :func:`ball_cholesky_dot`'s by the extra rounding of each split sum (measured: no decision changes).
+    """
+    if not isinstance(panel, int) or panel < 1:
+        raise ValueError(f"panel: must be an integer >= 1, got {panel!r}")
+    rows = [[] for _ in range(n)]          # rows[i] = [L_i0, ..., L_i,j-1]
+    pivots = []
+    for j0 in range(0, n, panel):
+        j1 = min(n, j0 + panel)
+        b, r = j1 - j0, n - j0
+        C = column_block(j0, j1)
+        if j0:
+            Lo = arb_mat([rows[i][:j0] for i in range(j0, n)])          # r x j0
+            Lb = arb_mat([rows[i][:j0] for i in range(j0, j1)])         # b x j0
+            C = C - Lb * Lo.transpose()
+        e = C.entries()                     # e[c * r + rr] = A[j0 + rr, j0 + c] - sum_{k < j0} L L
+        P = arb_mat(r, b)                   # the panel of the factor, L[j0:, j0:j1]
+        for c in range(b):
+            j = j0 + c
+            base = c * r
+            if c:
+                d = (P * arb_mat(b, 1, rows[j][j0:] + [0] * (b - c))).entries()
+                s = e[base + c] - d[c]
+            else:
+                d = None
+                s = e[base]
+            pivots.append(s)
+            if not certainly_positive(s):
+                return CholeskyOutcome(None, tuple(pivots), failed_at=j)
+            ljj = s.sqrt()
+            P[c, c] = ljj
+            rows[j].append(ljj)
+            for rr in range(c + 1, r):
+                t = e[base + rr] if d is None else e[base + rr] - d[rr]
+                lij = t / ljj
+                P[rr, c] = lij
+                rows[j0 + rr].append(lij)
     return CholeskyOutcome(True, tuple(pivots))
 
 

@@ -25,10 +25,12 @@ Algorithm
 ---------
 1. The float64 Gram first (evidence), whose condition number picks the first rung worth trying
    (:func:`predicted_start`; the bottom rung when float64 is undecided or sees no PD matrix); then for each
-   rung of ``ladder`` (``NTK_LADDER`` = 200, 400, 800 bits) from there: the ball Gram
-   (:func:`~verify.decide.ntk_gram.ntk_gram`) and its interval Cholesky
-   (:func:`~verify.arith.ball.ball_cholesky_dot`: the O(n^3) sums inside Arb's ``arb_mat``
-   routines), until it succeeds.
+   rung of ``ladder`` (``NTK_LADDER`` = 200, 400, 800 bits) from there (:func:`ladder_cholesky`): the
+   Gram's gradient rows (:func:`~verify.decide.ntk_gram.ntk_gram_features`) and the panel interval
+   Cholesky (:func:`~verify.arith.ball.ball_cholesky_panel`: the sums inside Arb's ``arb_mat`` routines,
+   the Gram built one column panel at a time as far as the factorisation gets), until it succeeds; a
+   rung that fails after >= 32 pivots skips the rungs its radius growth predicts to fail
+   (:func:`predicted_bits`, never the top rung).
 2. PD: the kernel's own Gram and pivots give the certificate (:func:`pd_certificate`); the certified
    spectrum (n <= 40) is added as evidence.
 3. Not PD: candidate null bases, from the numerical null space of the midpoints (n <= 40: eigenvalues
@@ -61,15 +63,15 @@ from flint import arb
 
 import math
 
-from .ntk_gram import NtkGram, ntk_gram, ntk_gram_float64, ntk_inputs
+from .ntk_gram import NtkGram, ntk_gram, ntk_gram_features, ntk_gram_float64, ntk_inputs
 from ..canonical import jsonable
-from ..arith.ball import ball_bounds, ball_cholesky, ball_cholesky_dot, to_ball, workprec
+from ..arith.ball import ball_bounds, ball_cholesky, ball_cholesky_panel, to_ball, workprec
 from ..arith.exact import fraction_str, parse_exact, rank_q
 from ..errors import InputError
 from ..kernel import Rejected, ntk as kernel_ntk
 from ..results import Method, Result, Verdict
 
-__all__ = ["ntk_positive_definite", "float64_verdicts", "predicted_start", "certified_spectrum", "null_vector_from_relation",
+__all__ = ["ntk_positive_definite", "ladder_cholesky", "predicted_bits", "float64_verdicts", "predicted_start", "certified_spectrum", "null_vector_from_relation",
            "null_basis_from_relation", "numerical_null_basis", "canonical_basis", "instance_parameters", "pd_certificate",
            "null_certificate",
            "NTK_LADDER", "FLOAT64_UNDECIDED_RATIO", "MEAN_FIELD_ARGUMENT", "SCOPE_NOTE", "STATEMENT"]
@@ -470,6 +472,75 @@ def null_certificate(params: dict, candidates: Sequence[Sequence], ladder: Seque
     return None, reason
 
 
+def ladder_cholesky(dists, queries, ladder: Sequence[int], **gram_args) -> tuple:
+    """Step 1's ladder: for each rung of ``ladder`` in turn, the Gram's gradient rows
+    (:func:`~verify.decide.ntk_gram.ntk_gram_features`) and the panel interval Cholesky
+    (:func:`~verify.arith.ball.ball_cholesky_panel`) of the Gram, built one column panel at a time as the
+    factorisation reaches it, until every pivot is certainly > 0.  Returns ``(features of the last rung,
+    its CholeskyOutcome, attempts)``.
+
+    Algorithm
+    ---------
+    Per rung: the rows F at that precision, then panels of k = F F^T / H (F[j0:j1] F[j0:]^T / H, an
+    ``arb_mat`` product) handed to the Cholesky, which stops at the first pivot not certainly > 0, so a
+    failing rung builds only the panels up to that pivot.  After a failure, the rungs q with 2 q below
+    :func:`predicted_bits` are skipped (never the last one; recorded as ``skipped_after`` in the failed
+    attempt).
+
+    Soundness
+    ---------
+    Each panel entry is the ball of :meth:`~verify.decide.ntk_gram.GramFeatures.gram` (the same product,
+    for n <= ``CHOLESKY_PANEL`` bit for bit), an enclosure of the exact entry; PD is decided by the ball
+    Cholesky lemma (docs/conventions.md section 2) and nothing else; skipping a rung only changes where
+    the ladder looks next.
+
+    Limits
+    ------
+    Those of :func:`~verify.decide.ntk_gram.ntk_gram`; the outcome of the top rung when none succeeds.
+    """
+    attempts, feats, chol = [], None, None
+    ladder = tuple(ladder)
+    i = 0
+    while i < len(ladder):
+        prec = ladder[i]
+        feats = ntk_gram_features(dists, queries, precision=prec, **gram_args)
+        with workprec(prec):
+            chol = ball_cholesky_panel(feats.size, feats.column_block)
+        attempts.append({"precision_bits": prec, "positive_definite": bool(chol.positive_definite),
+                         **({} if chol.positive_definite else {"failed_at_pivot": chol.failed_at})})
+        if chol.positive_definite:
+            break
+        i += 1
+        need = predicted_bits(prec, chol.failed_at, feats.size)
+        skipped = []
+        while need is not None and i < len(ladder) - 1 and 2 * ladder[i] < need:
+            skipped.append(ladder[i])
+            i += 1
+        if skipped:
+            attempts[-1]["skipped_after"] = {"rungs": skipped, "predicted_bits": int(need)}
+    return feats, chol, attempts
+
+
+SKIP_MIN_PIVOTS = 32      # pivots a failed rung must have passed before its growth predicts the next rungs
+
+
+def predicted_bits(prec: int, failed_at: Optional[int], n: int) -> Optional[float]:
+    """The precision a ball Cholesky of n rows is predicted to need after failing at pivot ``failed_at`` with
+    ``prec`` bits: prec * n / failed_at (the pivots' radii grow by about as many bits per row all the way
+    down), or None when fewer than ``SKIP_MIN_PIVOTS`` pivots passed (too little to extrapolate from).  A
+    choice of which rungs to try only: :func:`ladder_cholesky` skips a rung q only while 2 q is below the
+    prediction, never the top rung, and the verdict is still the ball Cholesky's.
+
+    >>> predicted_bits(64, 38, 400) > 2 * 256, predicted_bits(64, 38, 400) < 2 * 512
+    (True, True)
+    >>> predicted_bits(200, 3, 10) is None
+    True
+    """
+    if failed_at is None or failed_at < SKIP_MIN_PIVOTS or failed_at >= n:
+        return None
+    return prec * n / failed_at
+
+
 def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed: int = 0, law: str = "gaussian",
                           key_dim: Optional[int] = None, head_set=None, scale=1, reading: str = "shared",
                           ladder: Sequence[int] = NTK_LADDER, claim: str = "N7", spectrum: bool = True,
@@ -493,7 +564,7 @@ def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed
     if not ladder or any(not isinstance(p, int) or not 16 <= p <= 4096 for p in ladder):
         raise InputError("ladder", "must be a non-empty list of precisions in bits, each in [16, 4096]")
     ladder = tuple(ladder)
-    attempts, chol, gram, start, f64 = [], None, None, 0, None
+    start, f64 = 0, None
     try:       # float64 evidence first: where to start the ladder (an error here is raised below, in order)
         qlists, H, _ = ntk_inputs(dists, queries, heads=heads, seed=seed, law=law, key_dim=key_dim,
                                   head_set=head_set, scale=scale, reading=reading)
@@ -501,15 +572,9 @@ def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed
         start = predicted_start(f64, ladder)
     except Exception:                               # noqa: BLE001 - the Gram below raises it properly
         f64 = None
-    for prec in ladder[start:]:
-        gram = ntk_gram(dists, queries, heads=heads, seed=seed, law=law, key_dim=key_dim, head_set=head_set,
-                        precision=prec, scale=scale, reading=reading)
-        with workprec(prec):
-            chol = ball_cholesky_dot(gram.matrix)
-        attempts.append({"precision_bits": prec, "positive_definite": bool(chol.positive_definite),
-                         **({} if chol.positive_definite else {"failed_at_pivot": chol.failed_at})})
-        if chol.positive_definite:
-            break
+    feats, chol, attempts = ladder_cholesky(dists, queries, ladder[start:], heads=heads, seed=seed, law=law,
+                                            key_dim=key_dim, head_set=head_set, scale=scale, reading=reading)
+    gram = feats.gram()
     dim = len(gram.heads[0])
     m = len(gram.queries[0])
     params = instance_parameters(dists, gram.queries[0] if reading == "shared" else None, gram.heads, reading, label)

@@ -60,7 +60,7 @@ from ..errors import DomainError, InputError, InputTypeError, SizeLimitError
 from ..laws.cgf import discrete_grad_float
 
 __all__ = [
-    "NtkGram", "ntk_gram", "ntk_inputs", "ntk_gram_float64", "gaussian_heads", "oracle_head_set", "apply_head",
+    "NtkGram", "GramFeatures", "ntk_gram", "ntk_gram_features", "ntk_inputs", "ntk_gram_float64", "gaussian_heads", "oracle_head_set", "apply_head",
     "query_lists", "default_head_count", "MAX_GRAM_SIZE", "MAX_HEADS", "MAX_GRADIENTS",
     "HEAD_DENOMINATOR_BITS", "HEAD_LAW_GAUSSIAN",
 ]
@@ -69,6 +69,7 @@ MAX_GRAM_SIZE = 400          # N*m (rows of the Gram)
 MAX_HEADS = 4096             # number of head matrices
 MAX_GRADIENTS = 200_000      # N*m*H gradient evaluations per Gram
 MAX_DIM = 8                  # token dimension d
+GRAM_SLAB = 128              # columns per arb_mat product of GramFeatures.column_block
 HEAD_DENOMINATOR_BITS = 20   # sampled Q, K entries are rounded to multiples of 2^-20
 HEAD_LAW_GAUSSIAN = ("Q, K in R^{k x d} with i.i.d. N(0, 1) entries (numpy PCG64(seed), Q first, row-major), "
                      "each rounded to the nearest multiple of 2^-20; A = scale * K^T Q / k (exact rational)")
@@ -325,22 +326,30 @@ def _discrete_rows(atoms, weights, thetas, n_heads: int, m: int, dim: int, table
         ints = [tuple(int(x * D) for x in a) for a in atoms]
         key = (id(thetas), D, J)
         if key not in tables:
-            tables[key] = (thetas, _power_table(thetas, D, J, dim))
-        T = tables[key][1]
+            T = _power_table(thetas, D, J, dim)
+            # cols[c][J + j] = [exp(theta_pc / D)^j for every argument p] (the same balls, by lattice index)
+            cols = [[[T[c][p][i] for p in range(P)] for i in range(2 * J + 1)] for c in range(dim)]
+            tables[key] = (thetas, cols, {})
+        _, cols, memo = tables[key]
         wb = [to_ball(w) for w in weights]
         vals = []
         for j, n in enumerate(ints):
-            rows_c = [T[c] for c in range(dim)]
-            w = wb[j]
-            if dim == 1:
-                r0, i0 = rows_c[0], J + n[0]
-                vals.extend(w * r0[p][i0] for p in range(P))
-            else:
-                for p in range(P):
-                    v = w
+            # E_jp = ((w_j * T_0p) * T_1p) * ..., the same products in the same order for every law, so a
+            # row already computed for the same weight and lattice point (another law's atom) is reused
+            mk = (weights[j], n)
+            row = memo.get(mk)
+            if row is None:
+                w = wb[j]
+                if dim == 1:
+                    row = [w * x for x in cols[0][J + n[0]]]
+                elif dim == 2:
+                    row = [w * x * y for x, y in zip(cols[0][J + n[0]], cols[1][J + n[1]])]
+                else:
+                    row = [w] * P
                     for c in range(dim):
-                        v = v * rows_c[c][p][J + n[c]]
-                    vals.append(v)
+                        row = [v * x for v, x in zip(row, cols[c][J + n[c]])]
+                memo[mk] = row
+            vals.extend(row)
         E = arb_mat(k, P, vals)
     else:
         Th = arb_mat([[fmpq(t[c].numerator, t[c].denominator) for t in thetas] for c in range(dim)])
@@ -376,31 +385,86 @@ def ntk_inputs(dists, queries=None, heads: Optional[int] = None, seed: int = 0, 
     return qlists, H, info
 
 
-def ntk_gram(dists, queries=None, heads: Optional[int] = None, seed: int = 0, law: str = "gaussian",
-             key_dim: Optional[int] = None, head_set=None, precision: int = 128, scale=1,
-             reading: str = "shared") -> NtkGram:
-    """The V-block Gram k of docs/paper2.md §9.2 with rigorous ``arb`` entries at ``precision`` bits.
+@dataclasses.dataclass(frozen=True)
+class GramFeatures:
+    """The gradient rows F (n x H d balls at ``precision`` bits) of a Gram k = F F^T / H, before the product:
+    :meth:`gram` is the whole Gram (:func:`ntk_gram`), :meth:`column_block` one panel of its lower triangle
+    (for :func:`verify.arith.ball.ball_cholesky_panel`, which builds only the panels it reaches)."""
 
-    Heads: ``head_set`` (explicit exact d x d matrices, e.g. :func:`oracle_head_set`) or ``heads``
-    Gaussian samples (``law="gaussian"``, ``seed``, ``key_dim``, ``scale``; see :func:`gaussian_heads`).
-    Limits: N*m <= 400, H <= 4096, N*m*H <= 200000 gradient evaluations, d <= 8.
+    rows: tuple
+    precision: int
+    heads: tuple
+    queries: tuple
+    index: tuple
+    reading: str
+    head_law: dict
+    laws: tuple = ()
+
+    @property
+    def size(self) -> int:
+        return len(self.rows)
+
+    def _product(self, j0: int, j1: int):
+        with workprec(self.precision):
+            A = arb_mat(list(self.rows[j0:j1]))
+            B = A if j0 == 0 and j1 == len(self.rows) else arb_mat(list(self.rows[j0:]))
+            return (A * B.transpose()) / len(self.heads)
+
+    def column_block(self, j0: int, j1: int):
+        """C[c, r] = k[j0 + c, j0 + r] for columns j0..j1-1 and rows j0..n-1 (the (j1 - j0) x (n - j0)
+        ``arb_mat``), cut from the product (F[b0:b1] F[b0:]^T) / H of the slab of ``GRAM_SLAB`` columns
+        b0..b1-1 that holds it (one ``arb_mat`` product per slab, computed when first asked for: Arb's
+        products are faster on wide slabs).  Entry for entry the product :meth:`gram` computes (its upper
+        triangle, which it mirrors into the lower one) when n <= ``GRAM_SLAB``."""
+        n = len(self.rows)
+        cache = self.__dict__.setdefault("_slabs", {})
+        b0 = (j0 // GRAM_SLAB) * GRAM_SLAB
+        b1 = min(n, b0 + GRAM_SLAB)
+        if j1 > b1:                          # a panel across two slabs: its own product
+            return self._product(j0, j1)
+        if b0 not in cache:
+            cache.clear()                    # panels are asked for in order: one slab alive at a time
+            cache[b0] = self._product(b0, b1)
+        C = cache[b0]
+        if (j0, j1) == (b0, b1):
+            return C
+        e, w = C.entries(), n - b0
+        return arb_mat(j1 - j0, n - j0, [e[(j - b0) * w + i - b0] for j in range(j0, j1) for i in range(j0, n)])
+
+    def gram(self) -> "NtkGram":
+        """The whole Gram k = F F^T / H as an :class:`NtkGram` (the upper triangle mirrored)."""
+        n = self.size
+        with workprec(self.precision):
+            F = arb_mat(list(self.rows))
+            K = (F * F.transpose()) / len(self.heads)
+            # exact symmetry: mirror the upper triangle (both balls enclose the same value)
+            for r in range(n):
+                for c in range(r + 1, n):
+                    K[c, r] = K[r, c]
+        return NtkGram(K, self.precision, self.heads, self.queries, self.index, self.reading, self.head_law,
+                       self.laws)
+
+
+def ntk_gram_features(dists, queries=None, heads: Optional[int] = None, seed: int = 0, law: str = "gaussian",
+                      key_dim: Optional[int] = None, head_set=None, precision: int = 128, scale=1,
+                      reading: str = "shared") -> GramFeatures:
+    """The gradient rows of :func:`ntk_gram`'s Gram (same arguments, same errors), as a
+    :class:`GramFeatures`: ``ntk_gram(...)`` is ``ntk_gram_features(...).gram()``.
 
     Algorithm
     ---------
-    Parse laws, queries and heads, then the gradient rows and k = F F^T / H at ``precision`` bits (module
-    docstring); the default head count is 2 ceil(N m / d) + 8.
+    Parse laws, queries and heads, then the gradient rows at ``precision`` bits (module docstring).
 
     Soundness
     ---------
-    Returns enclosures, decides nothing: each ``matrix`` entry contains the exact Gram entry.
+    Returns enclosures, decides nothing: each row entry contains the exact gradient coordinate.
 
     Limits
     ------
-    The sizes above (``SizeLimitError``); ``DomainError`` when some A q lies outside a CGF domain.
+    Those of :func:`ntk_gram`.
     """
     dim = _check_dists(dists)
     qlists, H, info = ntk_inputs(dists, queries, heads, seed, law, key_dim, head_set, scale, reading)
-    n = sum(len(q) for q in qlists)
     precision = parse_int(precision, "precision", 16, 100_000)
     index = tuple((i, a) for i, q in enumerate(qlists) for a in range(len(q)))
     theta_cache = {}
@@ -426,13 +490,32 @@ def ntk_gram(dists, queries=None, heads: Optional[int] = None, seed: int = 0, la
             feats = [_gradient_ball(dist, t, i) for t in thetas]
             for a in range(m_i):
                 rows.append([g for h in range(len(H)) for g in feats[h * m_i + a]])
-        F = arb_mat(rows)
-        K = (F * F.transpose()) / len(H)
-        # exact symmetry: mirror the upper triangle (both balls enclose the same value)
-        for r in range(n):
-            for c in range(r + 1, n):
-                K[c, r] = K[r, c]
-    return NtkGram(K, precision, H, qlists, index, reading, info, tuple(dists))
+    return GramFeatures(tuple(rows), precision, H, qlists, index, reading, info, tuple(dists))
+
+
+def ntk_gram(dists, queries=None, heads: Optional[int] = None, seed: int = 0, law: str = "gaussian",
+             key_dim: Optional[int] = None, head_set=None, precision: int = 128, scale=1,
+             reading: str = "shared") -> NtkGram:
+    """The V-block Gram k of docs/paper2.md §9.2 with rigorous ``arb`` entries at ``precision`` bits.
+
+    Heads: ``head_set`` (explicit exact d x d matrices, e.g. :func:`oracle_head_set`) or ``heads``
+    Gaussian samples (``law="gaussian"``, ``seed``, ``key_dim``, ``scale``; see :func:`gaussian_heads`).
+    Limits: N*m <= 400, H <= 4096, N*m*H <= 200000 gradient evaluations, d <= 8.
+
+    Algorithm
+    ---------
+    Parse laws, queries and heads, then the gradient rows (:func:`ntk_gram_features`) and k = F F^T / H at
+    ``precision`` bits (module docstring); the default head count is 2 ceil(N m / d) + 8.
+
+    Soundness
+    ---------
+    Returns enclosures, decides nothing: each ``matrix`` entry contains the exact Gram entry.
+
+    Limits
+    ------
+    The sizes above (``SizeLimitError``); ``DomainError`` when some A q lies outside a CGF domain.
+    """
+    return ntk_gram_features(dists, queries, heads, seed, law, key_dim, head_set, precision, scale, reading).gram()
 
 
 def ntk_gram_float64(dists, query_lists_, heads):
