@@ -40,6 +40,7 @@ an estimate (seeded Monte Carlo, evidence only) of the volume fraction covered b
 from __future__ import annotations
 
 import random
+import threading
 import time
 from fractions import Fraction
 
@@ -138,6 +139,21 @@ except ImportError:     # pragma: no cover - another scipy layout: linprog below
     _hs = None
 
 
+_local = threading.local()
+
+
+def _highs():
+    """One HiGHS instance per thread, cleared before each model (creating one costs ~0.5 ms, more than a small
+    LP's solve)."""
+    h = getattr(_local, "highs", None)
+    if h is None:
+        h = _local.highs = _hs._Highs()
+        h.setOptionValue("output_flag", False)
+    else:
+        h.clearModel()
+    return h
+
+
 def _lp(c, A_ub, b_ub, A_eq=None, b_eq=None, ub_last=None):
     """min c x subject to A_ub x <= b_ub, A_eq x = b_eq, x free (the last variable <= ub_last if given), by HiGHS:
     ``(ok, value, x, duals of the A_ub rows)`` (duals <= 0, as linprog's marginals).  Floats: a proposal only."""
@@ -168,8 +184,7 @@ def _lp(c, A_ub, b_ub, A_eq=None, b_eq=None, ub_last=None):
     lp.a_matrix_.start_ = np.r_[0, np.cumsum(nz.sum(axis=0))].astype(np.int32)
     lp.a_matrix_.index_ = np.nonzero(nz.T)[1].astype(np.int32)
     lp.a_matrix_.value_ = M.T[nz.T]
-    h = _hs._Highs()
-    h.setOptionValue("output_flag", False)
+    h = _highs()
     h.passModel(lp)
     h.run()
     if h.getModelStatus() != _hs.HighsModelStatus.kOptimal:
@@ -317,16 +332,38 @@ def sign_certificate(E, G, bounds, f, s, d):
 
 class SearchCell(KP.PolyCell):
     """The kernel's cell with ``certify`` replaced by the search: it records one entry per certified decision
-    (inherited entries of the parent first) and raises :class:`Split` when a decision varies on the cell."""
+    (inherited entries of the parent first) and raises :class:`Split` when a decision varies on the cell.
 
-    __slots__ = ("inherited", "found")
+    With a ``branch`` callback, a decision f that varies on the cell with f(p) > 0 does not abort the
+    evaluation: ``branch(cell, f, hint)`` records the split by h = f / |first coefficient| and queues the
+    children {h < 0} and {h = 0}, and the cell becomes its child {h > 0} (the constraint h appended to G, the
+    point p kept) and goes on.  That child is the one the depth-first search processes next, and an evaluation
+    from scratch would take the same decisions with the same entries up to f (same point, same inherited
+    entries), so the tree and its entries are exactly those of a restart; only the repeated prefix is saved."""
 
-    def __init__(self, E, G, p, bounds, inherited):
+    __slots__ = ("inherited", "found", "branch", "node")
+
+    def __init__(self, E, G, p, bounds, inherited, branch=None, node=None):
         super().__init__(E, G, p, bounds, [], "search")
-        self.inherited, self.found = inherited, {}
+        self.inherited, self.found, self.branch, self.node = inherited, {}, branch, node
+
+    def sign(self, f) -> int:
+        f = tuple(f)
+        if not any(f[1:]):
+            return (f[0] > 0) - (f[0] < 0)
+        key = KP.norm_key(f)
+        s = self.cache.get(key)
+        if s is None:
+            v = _at(f, self.p)
+            s = (v > 0) - (v < 0)
+            self._certify(f, s, key)
+            self.cache[key] = s
+        return s
 
     def certify(self, f, s) -> None:
-        key = KP.norm_key(f)
+        self._certify(tuple(f), s, KP.norm_key(f))
+
+    def _certify(self, f, s, key) -> None:
         hit = self.inherited.get(key)
         if hit is not None:
             entry = hit
@@ -336,7 +373,14 @@ class SearchCell(KP.PolyCell):
                 raise Split(tuple(f))
             entry = {"l": _sparse_json(lam)}
         else:
-            entry = sign_certificate(self.E, self.G, self.bounds, f, s, self.ambient)
+            try:
+                entry = sign_certificate(self.E, self.G, self.bounds, f, s, self.ambient)
+            except Split as sp:
+                if s < 0 or self.branch is None:
+                    raise
+                self.node = self.branch(self, key, sp.hint)
+                self.G = self.G + [key]
+                entry = sign_certificate(self.E, self.G, self.bounds, f, s, self.ambient)
         self.found[key] = entry
         self.signs.append(entry)
         self.pos += 1
@@ -346,7 +390,7 @@ def _inside(E, G, x) -> bool:
     return all(_at(g, x) > 0 for g in G) and all(_at(e, x) == 0 for e in E)
 
 
-def _child_points(E, G, p, h, v, hint, d) -> list:
+def _child_points(E, G, p, h, v, hint, d, lower=True) -> list:
     """Exact points of the children {h > 0}, {h < 0}, {h = 0} of the cell (None where the LP must search): the
     parent's point p goes to its own child; with a float point ``hint`` on the other side of h (the sign LP's
     minimiser, moved exactly onto the cell's equations) the segment from p gives the zero point and a point
@@ -393,7 +437,7 @@ def _child_points(E, G, p, h, v, hint, d) -> list:
             if _inside(E, G, o):
                 out[1 if v > 0 else 0] = o
                 break
-        if _inside(E, G, z):
+        if lower and _inside(E, G, z):
             out[2] = z
         return out
     return out
@@ -432,6 +476,26 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
             continue
         centre = tuple(fixed if fixed is not None else (lo + hi) / 2 for lo, hi, fixed in bounds)
         stack = [(root, E0, G0, centre, {})]
+
+        def branch(cell, h, hint, push_pos=False):
+            """Record the split of ``cell.node`` by h and queue its children (the positive one too when the
+            evaluation was aborted); returns the positive child's node."""
+            node, E, G, p = cell.node, cell.E, cell.G, cell.p
+            v = _at(h, p)
+            kids = [{}, {}, {} if lower else None]
+            node["split"] = [_s(c) for c in h]
+            node["children"] = kids
+            node["_h"] = [float(c) for c in h]
+            inh = {**cell.inherited, **cell.found}
+            neg = tuple(-c for c in h)
+            pts = _child_points(E, G, p, h, v, hint, d, lower)
+            if lower:
+                stack.append((kids[2], E + [h], G, pts[2], inh))
+            stack.append((kids[1], E, G + [neg], pts[1], inh))
+            if push_pos:
+                stack.append((kids[0], E, G + [h], pts[0], inh))
+            return kids[0]
+
         while stack:
             if leaves >= max_cells:
                 stopped = f"max_cells = {max_cells} leaves reached"
@@ -445,24 +509,13 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
                 if isinstance(p, dict):
                     node["empty"] = p
                     continue
-            cell = SearchCell(E, G, p, bounds, inherited)
+            cell = SearchCell(E, G, p, bounds, inherited, branch, node)
             try:
                 out = leaf_fn(cell)
             except Split as sp:
-                h = KP.norm_key(sp.form)
-                v = _at(h, p)
-                kids = [{}, {}, {} if lower else None]
-                node["split"] = [_s(c) for c in h]
-                node["children"] = kids
-                node["_h"] = [float(c) for c in h]
-                inh = {**inherited, **cell.found}
-                neg = tuple(-c for c in h)
-                pts = _child_points(E, G, p, h, v, sp.hint, d)
-                if lower:
-                    stack.append((kids[2], E + [h], G, pts[2], inh))
-                stack.append((kids[1], E, G + [neg], pts[1], inh))
-                stack.append((kids[0], E, G + [h], pts[0], inh))
+                branch(cell, KP.norm_key(sp.form), sp.hint, True)
                 continue
+            node = cell.node
             node["point"] = [_s(c) for c in p]
             node["signs"] = cell.signs
             leaves += 1
