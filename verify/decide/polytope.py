@@ -176,14 +176,22 @@ def _lp(c, A_ub, b_ub, A_eq=None, b_eq=None, ub_last=None):
     if ub_last is not None:
         up[-1] = ub_last
     lp.col_upper_ = up
-    lp.row_lower_ = np.r_[np.full(len(b_ub), -np.inf), [] if b_eq is None else b_eq]
-    lp.row_upper_ = np.r_[b_ub, [] if b_eq is None else b_eq]
-    nz = M != 0
+    nb = len(b_ub)
+    if b_eq is None:
+        lp.row_lower_ = np.full(nb, -np.inf)
+        lp.row_upper_ = np.asarray(b_ub, dtype=float)
+    else:
+        lp.row_lower_ = np.concatenate([np.full(nb, -np.inf), b_eq])
+        lp.row_upper_ = np.concatenate([b_ub, b_eq])
+    MT = M.T
+    nz = MT != 0
+    start = np.zeros(n + 1, dtype=np.int32)
+    np.cumsum(nz.sum(axis=1), out=start[1:])
     lp.a_matrix_.format_ = _hs.MatrixFormat.kColwise
     lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = n, m
-    lp.a_matrix_.start_ = np.r_[0, np.cumsum(nz.sum(axis=0))].astype(np.int32)
-    lp.a_matrix_.index_ = np.nonzero(nz.T)[1].astype(np.int32)
-    lp.a_matrix_.value_ = M.T[nz.T]
+    lp.a_matrix_.start_ = start
+    lp.a_matrix_.index_ = np.nonzero(nz)[1].astype(np.int32)
+    lp.a_matrix_.value_ = MT[nz]
     h = _highs()
     h.passModel(lp)
     h.run()
@@ -269,13 +277,40 @@ def _box_value(sf, bounds):
     return c
 
 
+def _may_bound(fs, fg, fb, d) -> bool:
+    """False only if every breakpoint a of :func:`_one_constraint` gives a box bound of s f - a g below
+    -1e-9 (1 + M) in floats, M bounding the magnitudes of its terms (|s f_k| + |a g_k| times the largest
+    |bound|): the rounding error of these few operations, a's own included, is below 1e-14 M, so the exact
+    bound is < 0 too and the exact loop would find nothing for g (a speed filter: it never changes the entry)."""
+    for k in range(1, d + 1):
+        gk = fg[k]
+        if not gk:
+            continue
+        a = fs[k] / gk
+        if a <= 0:
+            continue
+        c, mag = fs[0] - a * fg[0], abs(fs[0]) + abs(a * fg[0])
+        for j, (lo, hi, fixed) in enumerate(fb):
+            r = fs[j + 1] - a * fg[j + 1]
+            t = r * (fixed if fixed is not None else (lo if r > 0 else hi))
+            c += t
+            mag += (abs(fs[j + 1]) + abs(a * fg[j + 1])) * max(abs(lo), abs(hi))
+        if c >= -1e-9 * (1 + mag):
+            return True
+    return False
+
+
 def _one_constraint(G, bounds, sf, d):
     """Exact and LP-free: ``s f = a g + (box constraints) + c`` with one constraint g of the cell beyond the box
     (a >= 0 maximising the box bound; the bound is concave in a, so its breakpoints suffice).  The entry, or
     None."""
     nb = 2 * sum(1 for b in bounds if b[2] is None)
+    fb = [(float(lo), float(hi), None if fixed is None else float(fixed)) for lo, hi, fixed in bounds]
+    fs = [float(c) for c in sf]
     for i in range(nb, len(G)):
         g = G[i]
+        if not _may_bound(fs, [float(c) for c in g], fb, d):
+            continue            # no multiplier of g gives a box bound >= 0 (float test with a wide margin)
         alphas = {sf[k] / g[k] for k in range(1, d + 1) if g[k] and sf[k] / g[k] > 0}
         for a in sorted(alphas):
             r = [u - a * v for u, v in zip(sf, g)]
@@ -341,11 +376,28 @@ class SearchCell(KP.PolyCell):
     from scratch would take the same decisions with the same entries up to f (same point, same inherited
     entries), so the tree and its entries are exactly those of a restart; only the repeated prefix is saved."""
 
-    __slots__ = ("inherited", "found", "branch", "node")
+    __slots__ = ("inherited", "found", "branch", "node", "vcache")
 
     def __init__(self, E, G, p, bounds, inherited, branch=None, node=None):
         super().__init__(E, G, p, bounds, [], "search")
         self.inherited, self.found, self.branch, self.node = inherited, {}, branch, node
+        self.vcache = {}
+
+    def decide(self, vals, f=None) -> int:
+        """``sign(form(vals))`` with a cache keyed by the vertex values scaled as :func:`norm_key` scales the
+        form (the point is fixed, so equal keys are equal forms up to a positive factor): a repeated decision
+        skips building its form."""
+        v0 = vals[0]
+        lin = [v - v0 for v in vals[1:]]
+        a = next((c for c in lin if c), None)
+        if a is None:
+            return (v0 > 0) - (v0 < 0)
+        a = abs(a)
+        vkey = (v0 / a,) + tuple(c / a for c in lin)
+        s = self.vcache.get(vkey)
+        if s is None:
+            s = self.vcache[vkey] = self.sign(self.form(vals))
+        return s
 
     def sign(self, f) -> int:
         f = tuple(f)
