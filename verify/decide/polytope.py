@@ -58,6 +58,7 @@ __all__ = ["SearchCell", "Split", "Stuck", "search", "emulation_search", "activa
 DEFAULT_MAX_CELLS = 200_000
 MAX_DIM = KP.MAX_POLY_DIM
 DEFAULT_TIME_BUDGET = 600.0
+RESUME = True       # a split with f(p) > 0 goes on in its positive child (False: restart it; the same tree)
 _Z = mpq(0)
 _DENS = (2 ** 6, 2 ** 12, 2 ** 24, 2 ** 40)
 
@@ -561,7 +562,7 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
                 if isinstance(p, dict):
                     node["empty"] = p
                     continue
-            cell = SearchCell(E, G, p, bounds, inherited, branch, node)
+            cell = SearchCell(E, G, p, bounds, inherited, branch if RESUME else None, node)
             try:
                 out = leaf_fn(cell)
             except Split as sp:
