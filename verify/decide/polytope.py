@@ -19,7 +19,9 @@ Algorithm
    equations (certificate) or f varies on the cell (split by f); s != 0 -- the exact box bound first, else an
    LP minimising s f over the closed cell; its active constraints give y, lambda solved exactly and checked
    (y >= 0, constant >= 0); a negative minimum or a failed rounding splits the cell by f.  Children inherit
-   the parent's certificates (still valid: a child's constraints extend the parent's).
+   the parent's certificates (still valid: a child's constraints extend the parent's).  A split with
+   f(p) > 0 does not restart: the evaluation goes on in the positive child, processed next anyway
+   (:class:`SearchCell`; the same tree and entries as a restart).
 4. A leaf whose evaluation completes is recorded with its point and entries; emulation compares the two
    sides on it (a difference: an exact witness, the cell's point), region counts record its pattern.
 
