@@ -1,7 +1,7 @@
 """Benchmark: exact polyhedral cells in d = 3..5 (verify/decide/polytope.py) against a float LP walker, and
 prove_emulation cells per second, before and after a change of the search.
 
-    python3 bench/polytope.py [--repeat 3] [--quick] [--large] [--before REV]
+    python3 bench/polytope.py [--repeat 3] [--quick] [--large] [--before REV] [--no-emulation]
 
 For each seeded random ReLU network (rank-2 maxout form) on [-1, 1]^d it prints, side by side, the exact
 activation count (every cell certified exactly, the certificate the kernel re-checks) and the count of a float
@@ -133,6 +133,7 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--large", action="store_true", help="add a d = 5 prove_emulation run with > 10^4 cells")
     ap.add_argument("--large-repeat", type=int, default=1)
+    ap.add_argument("--no-emulation", action="store_true", help="only the activation counts")
     ap.add_argument("--before", default="355859d", help="git revision of the search to compare with ('' for none)")
     args = ap.parse_args(argv)
     import scipy.optimize  # noqa: F401  (import cost outside the timings)
@@ -181,6 +182,8 @@ def main(argv=None) -> int:
               f"{rate.get('before', float('nan')):>12.1f} {rate['walker']:>12.1f} "
               f"{rate['after'] / rate['walker']:>6.2f} {crate['after'] / crate['walker']:>9.2f} "
               f"{rate['after'] / rate.get('before', float('nan')):>12.2f}{note}")
+    if args.no_emulation:
+        return 0
     print("\nprove_emulation (T6/T8 path, compiled Transformer, tie average), cells = leaves of the split trees:")
     print(f"{'d':>2} {'widths':>8} {'verdict':>9} {'cells':>7} {'seconds':>8} {'before s':>8} {'cells/s':>8} "
           f"{'after/before':>12}")
