@@ -1,7 +1,7 @@
 """Benchmark: exact polyhedral cells in d = 3..5 (verify/decide/polytope.py) against a float LP walker, and
 prove_emulation cells per second, before and after a change of the search.
 
-    python3 bench/polytope.py [--repeat 3] [--quick] [--large] [--before REV] [--no-emulation]
+    python3 bench/polytope.py [--repeat 3] [--quick] [--large] [--before REV] [--no-emulation | --no-activation]
 
 For each seeded random ReLU network (rank-2 maxout form) on [-1, 1]^d it prints, side by side, the exact
 activation count (every cell certified exactly, the certificate the kernel re-checks) and the count of a float
@@ -134,6 +134,7 @@ def main(argv=None) -> int:
     ap.add_argument("--large", action="store_true", help="add a d = 5 prove_emulation run with > 10^4 cells")
     ap.add_argument("--large-repeat", type=int, default=1)
     ap.add_argument("--no-emulation", action="store_true", help="only the activation counts")
+    ap.add_argument("--no-activation", action="store_true", help="only prove_emulation")
     ap.add_argument("--before", default="355859d", help="git revision of the search to compare with ('' for none)")
     args = ap.parse_args(argv)
     import scipy.optimize  # noqa: F401  (import cost outside the timings)
@@ -152,6 +153,8 @@ def main(argv=None) -> int:
     sys.modules["verify.decide.polytope"] = after
     med = statistics.median
     cases = [(3, [8]), (3, [6, 4]), (4, [8]), (5, [8])] if not args.quick else [(3, [6])]
+    if args.no_activation:
+        cases = []
     print("exact polyhedral cells vs float LP walker (activation regions on [-1, 1]^d, median of "
           f"{args.repeat}{'; before = ' + args.before if before else ''}):")
     print(f"{'d':>2} {'widths':>8} {'exact':>6} {'walker':>6} {'exact reg/s':>11} {'before reg/s':>12} "
