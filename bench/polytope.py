@@ -1,15 +1,20 @@
 """Benchmark: exact polyhedral cells in d = 3..5 (verify/decide/polytope.py) against a float LP walker, and
-prove_emulation cells per second.
+prove_emulation cells per second, before and after a change of the search.
 
-    python3 bench/polytope.py [--repeat 3] [--quick] [--large]
+    python3 bench/polytope.py [--repeat 3] [--quick] [--large] [--before REV] [--no-emulation | --no-activation]
 
 For each seeded random ReLU network (rank-2 maxout form) on [-1, 1]^d it prints, side by side, the exact
 activation count (every cell certified exactly, the certificate the kernel re-checks) and the count of a float
 LP walker written here as the yardstick (BFS over activation patterns: from a region, flip one unit and keep
 the neighbour if its polytope has Chebyshev radius > 1e-9 by HiGHS; NOT a proof), the regions per second of
-both (median of the repeats) and the ratio exact / walker.  Then prove_emulation on d = 3..5 networks: cells
-(leaves of the split trees) per second.  The issue's targets: exact >= 10x the walker; prove_emulation >= 1e4
-cells in <= 60 s.  The numbers printed are what this machine measures.
+both (median of the repeats) and the ratio exact / walker.  ``--before REV`` (default 355859d, the commit
+before the second speed round) also runs the search of verify/decide/polytope.py as it was at REV (read with
+``git show``), alternating with the current one in every repeat, and prints its figures and the ratio
+after / before; both must give the same trees (compared by sha256).  Then prove_emulation on d = 3..5
+networks: cells (leaves of the split trees) per second, before and after.  The issue's targets: exact >= 10x
+the walker; prove_emulation >= 1e4 cells in <= 60 s (``--large``, one repeat unless ``--large-repeat``).
+Wall-clock medians, and the CPU-time (process time) ratio exact / walker beside them, since the machine may be
+shared.  The numbers printed are what this machine measures.
 """
 
 from __future__ import annotations
@@ -92,51 +97,122 @@ def walker_count(spec: dict, d: int, lo: float = -1.0, hi: float = 1.0, seed: in
     return len(seen)
 
 
+def load_before(rev: str):
+    """verify/decide/polytope.py as it was at the git revision ``rev``, as the module
+    ``verify.decide._polytope_before`` (same package, so its relative imports resolve)."""
+    import importlib.util
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    src = subprocess.run(["git", "-C", str(root), "show", f"{rev}:verify/decide/polytope.py"], capture_output=True,
+                         text=True, check=True).stdout
+    name = "verify.decide._polytope_before"
+    mod = importlib.util.module_from_spec(importlib.util.spec_from_loader(name, loader=None))
+    mod.__package__ = "verify.decide"
+    sys.modules[name] = mod
+    exec(compile(src, f"{rev}:verify/decide/polytope.py", "exec"), mod.__dict__)
+    return mod
+
+
+def _tree_hash(mod, trees) -> str:
+    import hashlib
+    import json
+
+    return hashlib.sha256(json.dumps(mod.strip(trees), sort_keys=True).encode()).hexdigest()
+
+
+def _timed(fn):
+    t, c = time.perf_counter(), time.process_time()
+    out = fn()
+    return out, time.perf_counter() - t, time.process_time() - c
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--large", action="store_true", help="add a d = 5 prove_emulation run with > 10^4 cells")
+    ap.add_argument("--large-repeat", type=int, default=1)
+    ap.add_argument("--no-emulation", action="store_true", help="only the activation counts")
+    ap.add_argument("--no-activation", action="store_true", help="only prove_emulation")
+    ap.add_argument("--before", default="355859d", help="git revision of the search to compare with ('' for none)")
     args = ap.parse_args(argv)
     import scipy.optimize  # noqa: F401  (import cost outside the timings)
 
+    import verify.decide.polytope as after
     from verify.decide.emulation import prove_emulation
-    from verify.decide.polytope import activation_search
     from verify.objects.maxout import MaxoutNetwork
 
+    before = load_before(args.before) if args.before else None
+    versions = [("after", after)] + ([("before", before)] if before else [])
+    warm = MaxoutNetwork.from_dict(relu_spec(1, 3, [2]))
+    for _, mod in versions:                  # imports and first-call costs outside the timings
+        sys.modules["verify.decide.polytope"] = mod
+        prove_emulation(warm, [["-1", "1"]] * 3, tie="average", record_regions=False)
+        mod.activation_search(relu_spec(1, 3, [3]), [(Fraction(-1), Fraction(1))] * 3)
+    sys.modules["verify.decide.polytope"] = after
+    med = statistics.median
     cases = [(3, [8]), (3, [6, 4]), (4, [8]), (5, [8])] if not args.quick else [(3, [6])]
+    if args.no_activation:
+        cases = []
     print("exact polyhedral cells vs float LP walker (activation regions on [-1, 1]^d, median of "
-          f"{args.repeat}):")
-    print(f"{'d':>2} {'widths':>8} {'exact':>7} {'walker':>7} {'exact reg/s':>12} {'walker reg/s':>13} {'ratio':>7}")
+          f"{args.repeat}{'; before = ' + args.before if before else ''}):")
+    print(f"{'d':>2} {'widths':>8} {'exact':>6} {'walker':>6} {'exact reg/s':>11} {'before reg/s':>12} "
+          f"{'walker reg/s':>12} {'ratio':>6} {'cpu ratio':>9} {'after/before':>12}")
     for i, (d, widths) in enumerate(cases):
         spec = relu_spec(100 + i, d, widths)
-        te, tw, n_e, n_w = [], [], None, None
-        for _ in range(args.repeat):
-            t = time.perf_counter()
-            info = activation_search(spec, [(Fraction(-1), Fraction(1))] * d)
-            te.append(time.perf_counter() - t)
-            n_e = len(set(info["patterns"]))
-            t = time.perf_counter()
-            n_w = walker_count(spec, d)
-            tw.append(time.perf_counter() - t)
-        me, mw = statistics.median(te), statistics.median(tw)
-        print(f"{d:>2} {'x'.join(map(str, widths)):>8} {n_e:>7} {n_w:>7} {n_e / me:>12.1f} {n_w / mw:>13.1f} "
-              f"{(n_e / me) / (n_w / mw):>7.2f}{'' if n_e == n_w else '  (counts differ)'}")
+        bx = [(Fraction(-1), Fraction(1))] * d
+        wall = {"after": [], "before": [], "walker": []}
+        cpu = {"after": [], "before": [], "walker": []}
+        n = {}
+        hashes = {}
+        for rep in range(args.repeat):
+            for name, mod in versions[::-1] if rep % 2 else versions:     # alternate the order
+                info, w, c = _timed(lambda: mod.activation_search(spec, bx))
+                wall[name].append(w)
+                cpu[name].append(c)
+                n[name] = len(set(info["patterns"]))
+                hashes[name] = _tree_hash(mod, info["trees"])
+            n["walker"], w, c = _timed(lambda: walker_count(spec, d))
+            wall["walker"].append(w)
+            cpu["walker"].append(c)
+        rate = {k: n[k] / med(v) for k, v in wall.items() if v}
+        crate = {k: n[k] / med(v) for k, v in cpu.items() if v}
+        note = "" if n["after"] == n["walker"] else "  (counts differ)"
+        if before and hashes["after"] != hashes["before"]:
+            note += "  (trees differ from before)"
+        print(f"{d:>2} {'x'.join(map(str, widths)):>8} {n['after']:>6} {n['walker']:>6} {rate['after']:>11.1f} "
+              f"{rate.get('before', float('nan')):>12.1f} {rate['walker']:>12.1f} "
+              f"{rate['after'] / rate['walker']:>6.2f} {crate['after'] / crate['walker']:>9.2f} "
+              f"{rate['after'] / rate.get('before', float('nan')):>12.2f}{note}")
+    if args.no_emulation:
+        return 0
     print("\nprove_emulation (T6/T8 path, compiled Transformer, tie average), cells = leaves of the split trees:")
-    print(f"{'d':>2} {'widths':>8} {'verdict':>9} {'cells':>7} {'seconds':>8} {'cells/s':>8}")
+    print(f"{'d':>2} {'widths':>8} {'verdict':>9} {'cells':>7} {'seconds':>8} {'before s':>8} {'cells/s':>8} "
+          f"{'after/before':>12}")
     emu = [(3, [2]), (3, [4]), (4, [3]), (5, [2])] if not args.quick else [(3, [2])]
     if args.large:
         emu.append((5, [3]))
     for i, (d, widths) in enumerate(emu):
         net = MaxoutNetwork.from_dict(relu_spec(200 + i, d, widths))
-        ts, r = [], None
-        for _ in range(args.repeat):
-            t = time.perf_counter()
-            r = prove_emulation(net, [["-1", "1"]] * d, tie="average", record_regions=False, max_cells=200_000)
-            ts.append(time.perf_counter() - t)
-        m = statistics.median(ts)
-        cells = r.evidence.get("cells", 0)
-        print(f"{d:>2} {'x'.join(map(str, widths)):>8} {r.verdict.value:>9} {cells:>7} {m:>8.2f} {cells / m:>8.1f}")
+        reps = args.large_repeat if i == 4 else args.repeat
+        ts, r, same = {"after": [], "before": []}, {}, True
+        for rep in range(reps):
+            for name, mod in versions[::-1] if rep % 2 else versions:
+                sys.modules["verify.decide.polytope"] = mod       # prove_emulation imports the search at call time
+                try:
+                    r[name], w, _ = _timed(lambda: prove_emulation(net, [["-1", "1"]] * d, tie="average",
+                                                                   record_regions=False, max_cells=200_000))
+                finally:
+                    sys.modules["verify.decide.polytope"] = after
+                ts[name].append(w)
+        if before:
+            same = r["after"].certificate == r["before"].certificate
+        m = med(ts["after"])
+        mb = med(ts["before"]) if before else float("nan")
+        cells = r["after"].evidence.get("cells", 0)
+        print(f"{d:>2} {'x'.join(map(str, widths)):>8} {r['after'].verdict.value:>9} {cells:>7} {m:>8.2f} {mb:>8.2f} "
+              f"{cells / m:>8.1f} {mb / m:>12.2f}{'' if same else '  (certificates differ from before)'}")
     return 0
 
 

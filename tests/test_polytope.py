@@ -244,3 +244,23 @@ def test_same_inputs_same_json_and_bad_budget_named():
         prove_emulation(NET3, BOX3, time_budget=0)
     with pytest.raises(InputError, match="expected"):
         prove_activation_count(spec, bx, expected=-1)
+
+
+def test_speedups_change_no_tree(monkeypatch):
+    """The search's shortcuts (going on in the positive child after a split, the float filter of the
+    one-constraint bound, the vertex-value decision cache) give the same trees and entries as without them."""
+    import verify.decide.polytope as P
+
+    spec = _relu_spec(random.Random(8), 3, [4])
+    box = [(Fraction(-1), Fraction(1))] * 3
+
+    def run():
+        r = prove_emulation(NET3, BOX3, tie="average", record_regions=False)
+        assert r.verdict.value == "proved"
+        return r.certificate, P.strip(P.activation_search(spec, box)["trees"])
+
+    fast = run()
+    monkeypatch.setattr(P, "RESUME", False)
+    monkeypatch.setattr(P, "_may_bound", lambda *a: True)
+    monkeypatch.setattr(P.SearchCell, "decide", KP.PolyCell.decide)
+    assert run() == fast

@@ -19,7 +19,9 @@ Algorithm
    equations (certificate) or f varies on the cell (split by f); s != 0 -- the exact box bound first, else an
    LP minimising s f over the closed cell; its active constraints give y, lambda solved exactly and checked
    (y >= 0, constant >= 0); a negative minimum or a failed rounding splits the cell by f.  Children inherit
-   the parent's certificates (still valid: a child's constraints extend the parent's).
+   the parent's certificates (still valid: a child's constraints extend the parent's).  A split with
+   f(p) > 0 does not restart: the evaluation goes on in the positive child, processed next anyway
+   (:class:`SearchCell`; the same tree and entries as a restart).
 4. A leaf whose evaluation completes is recorded with its point and entries; emulation compares the two
    sides on it (a difference: an exact witness, the cell's point), region counts record its pattern.
 
@@ -40,6 +42,7 @@ an estimate (seeded Monte Carlo, evidence only) of the volume fraction covered b
 from __future__ import annotations
 
 import random
+import threading
 import time
 from fractions import Fraction
 
@@ -57,6 +60,7 @@ __all__ = ["SearchCell", "Split", "Stuck", "search", "emulation_search", "activa
 DEFAULT_MAX_CELLS = 200_000
 MAX_DIM = KP.MAX_POLY_DIM
 DEFAULT_TIME_BUDGET = 600.0
+RESUME = True       # a split with f(p) > 0 goes on in its positive child (False: restart it; the same tree)
 _Z = mpq(0)
 _DENS = (2 ** 6, 2 ** 12, 2 ** 24, 2 ** 40)
 
@@ -138,6 +142,21 @@ except ImportError:     # pragma: no cover - another scipy layout: linprog below
     _hs = None
 
 
+_local = threading.local()
+
+
+def _highs():
+    """One HiGHS instance per thread, cleared before each model (creating one costs ~0.5 ms, more than a small
+    LP's solve)."""
+    h = getattr(_local, "highs", None)
+    if h is None:
+        h = _local.highs = _hs._Highs()
+        h.setOptionValue("output_flag", False)
+    else:
+        h.clearModel()
+    return h
+
+
 def _lp(c, A_ub, b_ub, A_eq=None, b_eq=None, ub_last=None):
     """min c x subject to A_ub x <= b_ub, A_eq x = b_eq, x free (the last variable <= ub_last if given), by HiGHS:
     ``(ok, value, x, duals of the A_ub rows)`` (duals <= 0, as linprog's marginals).  Floats: a proposal only."""
@@ -160,16 +179,23 @@ def _lp(c, A_ub, b_ub, A_eq=None, b_eq=None, ub_last=None):
     if ub_last is not None:
         up[-1] = ub_last
     lp.col_upper_ = up
-    lp.row_lower_ = np.r_[np.full(len(b_ub), -np.inf), [] if b_eq is None else b_eq]
-    lp.row_upper_ = np.r_[b_ub, [] if b_eq is None else b_eq]
-    nz = M != 0
+    nb = len(b_ub)
+    if b_eq is None:
+        lp.row_lower_ = np.full(nb, -np.inf)
+        lp.row_upper_ = np.asarray(b_ub, dtype=float)
+    else:
+        lp.row_lower_ = np.concatenate([np.full(nb, -np.inf), b_eq])
+        lp.row_upper_ = np.concatenate([b_ub, b_eq])
+    MT = M.T
+    nz = MT != 0
+    start = np.zeros(n + 1, dtype=np.int32)
+    np.cumsum(nz.sum(axis=1), out=start[1:])
     lp.a_matrix_.format_ = _hs.MatrixFormat.kColwise
     lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = n, m
-    lp.a_matrix_.start_ = np.r_[0, np.cumsum(nz.sum(axis=0))].astype(np.int32)
-    lp.a_matrix_.index_ = np.nonzero(nz.T)[1].astype(np.int32)
-    lp.a_matrix_.value_ = M.T[nz.T]
-    h = _hs._Highs()
-    h.setOptionValue("output_flag", False)
+    lp.a_matrix_.start_ = start
+    lp.a_matrix_.index_ = np.nonzero(nz)[1].astype(np.int32)
+    lp.a_matrix_.value_ = MT[nz]
+    h = _highs()
     h.passModel(lp)
     h.run()
     if h.getModelStatus() != _hs.HighsModelStatus.kOptimal:
@@ -254,13 +280,40 @@ def _box_value(sf, bounds):
     return c
 
 
+def _may_bound(fs, fg, fb, d) -> bool:
+    """False only if every breakpoint a of :func:`_one_constraint` gives a box bound of s f - a g below
+    -1e-9 (1 + M) in floats, M bounding the magnitudes of its terms (|s f_k| + |a g_k| times the largest
+    |bound|): the rounding error of these few operations, a's own included, is below 1e-14 M, so the exact
+    bound is < 0 too and the exact loop would find nothing for g (a speed filter: it never changes the entry)."""
+    for k in range(1, d + 1):
+        gk = fg[k]
+        if not gk:
+            continue
+        a = fs[k] / gk
+        if a <= 0:
+            continue
+        c, mag = fs[0] - a * fg[0], abs(fs[0]) + abs(a * fg[0])
+        for j, (lo, hi, fixed) in enumerate(fb):
+            r = fs[j + 1] - a * fg[j + 1]
+            t = r * (fixed if fixed is not None else (lo if r > 0 else hi))
+            c += t
+            mag += (abs(fs[j + 1]) + abs(a * fg[j + 1])) * max(abs(lo), abs(hi))
+        if c >= -1e-9 * (1 + mag):
+            return True
+    return False
+
+
 def _one_constraint(G, bounds, sf, d):
     """Exact and LP-free: ``s f = a g + (box constraints) + c`` with one constraint g of the cell beyond the box
     (a >= 0 maximising the box bound; the bound is concave in a, so its breakpoints suffice).  The entry, or
     None."""
     nb = 2 * sum(1 for b in bounds if b[2] is None)
+    fb = [(float(lo), float(hi), None if fixed is None else float(fixed)) for lo, hi, fixed in bounds]
+    fs = [float(c) for c in sf]
     for i in range(nb, len(G)):
         g = G[i]
+        if not _may_bound(fs, [float(c) for c in g], fb, d):
+            continue            # no multiplier of g gives a box bound >= 0 (float test with a wide margin)
         alphas = {sf[k] / g[k] for k in range(1, d + 1) if g[k] and sf[k] / g[k] > 0}
         for a in sorted(alphas):
             r = [u - a * v for u, v in zip(sf, g)]
@@ -317,16 +370,55 @@ def sign_certificate(E, G, bounds, f, s, d):
 
 class SearchCell(KP.PolyCell):
     """The kernel's cell with ``certify`` replaced by the search: it records one entry per certified decision
-    (inherited entries of the parent first) and raises :class:`Split` when a decision varies on the cell."""
+    (inherited entries of the parent first) and raises :class:`Split` when a decision varies on the cell.
 
-    __slots__ = ("inherited", "found")
+    With a ``branch`` callback, a decision f that varies on the cell with f(p) > 0 does not abort the
+    evaluation: ``branch(cell, f, hint)`` records the split by h = f / |first coefficient| and queues the
+    children {h < 0} and {h = 0}, and the cell becomes its child {h > 0} (the constraint h appended to G, the
+    point p kept) and goes on.  That child is the one the depth-first search processes next, and an evaluation
+    from scratch would take the same decisions with the same entries up to f (same point, same inherited
+    entries), so the tree and its entries are exactly those of a restart; only the repeated prefix is saved."""
 
-    def __init__(self, E, G, p, bounds, inherited):
+    __slots__ = ("inherited", "found", "branch", "node", "vcache")
+
+    def __init__(self, E, G, p, bounds, inherited, branch=None, node=None):
         super().__init__(E, G, p, bounds, [], "search")
-        self.inherited, self.found = inherited, {}
+        self.inherited, self.found, self.branch, self.node = inherited, {}, branch, node
+        self.vcache = {}
+
+    def decide(self, vals, f=None) -> int:
+        """``sign(form(vals))`` with a cache keyed by the vertex values scaled as :func:`norm_key` scales the
+        form (the point is fixed, so equal keys are equal forms up to a positive factor): a repeated decision
+        skips building its form."""
+        v0 = vals[0]
+        lin = [v - v0 for v in vals[1:]]
+        a = next((c for c in lin if c), None)
+        if a is None:
+            return (v0 > 0) - (v0 < 0)
+        a = abs(a)
+        vkey = (v0 / a,) + tuple(c / a for c in lin)
+        s = self.vcache.get(vkey)
+        if s is None:
+            s = self.vcache[vkey] = self.sign(self.form(vals))
+        return s
+
+    def sign(self, f) -> int:
+        f = tuple(f)
+        if not any(f[1:]):
+            return (f[0] > 0) - (f[0] < 0)
+        key = KP.norm_key(f)
+        s = self.cache.get(key)
+        if s is None:
+            v = _at(f, self.p)
+            s = (v > 0) - (v < 0)
+            self._certify(f, s, key)
+            self.cache[key] = s
+        return s
 
     def certify(self, f, s) -> None:
-        key = KP.norm_key(f)
+        self._certify(tuple(f), s, KP.norm_key(f))
+
+    def _certify(self, f, s, key) -> None:
         hit = self.inherited.get(key)
         if hit is not None:
             entry = hit
@@ -336,7 +428,14 @@ class SearchCell(KP.PolyCell):
                 raise Split(tuple(f))
             entry = {"l": _sparse_json(lam)}
         else:
-            entry = sign_certificate(self.E, self.G, self.bounds, f, s, self.ambient)
+            try:
+                entry = sign_certificate(self.E, self.G, self.bounds, f, s, self.ambient)
+            except Split as sp:
+                if s < 0 or self.branch is None:
+                    raise
+                self.node = self.branch(self, key, sp.hint)
+                self.G = self.G + [key]
+                entry = sign_certificate(self.E, self.G, self.bounds, f, s, self.ambient)
         self.found[key] = entry
         self.signs.append(entry)
         self.pos += 1
@@ -346,7 +445,7 @@ def _inside(E, G, x) -> bool:
     return all(_at(g, x) > 0 for g in G) and all(_at(e, x) == 0 for e in E)
 
 
-def _child_points(E, G, p, h, v, hint, d) -> list:
+def _child_points(E, G, p, h, v, hint, d, lower=True) -> list:
     """Exact points of the children {h > 0}, {h < 0}, {h = 0} of the cell (None where the LP must search): the
     parent's point p goes to its own child; with a float point ``hint`` on the other side of h (the sign LP's
     minimiser, moved exactly onto the cell's equations) the segment from p gives the zero point and a point
@@ -393,7 +492,7 @@ def _child_points(E, G, p, h, v, hint, d) -> list:
             if _inside(E, G, o):
                 out[1 if v > 0 else 0] = o
                 break
-        if _inside(E, G, z):
+        if lower and _inside(E, G, z):
             out[2] = z
         return out
     return out
@@ -432,6 +531,26 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
             continue
         centre = tuple(fixed if fixed is not None else (lo + hi) / 2 for lo, hi, fixed in bounds)
         stack = [(root, E0, G0, centre, {})]
+
+        def branch(cell, h, hint, push_pos=False):
+            """Record the split of ``cell.node`` by h and queue its children (the positive one too when the
+            evaluation was aborted); returns the positive child's node."""
+            node, E, G, p = cell.node, cell.E, cell.G, cell.p
+            v = _at(h, p)
+            kids = [{}, {}, {} if lower else None]
+            node["split"] = [_s(c) for c in h]
+            node["children"] = kids
+            node["_h"] = [float(c) for c in h]
+            inh = {**cell.inherited, **cell.found}
+            neg = tuple(-c for c in h)
+            pts = _child_points(E, G, p, h, v, hint, d, lower)
+            if lower:
+                stack.append((kids[2], E + [h], G, pts[2], inh))
+            stack.append((kids[1], E, G + [neg], pts[1], inh))
+            if push_pos:
+                stack.append((kids[0], E, G + [h], pts[0], inh))
+            return kids[0]
+
         while stack:
             if leaves >= max_cells:
                 stopped = f"max_cells = {max_cells} leaves reached"
@@ -445,24 +564,13 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
                 if isinstance(p, dict):
                     node["empty"] = p
                     continue
-            cell = SearchCell(E, G, p, bounds, inherited)
+            cell = SearchCell(E, G, p, bounds, inherited, branch if RESUME else None, node)
             try:
                 out = leaf_fn(cell)
             except Split as sp:
-                h = KP.norm_key(sp.form)
-                v = _at(h, p)
-                kids = [{}, {}, {} if lower else None]
-                node["split"] = [_s(c) for c in h]
-                node["children"] = kids
-                node["_h"] = [float(c) for c in h]
-                inh = {**inherited, **cell.found}
-                neg = tuple(-c for c in h)
-                pts = _child_points(E, G, p, h, v, sp.hint, d)
-                if lower:
-                    stack.append((kids[2], E + [h], G, pts[2], inh))
-                stack.append((kids[1], E, G + [neg], pts[1], inh))
-                stack.append((kids[0], E, G + [h], pts[0], inh))
+                branch(cell, KP.norm_key(sp.form), sp.hint, True)
                 continue
+            node = cell.node
             node["point"] = [_s(c) for c in p]
             node["signs"] = cell.signs
             leaves += 1
