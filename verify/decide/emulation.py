@@ -668,6 +668,13 @@ def _prove_emulation(net_or_compiled, box, tie, S, reference, claim, max_cells, 
     if why_not is not None:
         return inconclusive(f"equal on all of the box ({len(cells)} cells), but {why_not}: no kernel certificate")
     cert = {"kind": "emulation-regions", "cells": [_cell_json(tc.cell) for tc in cells]}
+    from ..kernel import emulation as kernel_emulation
+
+    work = kernel_emulation.regions_work(params, cert["cells"])
+    if work > kernel_emulation.MAX_WORK:      # never record a certificate the kernel refuses as too large
+        return inconclusive(f"equal on all of the box ({len(cells)} cells), but the certificate exceeds the "
+                            f"kernel's work bound ({work} > {kernel_emulation.MAX_WORK}, docs/regions.md, Limits): no "
+                            "kernel certificate; a smaller box needs fewer cells")
     evidence["summary"] = summary
     return _result(claim, Verdict.PROVED, kernel_statement(params, conventions, "emulation-regions"), cert, params,
                    conventions, evidence)

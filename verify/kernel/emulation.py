@@ -50,7 +50,8 @@ from . import _poly as P
 from . import _read as R
 from ._read import Rejected
 
-__all__ = ["KINDS", "statement", "tournament_statement", "formula_sizes", "polytope_leaf", "MAX_CELLS", "MAX_WORK"]
+__all__ = ["KINDS", "statement", "tournament_statement", "formula_sizes", "polytope_leaf", "regions_work", "MAX_CELLS",
+           "MAX_WORK"]
 
 MAX_CELLS = 200_000
 MAX_WORK = 15_000_000      # sum over cells of vertices x (Transformer + network work) x tie rules: a few seconds
@@ -179,7 +180,7 @@ def _check_regions(result: dict) -> str:
     if len(bx) not in (1, 2):
         raise Rejected("parameters.box: region certificates exist for dimensions 1 and 2 only")
     raw = R.lst(cert["cells"], "certificate.cells", 1, MAX_CELLS)
-    work = sum(len(c) if isinstance(c, list) else 1 for c in raw) * _cost(net, T) * len(rules)
+    work = _regions_work(raw, net, T, rules)
     if work > MAX_WORK:
         raise Rejected(f"certificate.cells: {len(raw)} cells of this network and Transformer exceed the work "
                        f"bound ({work} > {MAX_WORK})")
@@ -200,6 +201,17 @@ def _check_regions(result: dict) -> str:
     n_open = sum(1 for c in cells if c.dim == len(bx))
     return (f"T = Phi on the closed box, {len(cells)} cells ({n_open} open), tie {'+'.join(rules)}"
             + (f", {formula} sizes" if formula else ""))
+
+
+def _regions_work(raw_cells, net, T, rules) -> int:
+    return sum(len(c) if isinstance(c, list) else 1 for c in raw_cells) * _cost(net, T) * len(rules)
+
+
+def regions_work(parameters: dict, raw_cells) -> int:
+    """The work figure of an ``emulation-regions`` certificate that the check bounds by ``MAX_WORK`` (the search
+    side asks before it claims PROVED, so that it never records a certificate the kernel refuses as too large)."""
+    _, net, T, _, rules, _, _ = _read_params(parameters)
+    return _regions_work(raw_cells, net, T, rules)
 
 
 def _cost(net, T) -> int:
