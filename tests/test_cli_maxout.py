@@ -43,3 +43,14 @@ def test_maxout_cli(tmp_path):
     assert err.returncode == 2 and err.stderr.startswith("error: box: expected 1") and err.stderr.count("\n") == 1
     err = _run(str(spec).replace("o2", "missing"))
     assert err.returncode == 2 and "Traceback" not in err.stderr
+
+
+def test_verdict_line_names_the_summary_once(tmp_path):
+    """Regression: the PROVED line printed the evidence's summary twice ("...: equal on all of the box ...: equal on
+    all of the box ...")."""
+    spec = tmp_path / "o2.json"
+    spec.write_text(json.dumps(O2))
+    r = _run(str(spec), "--tie", "average")
+    assert r.returncode == 0, r.stderr
+    line = next(l for l in r.stdout.splitlines() if l.startswith("T6 PROVED"))
+    assert line.count("equal on all of the box") == 1, line
