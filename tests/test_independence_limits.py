@@ -183,3 +183,17 @@ def test_numeric_search_past_its_budget_evaluates_nothing(monkeypatch):
     monkeypatch.setattr(UniformCube, "cgf_ball", lambda *a, **k: pytest.fail("a CGF was evaluated"))
     assert R.search_work(laws, 1000) > R.MAX_SEARCH_WORK
     assert R.numeric_relation_search(laws, "affine", pts) is None
+
+
+def test_more_atoms_than_the_kernel_reads_is_a_size_error_at_once():
+    """Regression: 8 laws of 3,000 atoms (24,000 > the kernel's 20,000) ran the whole decision, then raised the
+    kernel's Rejected from the statement builder (a traceback, after 73 s)."""
+    import pytest
+
+    from verify.decide.independence import independent_mod_affine
+    from verify.errors import SizeLimitError
+    from verify.laws import Discrete
+
+    laws = [Discrete([[str(i * 8 + k)] for i in range(3000)]) for k in range(8)]
+    with pytest.raises(SizeLimitError, match="20000"):
+        independent_mod_affine(laws)

@@ -55,7 +55,7 @@ and the S1 / S2 conditions are evidence; only relations re-proved exactly count.
 
 Limits
 ------
-At most ``MAX_LAWS`` = 512 laws, ``MAX_TOTAL_ATOMS`` = 200,000 atoms, ``MAX_POINTS`` = 2048 given points
+At most ``MAX_LAWS`` = 512 laws, ``MAX_TOTAL_ATOMS`` = 20,000 atoms (the kernel's reader of the laws), ``MAX_POINTS`` = 2048 given points
 (:class:`~verify.errors.SizeLimitError`); ladder rungs in [16, 4096] bits.  For N > ``MAX_BALL_LAWS`` = 64
 (``method="auto"``) the square design is attempted only within the kernel's ball budget
 (:mod:`verify.kernel.lse`: nc x sum_i (atoms_i or d) <= 20,000 for nc = N + 1 + d columns, at most 4096
@@ -87,6 +87,7 @@ from .independence_certificates import (ball_design_certificate, design_points, 
                                                   rational_hessian_family)
 from ..canonical import jsonable
 from ..kernel import Rejected, check as kernel_check
+from ..kernel._laws import MAX_ATOMS as KERNEL_ATOMS
 from ..kernel.lse import CONVENTIONS, statement_batch, statement_independence, statement_relation
 from ..kernel.lse import (MAX_BALL_ATOMS as KERNEL_BALL_ATOMS, MAX_BALL_LAWS as KERNEL_BALL_LAWS,
                           MAX_BALL_WORK as KERNEL_BALL_WORK)
@@ -104,7 +105,8 @@ __all__ = ["independent_mod_affine", "check_relation", "batch_result", "self_che
 
 MAX_LAWS = 512
 MAX_POINTS = 2048
-MAX_TOTAL_ATOMS = 200_000       # atoms summed over all discrete laws
+MAX_TOTAL_ATOMS = KERNEL_ATOMS  # atoms summed over all discrete laws: every statement is built by the kernel's
+#                                 reader of the laws (verify.kernel._laws.MAX_ATOMS = 20,000), so no more can be stated
 MAX_BALL_LAWS = 64              # the ball design certificate (pure-Python arb loops) is used up to this N
 MODULI = ("affine", "constants")
 
