@@ -187,17 +187,9 @@ def _check_regions(result: dict) -> str:
     cells = C.read_cells(raw, "certificate.cells", len(bx), MAX_CELLS)
     C.check_partition(cells, bx)
     for i, cell in enumerate(cells):
-        phi, _ = C.eval_maxout(net, cell)
-        ties = True
-        for rule in rules:
-            if not ties:        # every hardmax argmax set was a singleton: both rules compute the same thing
-                continue
-            out, decisions = C.eval_transformer(T, cell, rule)
-            ties = any(isinstance(a, tuple) and len(a) > 1 for dec in decisions for a in dec)
-            for o, (a, b) in enumerate(zip(phi, out)):
-                if cell.sign(C.sub(a, b)) != 0:
-                    raise Rejected(f"certificate.cells[{i}]: output {o} differs on {cell!r} (tie {rule}): network "
-                                   f"{C.form_str(a)}, Transformer {C.form_str(b)}")
+        bad = polytope_leaf(net, T, rules, cell)      # the one comparison of both sides on a cell, any cell kind
+        if bad is not None:
+            raise Rejected(f"certificate.cells[{i}]: output {bad[0]} differs on {cell!r} (tie {bad[1]})")
     n_open = sum(1 for c in cells if c.dim == len(bx))
     return (f"T = Phi on the closed box, {len(cells)} cells ({n_open} open), tie {'+'.join(rules)}"
             + (f", {formula} sizes" if formula else ""))
@@ -228,8 +220,9 @@ def _cost(net, T) -> int:
 
 
 def polytope_leaf(net, T, rules, cell):
-    """``(output, rule)`` of the first output where Phi and T differ on the cell (every decision and the
-    comparison decided on the whole cell through ``cell.sign``), or None when they are equal there.  The search
+    """``(output, rule)`` of the first output where Phi and T differ on the cell (a vertex cell or a polyhedral
+    one; every decision and the comparison decided on the whole cell through ``cell.sign``), or None when they
+    are equal there.  The search
     (:mod:`verify.decide.polytope`) runs this same function, so both take the same decisions in the same order."""
     phi, _ = C.eval_maxout(net, cell)
     ties = True
