@@ -267,6 +267,22 @@ def _scalar_block(e, r: int, b: int, pivots: list):
     return L
 
 
+def _square_entries(matrix):
+    """(n, row-major list of arb entries) of a square ``arb_mat`` or list of rows; ``ValueError`` otherwise."""
+    if isinstance(matrix, arb_mat):
+        n = matrix.nrows()
+        if matrix.ncols() != n:
+            raise ValueError(f"matrix: {n} x {matrix.ncols()} is not square")
+        e = matrix.entries()
+    else:
+        n = len(matrix)
+        for i, row in enumerate(matrix):
+            if len(row) != n:
+                raise ValueError(f"matrix: row {i} has length {len(row)}, expected {n} (square)")
+        e = [to_ball(x) for row in matrix for x in row]
+    return n, e
+
+
 def ball_cholesky_blocked(matrix, block: int = CHOLESKY_BLOCK) -> CholeskyOutcome:
     """Blocked interval Cholesky: the outcome of :func:`ball_cholesky` (``positive_definite``, the squared
     pivots, ``failed_at``) with the O(n^3) work in Arb's own ``arb_mat`` routines.
@@ -300,17 +316,7 @@ def ball_cholesky_blocked(matrix, block: int = CHOLESKY_BLOCK) -> CholeskyOutcom
     """
     if not isinstance(block, int) or block < 1:
         raise ValueError(f"block: must be an integer >= 1, got {block!r}")
-    if isinstance(matrix, arb_mat):
-        n = matrix.nrows()
-        if matrix.ncols() != n:
-            raise ValueError(f"matrix: {n} x {matrix.ncols()} is not square")
-        e = matrix.entries()
-    else:
-        n = len(matrix)
-        for i, row in enumerate(matrix):
-            if len(row) != n:
-                raise ValueError(f"matrix: row {i} has length {len(row)}, expected {n} (square)")
-        e = [to_ball(x) for row in matrix for x in row]
+    n, e = _square_entries(matrix)
     pivots: list = []
     r, j0 = n, 0
     # the lower triangle, mirrored: T[i][c] = T[max(i, c)][min(i, c)]
@@ -362,17 +368,7 @@ def ball_cholesky_dot(matrix) -> CholeskyOutcome:
     (``failed_at``); a non-square matrix is a ``ValueError``.  Its balls are close to, not equal to,
     :func:`ball_cholesky`'s (Arb's dot products round once per sum).
     """
-    if isinstance(matrix, arb_mat):
-        n = matrix.nrows()
-        if matrix.ncols() != n:
-            raise ValueError(f"matrix: {n} x {matrix.ncols()} is not square")
-        e = matrix.entries()
-    else:
-        n = len(matrix)
-        for i, row in enumerate(matrix):
-            if len(row) != n:
-                raise ValueError(f"matrix: row {i} has length {len(row)}, expected {n} (square)")
-        e = [to_ball(x) for row in matrix for x in row]
+    n, e = _square_entries(matrix)
     L = arb_mat(n, n)
     rows = [[] for _ in range(n)]          # rows[j] = [L_j0, ..., L_j,j-1] (Python copies, for the vectors)
     pivots = []
@@ -401,17 +397,7 @@ def lower_column_blocks(matrix):
     """(n, column_block) for :func:`ball_cholesky_panel` from a square matrix (``arb_mat`` or rows):
     ``column_block(j0, j1)`` is the (j1 - j0) x (n - j0) ``arb_mat`` C with C[c, r] = matrix[j0 + r][j0 + c]
     (the lower triangle, read column-wise; entries with r < c are never read)."""
-    if isinstance(matrix, arb_mat):
-        n = matrix.nrows()
-        if matrix.ncols() != n:
-            raise ValueError(f"matrix: {n} x {matrix.ncols()} is not square")
-        e = matrix.entries()
-    else:
-        n = len(matrix)
-        for i, row in enumerate(matrix):
-            if len(row) != n:
-                raise ValueError(f"matrix: row {i} has length {len(row)}, expected {n} (square)")
-        e = [to_ball(x) for row in matrix for x in row]
+    n, e = _square_entries(matrix)
 
     def column_block(j0, j1):
         return arb_mat(j1 - j0, n - j0, [e[i * n + j] if i >= j else 0 for j in range(j0, j1) for i in range(j0, n)])
