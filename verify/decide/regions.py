@@ -323,6 +323,21 @@ def _layer_rank2(units, xs, V, max_regions, deadline=None):
     return new_xs, new_V
 
 
+def _argmax_changes(grid, ra, rb, half) -> list:
+    """The grid points g0 (of consecutive g0 < g1) where the argmax set of the pieces a + t (b - a), read at the
+    midpoint t = (g0 + g1) * half, changes from the previous interval's (exact arithmetic of the inputs' type)."""
+    out, prev = [], None
+    for g0, g1 in zip(grid, grid[1:]):
+        tm = (g0 + g1) * half
+        vals = [a + tm * (b - a) for a, b in zip(ra, rb)]
+        top = max(vals)
+        arg = tuple(j for j, v in enumerate(vals) if v == top)
+        if prev is not None and arg != prev:
+            out.append(g0)
+        prev = arg
+    return out
+
+
 def _layer_rank_k(units, xs, V, max_regions, deadline=None):
     def pieces_at(h):
         out = []
@@ -359,15 +374,7 @@ def _layer_rank_k(units, xs, V, max_regions, deadline=None):
                 continue
             z = xs[0] * 0
             grid = [z] + sorted(cand) + [z + 1]
-            prev = None
-            for g0, g1 in zip(grid, grid[1:]):
-                tm = (g0 + g1) / 2
-                vals = [a + tm * (bb - a) for a, bb in zip(ra, rb)]
-                top = max(vals)
-                arg = tuple(j for j, v in enumerate(vals) if v == top)
-                if prev is not None and arg != prev:
-                    ts.add(g0)
-                prev = arg
+            ts.update(_argmax_changes(grid, ra, rb, 1 / (z + 2)))
         if ts:
             xa, xb = xs[i], xs[i + 1]
             ha, hb = V[i], V[i + 1]
@@ -517,15 +524,7 @@ def _matrix_sweep_1d(net, lo, hi, max_regions, deadline=None, after_layer=None):
                     if not cand:
                         continue
                     grid = [fmpq(0)] + sorted(cand) + [one]
-                    prev = None
-                    for g0, g1 in zip(grid, grid[1:]):
-                        tm = (g0 + g1) * half
-                        vals = [av + tm * (bv - av) for av, bv in zip(a, bq)]
-                        top = max(vals)
-                        arg = tuple(j for j, v in enumerate(vals) if v == top)
-                        if prev is not None and arg != prev:
-                            ts.add(g0)
-                        prev = arg
+                    ts.update(_argmax_changes(grid, a, bq, half))
                 if ts:
                     new_pts.append((i, sorted(ts)))
                     total += len(ts)
