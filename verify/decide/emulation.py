@@ -77,12 +77,12 @@ from typing import Any, Callable
 
 from .geometry import box_faces, to_fraction, to_q
 from ..canonical import jsonable
-from .tracer import MAX_TRACED_CELLS, NotPiecewiseLinear, TracedCell, UntraceableCode, as_form, trace
+from .tracer import MAX_TRACED_CELLS, NotPiecewiseLinear, TracedCell, TracingContext, UntraceableCode, as_form, trace
 from ..arith.exact import fraction_str, parse_box, parse_positive, parse_exact as parse_exact_num
 from ..errors import InputError, SizeLimitError
 from ..arith.context import EXACT
 from ..objects.maxout import MaxoutNetwork
-from ..objects.transformer import TIE_RULES
+from ..objects.transformer import TIE_RULES, Attention, FeedForward
 from ..results import Method, Result, Verdict, check_label
 
 __all__ = ["prove_emulation", "AlteredCompiled", "alter_weight", "emulation_stages", "MAX_EXACT_DIM",
@@ -137,10 +137,9 @@ def _target_stages(target, rules) -> list:
     """Stages computing the Transformer output for every tie rule into state[2][rule]."""
     if _is_compiled(target) and hasattr(target.transformer, "sublayers"):
         tr = target.transformer
-        stages = [lambda s, ops: (s[0], s[1], {r: target.embed(list(s[0])) for r in rules})]
+        stages = [lambda s, ops: (s[0], s[1], dict.fromkeys(rules, target.embed(list(s[0]))))]
         for sub in tr.sublayers:
-            stages.append(lambda s, ops, sub=sub: (s[0], s[1], {
-                r: sub.apply(X, attention="hardmax", tie=r, ops=ops) for r, X in s[2].items()}))
+            stages.append(lambda s, ops, sub=sub: (s[0], s[1], _apply_rules(sub, s[2], ops)))
         stages.append(lambda s, ops: (s[0], s[1], {r: _as_tuple(target.read(X)) for r, X in s[2].items()}))
         return stages
     if callable(target):
@@ -148,6 +147,31 @@ def _target_stages(target, rules) -> list:
             return [lambda s, ops: (s[0], s[1], {r: _as_tuple(target(list(s[0]), tie=r, ops=ops)) for r in rules})]
         return [lambda s, ops: (s[0], s[1], {r: _as_tuple(target(list(s[0]), ops=ops)) for r in rules})]
     raise InputError("transformer", f"expected a compiled Transformer or a callable, got {type(target).__name__}")
+
+
+SHARE_TIE_FREE = True      # False: every tie rule evaluates every sublayer (the same cells and certificate)
+
+
+def _apply_rules(sub, states, ops) -> dict:
+    """``{rule: sub.apply(X, tie=rule)}`` for the states of every tie rule.  Under the tracer, a rule whose
+    input is the same object as an earlier rule's reuses that rule's output when the earlier evaluation met no
+    tie (every ``argmax_set`` it asked, recorded in ``ops.pattern``, has one member): the sublayer's output then
+    does not depend on the tie rule (an FFN ignores it; hardmax weights depend on it only through argmax sets
+    of two or more members), and the skipped evaluation would ask the same decisions of the same values on the
+    same cell, all already decided there -- the cells, maps and certificate are unchanged, only the repeated
+    arithmetic is saved."""
+    out, done = {}, {}
+    share = SHARE_TIE_FREE and isinstance(ops, TracingContext) and type(sub) in (Attention, FeedForward)
+    for r, X in states.items():
+        hit = done.get(id(X)) if share else None
+        if hit is not None:
+            out[r] = hit
+            continue
+        n0 = len(ops.pattern) if share else 0
+        y = out[r] = sub.apply(X, attention="hardmax", tie=r, ops=ops)
+        if share and all(e[0] != "a" or len(e[1]) == 1 for e in ops.pattern[n0:]):
+            done[id(X)] = y
+    return out
 
 
 def emulation_stages(reference, target, rules) -> list:

@@ -1,0 +1,34 @@
+"""Pins of the emulation search's shortcuts: they change no cell, map or certificate (docs/regions.md)."""
+
+import hashlib
+
+from verify.canonical import canonical_dumps
+from verify.checks.t6_maxout_emulation import check_altered_emulation, check_random_emulation
+
+
+def _digest(r) -> str:
+    d = r.to_dict()
+    d.pop("timing", None)
+    return hashlib.sha256(canonical_dumps(d).encode()).hexdigest()
+
+
+def test_tie_free_sharing_changes_no_result(monkeypatch):
+    """Under tie rule both, a sublayer whose input is shared by both rules and that met no tie is evaluated once;
+    without the shortcut every rule evaluates it: the same Results (PROVED and REFUTED)."""
+    import verify.decide.emulation as E
+
+    def run():
+        return [_digest(check_random_emulation(seed=1, d=2, k=2, L=2, max_width=3)),
+                _digest(check_altered_emulation("O2", sublayer=3, name="W_O", index=(0, 0), delta="1/2"))]
+
+    fast = run()
+    monkeypatch.setattr(E, "SHARE_TIE_FREE", False)
+    assert run() == fast
+
+
+def test_audit_results_pinned():
+    """sha256 of the canonical Result JSON (minus timing) of audits the speed work touched, recorded on the base
+    commit before it: a speed-up must leave them byte-identical."""
+    assert _digest(check_random_emulation(seed=1, d=2, k=2, L=2, max_width=3))[:16] == "1ac7bd5da2cbaf1e"
+    assert _digest(check_altered_emulation("random", seed=1, d=2, sublayer=3, name="W_O", index=(0, 0),
+                                           delta="1/4"))[:16] == "17eb29705467fe55"
