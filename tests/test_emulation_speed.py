@@ -32,3 +32,29 @@ def test_audit_results_pinned():
     assert _digest(check_random_emulation(seed=1, d=2, k=2, L=2, max_width=3))[:16] == "1ac7bd5da2cbaf1e"
     assert _digest(check_altered_emulation("random", seed=1, d=2, sublayer=3, name="W_O", index=(0, 0),
                                            delta="1/4"))[:16] == "17eb29705467fe55"
+
+
+def test_sampled_tie_free_sharing_changes_no_result(monkeypatch):
+    """The sampled path (d > 6) evaluates the compiled Transformer once per point when that evaluation met no tie;
+    the same Results without the shortcut, INCONCLUSIVE and REFUTED; a tie is noticed."""
+    import verify.decide.emulation as E
+    from verify.constructions.maxout_compiler import compile_maxout
+    from verify.constructions.reference_networks import random_maxout
+
+    net = random_maxout(0, 7, 2, 1, 1)
+    box = [[-1, 1]] * 7
+    compiled = compile_maxout(net, box)
+    altered = E.alter_weight(compiled, 1, "W_O", (0, 0), "1/2")
+
+    def run():
+        return [_digest(E.prove_emulation(compiled, samples=8)), _digest(E.prove_emulation((net, altered), box,
+                                                                                           samples=8))]
+
+    fast = run()
+    assert E._tie_free_shareable(compiled) and E._tie_free_shareable(altered)
+    monkeypatch.setattr(E, "SHARE_TIE_FREE", False)
+    assert not E._tie_free_shareable(compiled)
+    assert run() == fast
+    w = E._TieWatch()
+    assert w.argmax_set([1, 2]) == [1] and not w.tied
+    assert w.argmax_set([2, 2, 1]) == [0, 1] and w.tied

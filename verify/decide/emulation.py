@@ -80,7 +80,9 @@ from ..canonical import jsonable
 from .tracer import MAX_TRACED_CELLS, NotPiecewiseLinear, TracedCell, TracingContext, UntraceableCode, as_form, trace
 from ..arith.exact import fraction_str, parse_box, parse_positive, parse_exact as parse_exact_num
 from ..errors import InputError, SizeLimitError
-from ..arith.context import EXACT
+from ..arith.context import EXACT, ExactContext
+from ..constructions.cpwl_compiler import CompiledCPWL
+from ..constructions.maxout_compiler import CompiledMaxout
 from ..objects.maxout import MaxoutNetwork
 from ..objects.transformer import TIE_RULES, Attention, FeedForward
 from ..results import Method, Result, Verdict, check_label
@@ -809,12 +811,37 @@ def _search_points(ref, target, bx, rules, samples, seed):
     return None
 
 
+class _TieWatch(ExactContext):
+    """The exact context, noting whether some hardmax argmax set had two or more members."""
+
+    def __init__(self):
+        self.tied = False
+
+    def argmax_set(self, values) -> list:
+        best = super().argmax_set(values)
+        self.tied = self.tied or len(best) > 1
+        return best
+
+
+def _tie_free_shareable(target) -> bool:
+    """Whether ``target(x, tie=...)`` is the standard compiled evaluation (embedding, the hardmax sublayers of
+    :mod:`verify.objects.transformer`, read-out): then the tie rule matters only through argmax sets of two or
+    more members, and an evaluation that met none gives every rule's value."""
+    calls = (CompiledMaxout.__call__, CompiledCPWL.__call__, AlteredCompiled.__call__)
+    return (SHARE_TIE_FREE and type(target).__call__ in calls and hasattr(target.transformer, "sublayers")
+            and all(type(sub) in (Attention, FeedForward) for sub in target.transformer.sublayers))
+
+
 def _sampled(claim, ref, target, bx, rules, samples, seed, params, conventions, evidence, why_not, spec):
     pts = _points(bx, samples, seed)
+    share = len(rules) > 1 and _tie_free_shareable(target)
     for x in pts:
         a = _exact_reference(ref, x)
+        b = None
         for rule in rules:
-            b = _exact_target(target, x, rule)
+            if b is None or not share or watch.tied:
+                watch = _TieWatch()
+                b = _as_tuple(target(list(x), tie=rule, ops=watch)) if share else _exact_target(target, x, rule)
             if a != b:
                 out = _witness_result(claim, ref, target, spec, x, rule, params, conventions,
                                       evidence, why_not)
