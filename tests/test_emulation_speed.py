@@ -13,8 +13,9 @@ def _digest(r) -> str:
 
 
 def test_tie_free_sharing_changes_no_result(monkeypatch):
-    """Under tie rule both, a sublayer whose input is shared by both rules and that met no tie is evaluated once;
-    without the shortcut every rule evaluates it: the same Results (PROVED and REFUTED)."""
+    """Under tie rule both, a sublayer whose input is shared by both rules and that met no tie is evaluated once,
+    and the decision-free work of a sublayer is shared between cells; without the shortcuts every rule and every
+    cell evaluates every sublayer: the same Results (PROVED and REFUTED), each shortcut alone too."""
     import verify.decide.emulation as E
 
     def run():
@@ -22,7 +23,11 @@ def test_tie_free_sharing_changes_no_result(monkeypatch):
                 _digest(check_altered_emulation("O2", sublayer=3, name="W_O", index=(0, 0), delta="1/2"))]
 
     fast = run()
+    monkeypatch.setattr(E, "SHARE_ACROSS_CELLS", False)
+    assert run() == fast
     monkeypatch.setattr(E, "SHARE_TIE_FREE", False)
+    assert run() == fast
+    monkeypatch.setattr(E, "SHARE_ACROSS_CELLS", True)
     assert run() == fast
 
 
@@ -36,25 +41,18 @@ def test_audit_results_pinned():
 
 def test_sampled_tie_free_sharing_changes_no_result(monkeypatch):
     """The sampled path (d > 6) evaluates the compiled Transformer once per point when that evaluation met no tie;
-    the same Results without the shortcut, INCONCLUSIVE and REFUTED; a tie is noticed."""
+    the same Result without the shortcut; a tie is noticed (then every rule is evaluated)."""
     import verify.decide.emulation as E
     from verify.constructions.maxout_compiler import compile_maxout
     from verify.constructions.reference_networks import random_maxout
 
-    net = random_maxout(0, 7, 2, 1, 1)
-    box = [[-1, 1]] * 7
-    compiled = compile_maxout(net, box)
-    altered = E.alter_weight(compiled, 1, "W_O", (0, 0), "1/2")
-
-    def run():
-        return [_digest(E.prove_emulation(compiled, samples=8)), _digest(E.prove_emulation((net, altered), box,
-                                                                                           samples=8))]
-
-    fast = run()
-    assert E._tie_free_shareable(compiled) and E._tie_free_shareable(altered)
+    compiled = compile_maxout(random_maxout(0, 7, 2, 1, 1), [[-1, 1]] * 7)
+    fast = _digest(E.prove_emulation(compiled, samples=4))
+    assert E._tie_free_shareable(compiled)
+    assert E._tie_free_shareable(E.alter_weight(compiled, 1, "W_O", (0, 0), "1/2"))
     monkeypatch.setattr(E, "SHARE_TIE_FREE", False)
     assert not E._tie_free_shareable(compiled)
-    assert run() == fast
+    assert _digest(E.prove_emulation(compiled, samples=4)) == fast
     w = E._TieWatch()
     assert w.argmax_set([1, 2]) == [1] and not w.tied
     assert w.argmax_set([2, 2, 1]) == [0, 1] and w.tied

@@ -84,7 +84,7 @@ from ..arith.context import EXACT, ExactContext
 from ..constructions.cpwl_compiler import CompiledCPWL
 from ..constructions.maxout_compiler import CompiledMaxout
 from ..objects.maxout import MaxoutNetwork
-from ..objects.transformer import TIE_RULES, Attention, FeedForward
+from ..objects.transformer import TIE_RULES, Attention, FeedForward, _winners
 from ..results import Method, Result, Verdict, check_label
 
 __all__ = ["prove_emulation", "AlteredCompiled", "alter_weight", "emulation_stages", "MAX_EXACT_DIM",
@@ -139,9 +139,19 @@ def _target_stages(target, rules) -> list:
     """Stages computing the Transformer output for every tie rule into state[2][rule]."""
     if _is_compiled(target) and hasattr(target.transformer, "sublayers"):
         tr = target.transformer
-        stages = [lambda s, ops: (s[0], s[1], dict.fromkeys(rules, target.embed(list(s[0]))))]
+        memo = {}                 # shared by the cells of one run (values only: see _apply_rules)
+
+        def embed(s, ops):
+            if not (SHARE_ACROSS_CELLS and isinstance(ops, TracingContext)):
+                return (s[0], s[1], dict.fromkeys(rules, target.embed(list(s[0]))))
+            hit = memo.get(("embed", id(s[0])))
+            if hit is None:           # the input forms are one object for every cell: one embedding of them
+                hit = memo[("embed", id(s[0]))] = (s[0], target.embed(list(s[0])))
+            return (s[0], s[1], dict.fromkeys(rules, hit[1]))
+
+        stages = [embed]
         for sub in tr.sublayers:
-            stages.append(lambda s, ops, sub=sub: (s[0], s[1], _apply_rules(sub, s[2], ops)))
+            stages.append(lambda s, ops, sub=sub: (s[0], s[1], _apply_rules(sub, s[2], ops, memo)))
         stages.append(lambda s, ops: (s[0], s[1], {r: _as_tuple(target.read(X)) for r, X in s[2].items()}))
         return stages
     if callable(target):
@@ -152,9 +162,80 @@ def _target_stages(target, rules) -> list:
 
 
 SHARE_TIE_FREE = True      # False: every tie rule evaluates every sublayer (the same cells and certificate)
+SHARE_ACROSS_CELLS = True  # False: every cell evaluates every sublayer from scratch (the same cells and certificate)
+_MEMO_ENTRIES = 200_000    # the cross-cell memo is cleared past this many entries (it only saves work)
 
 
-def _apply_rules(sub, states, ops) -> dict:
+def _ffn_across(sub, X, ops, memo):
+    """``sub.apply(X, ops=ops)`` for a FeedForward under the tracer, sharing work between the cells of one run.
+
+    The pre-activations W1 x + b1 of every token are linear in the input values (no decision, the same on every
+    cell): computed once per input object.  Each cell then asks its own ReLU decisions, token by token and unit
+    by unit as :meth:`FeedForward.apply` does; the output of a token is a function of its pre-activations and
+    the decided pattern only (an active unit passes its value, an inactive one gives 0), so it is computed once
+    per (input, token, pattern) with the arithmetic of :meth:`FeedForward.apply`, and the output matrix once
+    per (input, whole pattern): equal patterns give the same objects, which the next sublayer shares in turn."""
+    key = ("ffn", id(sub), id(X))
+    hit = memo.get(key)
+    if hit is None:
+        cols = list(zip(*X))
+        dot = ops.sparse_combination
+        pre = [[dot(col, row, b) for row, b in zip(sub._w1, sub.b1)] for col in cols]
+        hit = memo[key] = (sub, X, cols, pre, {}, {})
+    _, _, cols, pre, per_token, whole = hit
+    pats, outs = [], []
+    for j, col in enumerate(cols):
+        act = [ops.relu(u) for u in pre[j]]
+        pat = tuple(a is u for a, u in zip(act, pre[j]))
+        pats.append(pat)
+        new = per_token.get((j, pat))
+        if new is None:
+            dot = ops.sparse_combination
+            new = []
+            for e, (row, b) in enumerate(zip(sub._w2, sub.b2)):
+                v = col[e]
+                if row:
+                    v = v + dot(act, row, b)
+                elif b != 0:
+                    v = v + (ops.convert(b) if ops.lifts_constants else b)
+                new.append(v)
+            per_token[(j, pat)] = new
+        outs.append(new)
+    pats = tuple(pats)
+    Y = whole.get(pats)
+    if Y is None:
+        Y = whole[pats] = tuple(tuple(outs[j][e] for j in range(len(cols))) for e in range(len(X)))
+    return Y
+
+
+def _attention_across(sub, X, tie, ops, memo):
+    """Hardmax ``sub.apply(X, tie=tie, ops=ops)`` for an Attention under the tracer, sharing work between the
+    cells of one run: the projections W_Q x, W_K x, W_V x (linear, no decision) once per input object; the
+    scores (their products need a factor constant on the cell: decided on this cell) and the argmax sets per
+    cell, head by head and query by query as :meth:`Head.contributions` asks them; the output, a function of
+    the input and the winners only, once per (input, tie rule, winners)."""
+    key = ("attention", id(sub), id(X))
+    hit = memo.get(key)
+    if hit is None:
+        cols = list(zip(*X))
+        hit = memo[key] = (sub, X, cols, [head._project_all(cols, ops) for head in sub.heads], {})
+    _, _, cols, proj, outputs = hit
+    winners = []
+    for head, (qs, ks, vs) in zip(sub.heads, proj):
+        by_query = {}
+        winners.append(tuple(_winners(head._scores(qs, ks, j, by_query, ops), tie, ops) for j in range(len(cols))))
+    wkey = (tie, tuple(winners))
+    Y = outputs.get(wkey)
+    if Y is None:
+        contribs = []
+        for head, (_, _, vs), won in zip(sub.heads, proj, winners):
+            by_winners = {}
+            contribs.append([head._weighted(vs, w, by_winners) for w in won])
+        Y = outputs[wkey] = sub._write(X, cols, contribs, ops)
+    return Y
+
+
+def _apply_rules(sub, states, ops, memo=None) -> dict:
     """``{rule: sub.apply(X, tie=rule)}`` for the states of every tie rule.  Under the tracer, a rule whose
     input is the same object as an earlier rule's reuses that rule's output when the earlier evaluation met no
     tie (every ``argmax_set`` it asked, recorded in ``ops.pattern``, has one member): the sublayer's output then
@@ -163,14 +244,23 @@ def _apply_rules(sub, states, ops) -> dict:
     same cell, all already decided there -- the cells, maps and certificate are unchanged, only the repeated
     arithmetic is saved."""
     out, done = {}, {}
-    share = SHARE_TIE_FREE and isinstance(ops, TracingContext) and type(sub) in (Attention, FeedForward)
+    known = isinstance(ops, TracingContext) and type(sub) in (Attention, FeedForward)
+    share = SHARE_TIE_FREE and known
+    across = SHARE_ACROSS_CELLS and known and memo is not None
+    if across and len(memo) > _MEMO_ENTRIES:
+        memo.clear()
     for r, X in states.items():
         hit = done.get(id(X)) if share else None
         if hit is not None:
             out[r] = hit
             continue
         n0 = len(ops.pattern) if share else 0
-        y = out[r] = sub.apply(X, attention="hardmax", tie=r, ops=ops)
+        if not across:
+            y = out[r] = sub.apply(X, attention="hardmax", tie=r, ops=ops)
+        elif type(sub) is FeedForward:
+            y = out[r] = _ffn_across(sub, X, ops, memo)
+        else:
+            y = out[r] = _attention_across(sub, X, r, ops, memo)
         if share and all(e[0] != "a" or len(e[1]) == 1 for e in ops.pattern[n0:]):
             done[id(X)] = y
     return out
