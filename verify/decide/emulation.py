@@ -28,11 +28,13 @@ Algorithm
 3. d <= 2: :func:`~verify.decide.tracer.trace` of the joint stages (network layers, then embedding,
    sublayers and read-out of the Transformer for every tie rule) over :func:`~verify.decide.geometry.box_faces`
    (``closed=True``); on every final cell the affine maps are compared at every vertex.  Cost: one stage
-   run per (cell, stage), the number of cells being that of the joint decomposition.
+   run per (cell, stage), the number of cells being that of the joint decomposition; a tie-free sublayer is
+   evaluated once for both tie rules, and its decision-free work once per input object across the cells
+   (:func:`_apply_rules`; docs/regions.md, "Shared work": the cells and certificate are unchanged).
 4. d = 3..6 with recorded weights: the polyhedral-cell search (:func:`verify.decide.polytope.emulation_search`)
    over the 3^d faces of the closed box, at most ``max_cells`` leaves and ``time_budget`` seconds (default 600).
 5. otherwise d >= 3: exact evaluation at the 2^d box corners (d <= 8) and ``samples`` seeded points of the grid
-   k/1024 of the box.
+   k/1024 of the box (a compiled Transformer once per point when that evaluation met no tie).
 
 Soundness
 ---------
@@ -242,7 +244,8 @@ def _apply_rules(sub, states, ops, memo=None) -> dict:
     does not depend on the tie rule (an FFN ignores it; hardmax weights depend on it only through argmax sets
     of two or more members), and the skipped evaluation would ask the same decisions of the same values on the
     same cell, all already decided there -- the cells, maps and certificate are unchanged, only the repeated
-    arithmetic is saved."""
+    arithmetic is saved.  With ``memo`` (one dict per run), FFN and attention sublayers share their
+    decision-free work between cells (:func:`_ffn_across`, :func:`_attention_across`)."""
     out, done = {}, {}
     known = isinstance(ops, TracingContext) and type(sub) in (Attention, FeedForward)
     share = SHARE_TIE_FREE and known
