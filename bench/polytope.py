@@ -2,6 +2,7 @@
 prove_emulation cells per second, before and after a change of the search.
 
     python3 bench/polytope.py [--repeat 3] [--quick] [--large] [--before REV] [--no-emulation | --no-activation]
+    python3 bench/polytope.py --audits [--repeat 3]
 
 For each seeded random ReLU network (rank-2 maxout form) on [-1, 1]^d it prints, side by side, the exact
 activation count (every cell certified exactly, the certificate the kernel re-checks) and the count of a float
@@ -15,6 +16,11 @@ networks: cells (leaves of the split trees) per second, before and after.  The i
 the walker; prove_emulation >= 1e4 cells in <= 60 s (``--large``, one repeat unless ``--large-repeat``).
 Wall-clock medians, and the CPU-time (process time) ratio exact / walker beside them, since the machine may be
 shared.  The numbers printed are what this machine measures.
+
+``--audits``: the T6 audits the emulation shortcuts of verify/decide/emulation.py speed up (the 2-D tracer path,
+the sampled path in d = 7), each run with the shortcuts off (``SHARE_TIE_FREE = SHARE_ACROSS_CELLS = False``)
+and on, alternating, in one process: medians of wall and CPU time, the ratio off / on, and whether the Results
+(canonical JSON minus timing) are byte-identical.
 """
 
 from __future__ import annotations
@@ -127,8 +133,49 @@ def _timed(fn):
     return out, time.perf_counter() - t, time.process_time() - c
 
 
+AUDIT_CASES = [("random-d2-k3-L3-seed0", {"seed": 0, "d": 2, "k": 3, "L": 3, "max_width": 3}),
+               ("random-d2-k3-L3-seed4", {"seed": 4, "d": 2, "k": 3, "L": 3, "max_width": 3}),
+               ("d7-sampled", {"seed": 0, "d": 7, "k": 2, "L": 2, "max_width": 2})]
+
+
+def audits(repeat: int) -> int:
+    """The T6 audits with the emulation shortcuts off and on (alternating), medians and ratios."""
+    import hashlib
+
+    import verify.decide.emulation as E
+    from verify.canonical import canonical_dumps
+    from verify.checks.t6_maxout_emulation import check_random_emulation
+
+    def digest(r):
+        d = r.to_dict()
+        d.pop("timing", None)
+        return hashlib.sha256(canonical_dumps(d).encode()).hexdigest()
+
+    check_random_emulation(seed=1, d=2, k=2, L=2, max_width=3)          # imports outside the timings
+    print(f"T6 audits, emulation shortcuts off / on (median of {repeat}, alternating):")
+    print(f"{'audit':>24} {'off s':>7} {'on s':>7} {'ratio':>6} {'off cpu':>8} {'on cpu':>7} {'cpu ratio':>9}  same")
+    for name, kw in AUDIT_CASES:
+        wall, cpu, h = {False: [], True: []}, {False: [], True: []}, {}
+        for rep in range(repeat):
+            for on in ((False, True) if rep % 2 == 0 else (True, False)):
+                E.SHARE_TIE_FREE = E.SHARE_ACROSS_CELLS = on
+                try:
+                    r, w, c = _timed(lambda: check_random_emulation(**kw))
+                finally:
+                    E.SHARE_TIE_FREE = E.SHARE_ACROSS_CELLS = True
+                wall[on].append(w)
+                cpu[on].append(c)
+                h[on] = digest(r)
+        mw = {k: statistics.median(v) for k, v in wall.items()}
+        mc = {k: statistics.median(v) for k, v in cpu.items()}
+        print(f"{name:>24} {mw[False]:>7.2f} {mw[True]:>7.2f} {mw[False] / mw[True]:>6.2f} {mc[False]:>8.2f} "
+              f"{mc[True]:>7.2f} {mc[False] / mc[True]:>9.2f}  {'yes' if h[False] == h[True] else 'NO'}")
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--audits", action="store_true", help="only the T6 audits, emulation shortcuts off / on")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--large", action="store_true", help="add a d = 5 prove_emulation run with > 10^4 cells")
@@ -137,6 +184,8 @@ def main(argv=None) -> int:
     ap.add_argument("--no-activation", action="store_true", help="only prove_emulation")
     ap.add_argument("--before", default="355859d", help="git revision of the search to compare with ('' for none)")
     args = ap.parse_args(argv)
+    if args.audits:
+        return audits(args.repeat)
     import scipy.optimize  # noqa: F401  (import cost outside the timings)
 
     import verify.decide.polytope as after

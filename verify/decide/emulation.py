@@ -28,11 +28,13 @@ Algorithm
 3. d <= 2: :func:`~verify.decide.tracer.trace` of the joint stages (network layers, then embedding,
    sublayers and read-out of the Transformer for every tie rule) over :func:`~verify.decide.geometry.box_faces`
    (``closed=True``); on every final cell the affine maps are compared at every vertex.  Cost: one stage
-   run per (cell, stage), the number of cells being that of the joint decomposition.
+   run per (cell, stage), the number of cells being that of the joint decomposition; a tie-free sublayer is
+   evaluated once for both tie rules, and its decision-free work once per input object across the cells
+   (:func:`_apply_rules`; docs/regions.md, "Shared work": the cells and certificate are unchanged).
 4. d = 3..6 with recorded weights: the polyhedral-cell search (:func:`verify.decide.polytope.emulation_search`)
    over the 3^d faces of the closed box, at most ``max_cells`` leaves and ``time_budget`` seconds (default 600).
 5. otherwise d >= 3: exact evaluation at the 2^d box corners (d <= 8) and ``samples`` seeded points of the grid
-   k/1024 of the box.
+   k/1024 of the box (a compiled Transformer once per point when that evaluation met no tie).
 
 Soundness
 ---------
@@ -77,12 +79,14 @@ from typing import Any, Callable
 
 from .geometry import box_faces, to_fraction, to_q
 from ..canonical import jsonable
-from .tracer import MAX_TRACED_CELLS, NotPiecewiseLinear, TracedCell, UntraceableCode, as_form, trace
+from .tracer import MAX_TRACED_CELLS, NotPiecewiseLinear, TracedCell, TracingContext, UntraceableCode, as_form, trace
 from ..arith.exact import fraction_str, parse_box, parse_positive, parse_exact as parse_exact_num
 from ..errors import InputError, SizeLimitError
-from ..arith.context import EXACT
+from ..arith.context import EXACT, ExactContext
+from ..constructions.cpwl_compiler import CompiledCPWL
+from ..constructions.maxout_compiler import CompiledMaxout
 from ..objects.maxout import MaxoutNetwork
-from ..objects.transformer import TIE_RULES
+from ..objects.transformer import TIE_RULES, Attention, FeedForward, _winners
 from ..results import Method, Result, Verdict, check_label
 
 __all__ = ["prove_emulation", "AlteredCompiled", "alter_weight", "emulation_stages", "MAX_EXACT_DIM",
@@ -137,10 +141,19 @@ def _target_stages(target, rules) -> list:
     """Stages computing the Transformer output for every tie rule into state[2][rule]."""
     if _is_compiled(target) and hasattr(target.transformer, "sublayers"):
         tr = target.transformer
-        stages = [lambda s, ops: (s[0], s[1], {r: target.embed(list(s[0])) for r in rules})]
+        memo = {}                 # shared by the cells of one run (values only: see _apply_rules)
+
+        def embed(s, ops):
+            if not (SHARE_ACROSS_CELLS and isinstance(ops, TracingContext)):
+                return (s[0], s[1], dict.fromkeys(rules, target.embed(list(s[0]))))
+            hit = memo.get(("embed", id(s[0])))
+            if hit is None:           # the input forms are one object for every cell: one embedding of them
+                hit = memo[("embed", id(s[0]))] = (s[0], target.embed(list(s[0])))
+            return (s[0], s[1], dict.fromkeys(rules, hit[1]))
+
+        stages = [embed]
         for sub in tr.sublayers:
-            stages.append(lambda s, ops, sub=sub: (s[0], s[1], {
-                r: sub.apply(X, attention="hardmax", tie=r, ops=ops) for r, X in s[2].items()}))
+            stages.append(lambda s, ops, sub=sub: (s[0], s[1], _apply_rules(sub, s[2], ops, memo)))
         stages.append(lambda s, ops: (s[0], s[1], {r: _as_tuple(target.read(X)) for r, X in s[2].items()}))
         return stages
     if callable(target):
@@ -148,6 +161,112 @@ def _target_stages(target, rules) -> list:
             return [lambda s, ops: (s[0], s[1], {r: _as_tuple(target(list(s[0]), tie=r, ops=ops)) for r in rules})]
         return [lambda s, ops: (s[0], s[1], {r: _as_tuple(target(list(s[0]), ops=ops)) for r in rules})]
     raise InputError("transformer", f"expected a compiled Transformer or a callable, got {type(target).__name__}")
+
+
+SHARE_TIE_FREE = True      # False: every tie rule evaluates every sublayer (the same cells and certificate)
+SHARE_ACROSS_CELLS = True  # False: every cell evaluates every sublayer from scratch (the same cells and certificate)
+_MEMO_ENTRIES = 200_000    # the cross-cell memo is cleared past this many entries (it only saves work)
+
+
+def _ffn_across(sub, X, ops, memo):
+    """``sub.apply(X, ops=ops)`` for a FeedForward under the tracer, sharing work between the cells of one run.
+
+    The pre-activations W1 x + b1 of every token are linear in the input values (no decision, the same on every
+    cell): computed once per input object.  Each cell then asks its own ReLU decisions, token by token and unit
+    by unit as :meth:`FeedForward.apply` does; the output of a token is a function of its pre-activations and
+    the decided pattern only (an active unit passes its value, an inactive one gives 0), so it is computed once
+    per (input, token, pattern) with the arithmetic of :meth:`FeedForward.apply`, and the output matrix once
+    per (input, whole pattern): equal patterns give the same objects, which the next sublayer shares in turn."""
+    key = ("ffn", id(sub), id(X))
+    hit = memo.get(key)
+    if hit is None:
+        cols = list(zip(*X))
+        dot = ops.sparse_combination
+        pre = [[dot(col, row, b) for row, b in zip(sub._w1, sub.b1)] for col in cols]
+        hit = memo[key] = (sub, X, cols, pre, {}, {})
+    _, _, cols, pre, per_token, whole = hit
+    pats, outs = [], []
+    for j, col in enumerate(cols):
+        act = [ops.relu(u) for u in pre[j]]
+        pat = tuple(a is u for a, u in zip(act, pre[j]))
+        pats.append(pat)
+        new = per_token.get((j, pat))
+        if new is None:
+            dot = ops.sparse_combination
+            new = []
+            for e, (row, b) in enumerate(zip(sub._w2, sub.b2)):
+                v = col[e]
+                if row:
+                    v = v + dot(act, row, b)
+                elif b != 0:
+                    v = v + (ops.convert(b) if ops.lifts_constants else b)
+                new.append(v)
+            per_token[(j, pat)] = new
+        outs.append(new)
+    pats = tuple(pats)
+    Y = whole.get(pats)
+    if Y is None:
+        Y = whole[pats] = tuple(tuple(outs[j][e] for j in range(len(cols))) for e in range(len(X)))
+    return Y
+
+
+def _attention_across(sub, X, tie, ops, memo):
+    """Hardmax ``sub.apply(X, tie=tie, ops=ops)`` for an Attention under the tracer, sharing work between the
+    cells of one run: the projections W_Q x, W_K x, W_V x (linear, no decision) once per input object; the
+    scores (their products need a factor constant on the cell: decided on this cell) and the argmax sets per
+    cell, head by head and query by query as :meth:`Head.contributions` asks them; the output, a function of
+    the input and the winners only, once per (input, tie rule, winners)."""
+    key = ("attention", id(sub), id(X))
+    hit = memo.get(key)
+    if hit is None:
+        cols = list(zip(*X))
+        hit = memo[key] = (sub, X, cols, [head._project_all(cols, ops) for head in sub.heads], {})
+    _, _, cols, proj, outputs = hit
+    winners = []
+    for head, (qs, ks, vs) in zip(sub.heads, proj):
+        by_query = {}
+        winners.append(tuple(_winners(head._scores(qs, ks, j, by_query, ops), tie, ops) for j in range(len(cols))))
+    wkey = (tie, tuple(winners))
+    Y = outputs.get(wkey)
+    if Y is None:
+        contribs = []
+        for head, (_, _, vs), won in zip(sub.heads, proj, winners):
+            by_winners = {}
+            contribs.append([head._weighted(vs, w, by_winners) for w in won])
+        Y = outputs[wkey] = sub._write(X, cols, contribs, ops)
+    return Y
+
+
+def _apply_rules(sub, states, ops, memo=None) -> dict:
+    """``{rule: sub.apply(X, tie=rule)}`` for the states of every tie rule.  Under the tracer, a rule whose
+    input is the same object as an earlier rule's reuses that rule's output when the earlier evaluation met no
+    tie (every ``argmax_set`` it asked, recorded in ``ops.pattern``, has one member): the sublayer's output then
+    does not depend on the tie rule (an FFN ignores it; hardmax weights depend on it only through argmax sets
+    of two or more members), and the skipped evaluation would ask the same decisions of the same values on the
+    same cell, all already decided there -- the cells, maps and certificate are unchanged, only the repeated
+    arithmetic is saved.  With ``memo`` (one dict per run), FFN and attention sublayers share their
+    decision-free work between cells (:func:`_ffn_across`, :func:`_attention_across`)."""
+    out, done = {}, {}
+    known = isinstance(ops, TracingContext) and type(sub) in (Attention, FeedForward)
+    share = SHARE_TIE_FREE and known
+    across = SHARE_ACROSS_CELLS and known and memo is not None
+    if across and len(memo) > _MEMO_ENTRIES:
+        memo.clear()
+    for r, X in states.items():
+        hit = done.get(id(X)) if share else None
+        if hit is not None:
+            out[r] = hit
+            continue
+        n0 = len(ops.pattern) if share else 0
+        if not across:
+            y = out[r] = sub.apply(X, attention="hardmax", tie=r, ops=ops)
+        elif type(sub) is FeedForward:
+            y = out[r] = _ffn_across(sub, X, ops, memo)
+        else:
+            y = out[r] = _attention_across(sub, X, r, ops, memo)
+        if share and all(e[0] != "a" or len(e[1]) == 1 for e in ops.pattern[n0:]):
+            done[id(X)] = y
+    return out
 
 
 def emulation_stages(reference, target, rules) -> list:
@@ -785,12 +904,37 @@ def _search_points(ref, target, bx, rules, samples, seed):
     return None
 
 
+class _TieWatch(ExactContext):
+    """The exact context, noting whether some hardmax argmax set had two or more members."""
+
+    def __init__(self):
+        self.tied = False
+
+    def argmax_set(self, values) -> list:
+        best = super().argmax_set(values)
+        self.tied = self.tied or len(best) > 1
+        return best
+
+
+def _tie_free_shareable(target) -> bool:
+    """Whether ``target(x, tie=...)`` is the standard compiled evaluation (embedding, the hardmax sublayers of
+    :mod:`verify.objects.transformer`, read-out): then the tie rule matters only through argmax sets of two or
+    more members, and an evaluation that met none gives every rule's value."""
+    calls = (CompiledMaxout.__call__, CompiledCPWL.__call__, AlteredCompiled.__call__)
+    return (SHARE_TIE_FREE and type(target).__call__ in calls and hasattr(target.transformer, "sublayers")
+            and all(type(sub) in (Attention, FeedForward) for sub in target.transformer.sublayers))
+
+
 def _sampled(claim, ref, target, bx, rules, samples, seed, params, conventions, evidence, why_not, spec):
     pts = _points(bx, samples, seed)
+    share = len(rules) > 1 and _tie_free_shareable(target)
     for x in pts:
         a = _exact_reference(ref, x)
+        b = None
         for rule in rules:
-            b = _exact_target(target, x, rule)
+            if b is None or not share or watch.tied:
+                watch = _TieWatch()
+                b = _as_tuple(target(list(x), tie=rule, ops=watch)) if share else _exact_target(target, x, rule)
             if a != b:
                 out = _witness_result(claim, ref, target, spec, x, rule, params, conventions,
                                       evidence, why_not)
