@@ -34,7 +34,7 @@ from fractions import Fraction as F
 import numpy as np
 from flint import arb_mat
 
-from verify.decide.ntk import FLOAT64_UNDECIDED_RATIO, ladder_cholesky, predicted_start
+from verify.decide.ntk import FLOAT64_UNDECIDED_RATIO, ladder_cholesky, predicted_start, shifted_cholesky_pivots
 from verify.decide.ntk_gram import _discrete_atoms, apply_head, gaussian_heads, ntk_gram_float64, query_lists
 from verify.arith.ball import ball_cholesky, workprec
 from verify.laws import Discrete
@@ -91,7 +91,8 @@ def after(laws, heads):
     eig = np.linalg.eigvalsh(M)
     ratio = float(eig[0] / eig[-1])
     start = predicted_start({"size": len(M), "ratio": ratio, "undecided": not abs(ratio) > FLOAT64_UNDECIDED_RATIO,
-                             "naive_rule": "PD" if eig[0] > 0 else "not PD"}, LADDER)
+                             "naive_rule": "PD" if eig[0] > 0 else "not PD",
+                             "shifted_cholesky_pivots": shifted_cholesky_pivots(M)}, LADDER)
     feats, chol, attempts = ladder_cholesky(laws, QUERIES, LADDER[start:], head_set=heads)
     return ("PD" if chol.positive_definite else "undecided"), attempts[-1]["precision_bits"], time.perf_counter() - t0
 

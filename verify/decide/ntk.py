@@ -65,13 +65,15 @@ import math
 
 from .ntk_gram import NtkGram, ntk_gram, ntk_gram_features, ntk_gram_float64, ntk_inputs
 from ..canonical import jsonable
-from ..arith.ball import ball_bounds, ball_cholesky, ball_cholesky_panel, to_ball, workprec
+from ..arith.ball import (CHOLESKY_PANEL, ball_bounds, ball_cholesky, ball_cholesky_panel, certify_pd_residual,
+                          to_ball, workprec)
 from ..arith.exact import fraction_str, parse_exact, rank_q
 from ..errors import InputError
 from ..kernel import Rejected, ntk as kernel_ntk
 from ..results import Method, Result, Verdict
 
-__all__ = ["ntk_positive_definite", "ladder_cholesky", "predicted_bits", "float64_verdicts", "predicted_start", "certified_spectrum", "null_vector_from_relation",
+__all__ = ["ntk_positive_definite", "ladder_cholesky", "predicted_bits", "float64_verdicts", "predicted_start",
+           "shifted_cholesky_pivots", "RESIDUAL_MIN_SIZE", "certified_spectrum", "null_vector_from_relation",
            "null_basis_from_relation", "numerical_null_basis", "canonical_basis", "instance_parameters", "pd_certificate",
            "null_certificate",
            "NTK_LADDER", "FLOAT64_UNDECIDED_RATIO", "MEAN_FIELD_ARGUMENT", "SCOPE_NOTE", "STATEMENT"]
@@ -127,7 +129,29 @@ def float64_verdicts(M) -> dict:
     return {"size": n, "lambda_min": lmin, "lambda_max": lmax, "ratio": ratio,
             "naive_rule": "PD" if lmin > 0 else "not PD", "matrix_rank": rank,
             "rank_rule": "PD" if rank == n else "singular", "cholesky": chol, "undecided": bool(undecided),
+            **({"shifted_cholesky_pivots": shifted_cholesky_pivots(M)} if n > RESIDUAL_MIN_SIZE else {}),
             "note": "float64 evidence only; platform-dependent; 'undecided' when |lambda_min|/lambda_max <= 1e-12"}
+
+
+def shifted_cholesky_pivots(M) -> int:
+    """How many pivots a float64 Cholesky (LAPACK ``dpotrf``) of M - c I passes, c = 8 (n + 2)^2 2^-53 max_i M_ii
+    (the shift :func:`verify.arith.ball.certify_pd_residual` uses at 53 bits); n when it succeeds.  Evidence
+    that only chooses rungs (:func:`predicted_start`).
+
+    >>> import numpy as np
+    >>> shifted_cholesky_pivots(np.diag([1.0, 1e-20, 1.0]))
+    1
+    """
+    import numpy as np
+    from scipy.linalg import lapack
+
+    M = np.asarray(M, dtype=float)
+    n = M.shape[0]
+    if not n or not np.all(np.isfinite(M)):
+        return 0
+    c = 8.0 * (n + 2) ** 2 * 2.0 ** -53 * float(np.max(np.diag(M)))
+    _, info = lapack.dpotrf(M - c * np.eye(n), lower=1)
+    return n if info == 0 else max(0, int(info) - 1)
 
 
 def predicted_start(f64: dict, ladder: Sequence[int]) -> int:
@@ -142,11 +166,16 @@ def predicted_start(f64: dict, ladder: Sequence[int]) -> int:
     0
     """
     ratio, n = f64.get("ratio"), f64.get("size")
+    passed = f64.get("shifted_cholesky_pivots")
+    start = 0
+    if n and n > RESIDUAL_MIN_SIZE and isinstance(passed, int) and SKIP_MIN_PIVOTS <= passed < n:
+        need = 53 * n / passed                     # the residual certificate's 53-bit growth, extrapolated
+        start = next((i for i, p in enumerate(ladder) if 2 * p >= need), len(ladder) - 1)
     if f64.get("undecided", True) or f64.get("naive_rule") != "PD" or not isinstance(ratio, float) \
             or not ratio > 0 or not n:
-        return 0
+        return start
     need = math.log2(1 / ratio) + 2 * math.log2(n) + 16
-    return next((i for i, p in enumerate(ladder) if p >= need), len(ladder) - 1)
+    return max(start, next((i for i, p in enumerate(ladder) if p >= need), len(ladder) - 1))
 
 
 def _float64_evidence(dists, gram) -> dict:
@@ -504,9 +533,14 @@ def ladder_cholesky(dists, queries, ladder: Sequence[int], **gram_args) -> tuple
     while i < len(ladder):
         prec = ladder[i]
         feats = ntk_gram_features(dists, queries, precision=prec, **gram_args)
+        residual = feats.size > RESIDUAL_MIN_SIZE
         with workprec(prec):
-            chol = ball_cholesky_panel(feats.size, feats.column_block)
+            if residual:
+                chol = certify_pd_residual(feats.product())
+            else:
+                chol = ball_cholesky_panel(feats.size, feats.column_block)
         attempts.append({"precision_bits": prec, "positive_definite": bool(chol.positive_definite),
+                         **({"method": "residual"} if residual else {}),
                          **({} if chol.positive_definite else {"failed_at_pivot": chol.failed_at})})
         if chol.positive_definite:
             break
@@ -521,6 +555,7 @@ def ladder_cholesky(dists, queries, ladder: Sequence[int], **gram_args) -> tuple
     return feats, chol, attempts
 
 
+RESIDUAL_MIN_SIZE = CHOLESKY_PANEL   # above this many rows a rung is decided by certify_pd_residual
 SKIP_MIN_PIVOTS = 32      # pivots a failed rung must have passed before its growth predicts the next rungs
 
 

@@ -410,6 +410,11 @@ class GramFeatures:
             B = A if j0 == 0 and j1 == len(self.rows) else arb_mat(list(self.rows[j0:]))
             return (A * B.transpose()) / len(self.heads)
 
+    def product(self):
+        """The whole product F F^T / H as an ``arb_mat`` (one product, not mirrored: each entry encloses the
+        exact Gram entry, and (i, j), (j, i) may round differently)."""
+        return self._product(0, len(self.rows))
+
     def column_block(self, j0: int, j1: int):
         """C[c, r] = k[j0 + c, j0 + r] for columns j0..j1-1 and rows j0..n-1 (the (j1 - j0) x (n - j0)
         ``arb_mat``), cut from the product (F[b0:b1] F[b0:]^T) / H of the slab of ``GRAM_SLAB`` columns
