@@ -13,10 +13,14 @@ Columns (medians over the repeats):
               textbook ball Cholesky (verify.arith.ball.ball_cholesky), the ladder 64, 128, ..., 2048 bits
               from its bottom until the Cholesky succeeds, times summed over every rung tried;
   after     = the check's ladder, verify.decide.ntk.ladder_cholesky: per rung the Gram's rows
-              (verify.decide.ntk_gram.ntk_gram_features, shared exponentials) and the panel ball Cholesky
-              (verify.arith.ball.ball_cholesky_panel) of the Gram built slab by slab as far as the
-              factorisation gets, the ladder started at the rung the float64 condition number predicts
-              (verify.decide.ntk.predicted_start; the float64 Gram's time is counted in 'after');
+              (verify.decide.ntk_gram.ntk_gram_features, shared exponentials) and, up to 64 rows, the panel
+              ball Cholesky (verify.arith.ball.ball_cholesky_panel) of the Gram built slab by slab as far as
+              the factorisation gets; above 64 rows the residual certificate
+              (verify.arith.ball.certify_pd_residual: a floating-point Cholesky factor L of the Gram's
+              midpoints minus c I and a rigorous bound on the rows of K - c I - L L^T); the ladder started
+              at the rung the float64 Gram predicts (verify.decide.ntk.predicted_start: its condition number,
+              and above 64 rows how far a shifted float64 Cholesky gets; the float64 Gram's time is counted
+              in 'after');
   float64   = numpy Gram from the same exact heads + eigvalsh.
 Ratios: before / after (the speed-up), after / float64 and before / float64 (certified over the float floor).
 ``run()`` returns the figures for bench/run.py; the table goes to stderr.
@@ -34,7 +38,10 @@ from fractions import Fraction as F
 import numpy as np
 from flint import arb_mat
 
-from verify.decide.ntk import FLOAT64_UNDECIDED_RATIO, ladder_cholesky, predicted_start, shifted_cholesky_pivots
+import scipy.linalg.lapack  # noqa: F401  (imported once here, not inside the first timed row)
+
+from verify.decide.ntk import (FLOAT64_UNDECIDED_RATIO, RESIDUAL_MIN_SIZE, ladder_cholesky, predicted_start,
+                               shifted_cholesky_pivots)
 from verify.decide.ntk_gram import _discrete_atoms, apply_head, gaussian_heads, ntk_gram_float64, query_lists
 from verify.arith.ball import ball_cholesky, workprec
 from verify.laws import Discrete
@@ -92,7 +99,8 @@ def after(laws, heads):
     ratio = float(eig[0] / eig[-1])
     start = predicted_start({"size": len(M), "ratio": ratio, "undecided": not abs(ratio) > FLOAT64_UNDECIDED_RATIO,
                              "naive_rule": "PD" if eig[0] > 0 else "not PD",
-                             "shifted_cholesky_pivots": shifted_cholesky_pivots(M)}, LADDER)
+                             **({"shifted_cholesky_pivots": shifted_cholesky_pivots(M)} if len(M) > RESIDUAL_MIN_SIZE
+                                else {})}, LADDER)
     feats, chol, attempts = ladder_cholesky(laws, QUERIES, LADDER[start:], head_set=heads)
     return ("PD" if chol.positive_definite else "undecided"), attempts[-1]["precision_bits"], time.perf_counter() - t0
 

@@ -10,6 +10,8 @@ import pytest
 from flint import arb, arb_mat
 
 from verify.arith.ball import approximate_cholesky, ball_cholesky_dot, certify_pd_residual, to_ball, workprec
+from verify.decide.ntk import RESIDUAL_MIN_SIZE, ladder_cholesky, predicted_start
+from verify.laws import Discrete
 
 
 def _spd(n, seed, shift=F(1, 100)):
@@ -75,3 +77,30 @@ def test_only_the_lower_triangle_is_read():
         bad = arb_mat(M)
         bad[5, 2] = arb(1000)                        # a forged lower entry breaks positive-definiteness
         assert certify_pd_residual(bad).positive_definite is None
+
+
+def _family(n_laws, seed=2026):
+    rng = random.Random(seed)
+    laws = []
+    for _ in range(n_laws):
+        pts = set()
+        while len(pts) < 4:
+            pts.add((F(rng.randint(-16, 16), 8), F(rng.randint(-16, 16), 8)))
+        laws.append(Discrete([list(p) for p in sorted(pts)]))
+    return laws
+
+
+def test_the_ladder_above_64_rows_uses_the_residual_bound():
+
+    laws, q = _family(33), [[1, F(1, 2)], [F(-3, 10), 1]]
+    assert 2 * len(laws) > RESIDUAL_MIN_SIZE
+    _, out, attempts = ladder_cholesky(laws, q, (128, 256), heads=40, seed=0, scale=F(1, 4))
+    assert out.positive_definite is True and [a["method"] for a in attempts] == ["residual"]
+    # too few heads for a PD Gram (rank <= 2 H = 16 < 68): never certified, whatever the rung
+    _, out, attempts = ladder_cholesky(laws, q, (64,), heads=8, seed=0, scale=F(1, 4))
+    assert out.positive_definite is None and attempts[0]["failed_at_pivot"] <= 16
+    # the shifted float64 Cholesky only chooses the first rung, above 64 rows only
+    f64 = {"size": 100, "ratio": -1e-17, "undecided": True, "naive_rule": "not PD", "shifted_cholesky_pivots": 50}
+    assert predicted_start(f64, (64, 128, 256)) == 0 and predicted_start({**f64, "shifted_cholesky_pivots": 40},
+                                                                        (64, 128, 256)) == 1
+    assert predicted_start({**f64, "size": 60, "shifted_cholesky_pivots": 32}, (64, 128)) == 0

@@ -26,9 +26,10 @@ Algorithm
 1. The float64 Gram first (evidence), whose condition number picks the first rung worth trying
    (:func:`predicted_start`; the bottom rung when float64 is undecided or sees no PD matrix); then for each
    rung of ``ladder`` (``NTK_LADDER`` = 200, 400, 800 bits) from there (:func:`ladder_cholesky`): the
-   Gram's gradient rows (:func:`~verify.decide.ntk_gram.ntk_gram_features`) and the panel interval
-   Cholesky (:func:`~verify.arith.ball.ball_cholesky_panel`: the sums inside Arb's ``arb_mat`` routines,
-   the Gram built one column panel at a time as far as the factorisation gets), until it succeeds; a
+   Gram's gradient rows (:func:`~verify.decide.ntk_gram.ntk_gram_features`) and, up to 64 rows, the panel
+   interval Cholesky (:func:`~verify.arith.ball.ball_cholesky_panel`: the sums inside Arb's ``arb_mat``
+   routines, the Gram built one column panel at a time as far as the factorisation gets), above 64 rows
+   the residual certificate (:func:`~verify.arith.ball.certify_pd_residual`), until it succeeds; a
    rung that fails after >= 32 pivots skips the rungs its radius growth predicts to fail
    (:func:`predicted_bits`, never the top rung).
 2. PD: the kernel's own Gram and pivots give the certificate (:func:`pd_certificate`); the certified
@@ -41,7 +42,8 @@ Algorithm
 Soundness
 ---------
 PROVED rests on Arb's enclosures and the interval Cholesky lemma (every symmetric matrix in the balls is
-PD; docs/conventions.md section 2), recomputed by the kernel.  REFUTED rests on an exact identity in A,
+PD; docs/conventions.md section 2), or above 64 rows on the residual bound of
+:func:`~verify.arith.ball.certify_pd_residual` (A = L L^T + S with S certainly PD), recomputed by the kernel.  REFUTED rests on an exact identity in A,
 checked by the kernel, so the vectors are null for every head set.  What PD implies beyond this Gram (the
 mean-field kernel, independence of the CGFs) is the argument of :data:`MEAN_FIELD_ARGUMENT`, within the
 scope of :data:`SCOPE_NOTE` (docs/ntk.md).  Float64 numbers and the spectrum estimates are evidence.
@@ -157,7 +159,9 @@ def shifted_cholesky_pivots(M) -> int:
 def predicted_start(f64: dict, ladder: Sequence[int]) -> int:
     """The index of the first rung of ``ladder`` worth trying, from float64 evidence (:func:`float64_verdicts`):
     the first rung of at least log2(lambda_max / lambda_min) + 2 log2(n) + 16 bits, when float64 sees a PD
-    matrix it calls decided; 0 (the bottom) otherwise.  A choice of where to start only: the verdict still
+    matrix it calls decided; 0 (the bottom) otherwise.  Above ``RESIDUAL_MIN_SIZE`` rows, also: when a
+    shifted float64 Cholesky (:func:`shifted_cholesky_pivots`) passes f >= 32 of the n pivots, the first
+    rung q with 2 q >= 53 n / f (the same extrapolation as :func:`predicted_bits`); the later of the two.  A choice of where to start only: the verdict still
     comes from the ball Cholesky, and an under-estimate climbs the ladder as before.
 
     >>> predicted_start({"size": 100, "ratio": 1e-30, "undecided": False, "naive_rule": "PD"}, (64, 128, 256, 512))
@@ -503,24 +507,28 @@ def null_certificate(params: dict, candidates: Sequence[Sequence], ladder: Seque
 
 def ladder_cholesky(dists, queries, ladder: Sequence[int], **gram_args) -> tuple:
     """Step 1's ladder: for each rung of ``ladder`` in turn, the Gram's gradient rows
-    (:func:`~verify.decide.ntk_gram.ntk_gram_features`) and the panel interval Cholesky
-    (:func:`~verify.arith.ball.ball_cholesky_panel`) of the Gram, built one column panel at a time as the
-    factorisation reaches it, until every pivot is certainly > 0.  Returns ``(features of the last rung,
-    its CholeskyOutcome, attempts)``.
+    (:func:`~verify.decide.ntk_gram.ntk_gram_features`) and, for n <= ``RESIDUAL_MIN_SIZE`` (64) rows, the
+    panel interval Cholesky (:func:`~verify.arith.ball.ball_cholesky_panel`) of the Gram, built one column
+    panel at a time as the factorisation reaches it, until every pivot is certainly > 0; above, the
+    residual certificate (:func:`~verify.arith.ball.certify_pd_residual`) of the whole Gram.  Returns
+    ``(features of the last rung, its CholeskyOutcome or ResidualOutcome, attempts)``.
 
     Algorithm
     ---------
     Per rung: the rows F at that precision, then panels of k = F F^T / H (F[j0:j1] F[j0:]^T / H, an
     ``arb_mat`` product) handed to the Cholesky, which stops at the first pivot not certainly > 0, so a
-    failing rung builds only the panels up to that pivot.  After a failure, the rungs q with 2 q below
-    :func:`predicted_bits` are skipped (never the last one; recorded as ``skipped_after`` in the failed
-    attempt).
+    failing rung builds only the panels up to that pivot.  Above 64 rows: k = F F^T / H as one product,
+    a floating-point Cholesky factor L of mid(k) - c I and a rigorous bound on the rows of k - c I - L L^T
+    (attempts record ``"method": "residual"``; ``failed_at_pivot`` is where the floating-point factor broke
+    down, or n when the bound failed).  After a failure, the rungs q with 2 q below :func:`predicted_bits`
+    are skipped (never the last one; recorded as ``skipped_after`` in the failed attempt).
 
     Soundness
     ---------
     Each panel entry is the ball of :meth:`~verify.decide.ntk_gram.GramFeatures.gram` (the same product,
     for n <= ``CHOLESKY_PANEL`` bit for bit), an enclosure of the exact entry; PD is decided by the ball
-    Cholesky lemma (docs/conventions.md section 2) and nothing else; skipping a rung only changes where
+    Cholesky lemma (docs/conventions.md section 2), or above 64 rows by the residual lemma of
+    :func:`~verify.arith.ball.certify_pd_residual`, and nothing else; skipping a rung only changes where
     the ladder looks next.
 
     Limits
