@@ -104,3 +104,15 @@ def test_the_ladder_above_64_rows_uses_the_residual_bound():
     assert predicted_start(f64, (64, 128, 256)) == 0 and predicted_start({**f64, "shifted_cholesky_pivots": 40},
                                                                         (64, 128, 256)) == 1
     assert predicted_start({**f64, "size": 60, "shifted_cholesky_pivots": 32}, (64, 128)) == 0
+
+
+def test_lower_product_encloses_the_gram(monkeypatch):
+    import verify.decide.ntk_gram as NG
+
+    laws, q = _family(5), [[1, F(1, 2)], [F(-3, 10), 1]]
+    monkeypatch.setattr(NG, "GRAM_SLAB", 3)
+    feats = NG.ntk_gram_features(laws, q, heads=6, seed=1, scale=F(1, 4), precision=128)
+    K, Lw = feats.gram().matrix, feats.lower_product()
+    n = feats.size
+    assert all(Lw[i, j].overlaps(K[i, j]) for i in range(n) for j in range(i + 1))
+    assert all(Lw[i, j] == 0 for i in range(n) for j in range(i + 1, n))

@@ -709,12 +709,27 @@ def certify_pd_residual(K: arb_mat, block: int = RESIDUAL_BLOCK) -> ResidualOutc
     L, pivots, failed = approximate_cholesky(Ks.mid() - cI, block)
     if L is None:
         return ResidualOutcome(None, None, None, pivots, failed_at=failed)
-    R = (Ks - cI - L * L.transpose()).entries()
+    ke, le = Ks.entries(), L.entries()
+    sums = [arb(0)] * n
+    # R = K - c I - L L^T on the lower triangle, one block column of RESIDUAL_BLOCK at a time: rows J0..n of
+    # L L^T need only L's first J1 columns (L is lower triangular), one arb_mat product each
+    for J0 in range(0, n, block):
+        J1 = min(n, J0 + block)
+        A = arb_mat([le[i * n:i * n + J1] for i in range(J0, n)])
+        B = arb_mat([le[i * n:i * n + J1] for i in range(J0, J1)])
+        P = (A * B.transpose()).entries()            # (n - J0) x (J1 - J0): (L L^T)[J0 + r, J0 + q]
+        b = J1 - J0
+        for r in range(n - J0):
+            i = J0 + r
+            for q in range(min(b, r + 1)):
+                j = J0 + q
+                x = (ke[i * n + j] - (c if i == j else 0)) - P[r * b + q]
+                u = x.abs_upper()
+                sums[i] += u
+                if j != i:
+                    sums[j] += u                       # R is symmetric: R_ji = R_ij
     worst = Fraction(0)
-    for i in range(n):
-        s = arb(0)
-        for x in R[i * n:(i + 1) * n]:
-            s += x.abs_upper()
+    for s in sums:
         if not s.is_finite():
             return ResidualOutcome(None, arf_to_fraction(c.mid()), None, pivots, failed_at=n)
         worst = max(worst, ball_bounds(s)[1])

@@ -517,7 +517,8 @@ def ladder_cholesky(dists, queries, ladder: Sequence[int], **gram_args) -> tuple
     ---------
     Per rung: the rows F at that precision, then panels of k = F F^T / H (F[j0:j1] F[j0:]^T / H, an
     ``arb_mat`` product) handed to the Cholesky, which stops at the first pivot not certainly > 0, so a
-    failing rung builds only the panels up to that pivot.  Above 64 rows: k = F F^T / H as one product,
+    failing rung builds only the panels up to that pivot.  Above 64 rows: the lower triangle of
+    k = F F^T / H (:meth:`~verify.decide.ntk_gram.GramFeatures.lower_product`, one product per slab),
     a floating-point Cholesky factor L of mid(k) - c I and a rigorous bound on the rows of k - c I - L L^T
     (attempts record ``"method": "residual"``; ``failed_at_pivot`` is where the floating-point factor broke
     down, or n when the bound failed).  After a failure, the rungs q with 2 q below :func:`predicted_bits`
@@ -544,7 +545,7 @@ def ladder_cholesky(dists, queries, ladder: Sequence[int], **gram_args) -> tuple
         residual = feats.size > RESIDUAL_MIN_SIZE
         with workprec(prec):
             if residual:
-                chol = certify_pd_residual(feats.product())
+                chol = certify_pd_residual(feats.lower_product())
             else:
                 chol = ball_cholesky_panel(feats.size, feats.column_block)
         attempts.append({"precision_bits": prec, "positive_definite": bool(chol.positive_definite),
