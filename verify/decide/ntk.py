@@ -588,7 +588,7 @@ def predicted_bits(prec: int, failed_at: Optional[int], n: int) -> Optional[floa
 def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed: int = 0, law: str = "gaussian",
                           key_dim: Optional[int] = None, head_set=None, scale=1, reading: str = "shared",
                           ladder: Sequence[int] = NTK_LADDER, claim: str = "N7", spectrum: bool = True,
-                          search_relation: bool = True, label: str = "") -> Result:
+                          search_relation: bool = True, label: str = "", independence=None) -> Result:
     """Decide whether the V-block NTK Gram is PD (see the module docstring).
 
     Algorithm
@@ -603,7 +603,10 @@ def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed
     Limits
     ------
     INCONCLUSIVE otherwise (e.g. a head set too small for the Gram to be PD: N7.n2); sizes as in the
-    module docstring.
+    module docstring.  ``independence``: the Result of
+    :func:`~verify.decide.independence.independent_mod_affine` on the same laws and this ``modulo``
+    (affine for m >= 2, constants for m = 1), when the caller already has it, used instead of recomputing it
+    (a relation found there is still verified exactly by the kernel before it counts).
     """
     if not ladder or any(not isinstance(p, int) or not 16 <= p <= 4096 for p in ladder):
         raise InputError("ladder", "must be a non-empty list of precisions in bits, each in [16, 4096]")
@@ -667,7 +670,7 @@ def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed
         from .independence import independent_mod_affine
 
         modulo = "affine" if m >= 2 else "constants"
-        dep = independent_mod_affine(list(dists), modulo=modulo)
+        dep = independence if independence is not None else independent_mod_affine(list(dists), modulo=modulo)
         evidence["independence"] = {"modulo": modulo, "verdict": dep.verdict.value,
                                     "summary": dep.certificate.get("summary", "")}
         rel = _relation_of(dep) if dep.verdict is Verdict.REFUTED else None
