@@ -29,14 +29,17 @@ the first pivot not certainly > 0; :func:`ball_cholesky_blocked` is the same fac
 time with the panel solves and trailing updates in Arb's ``arb_mat`` routines; :func:`ball_cholesky_dot`
 and :func:`ball_cholesky_panel` keep the textbook order with the inner sums as ``arb_mat`` products (the
 panel version reads the matrix one column panel at a time, so a lazily built matrix is built only as far
-as the factorisation gets).
+as the factorisation gets).  :func:`certify_pd_residual` proves positive-definiteness without an interval
+factorisation: a floating-point Cholesky factor L of the midpoints minus c I (:func:`approximate_cholesky`)
+and a rigorous bound, below c, on the absolute row sums of K - c I - L L^T.
 
 Soundness
 ---------
 Rests on Arb's inclusion guarantee (every ball contains the exact value; docs/conventions.md section 2)
 and on certain-only comparisons (section 3): :func:`sign` answers only when the ball lies on one side of
 0.  A Cholesky whose pivots are all certainly > 0 proves that *every* symmetric matrix inside the entry
-balls is positive definite.  Rungs cannot contradict each other (section 5).
+balls is positive definite; so does :func:`certify_pd_residual`'s bound (K = L L^T + S with S's eigenvalues
+at least c minus the bound).  Rungs cannot contradict each other (section 5).
 
 Limits
 ------
