@@ -720,17 +720,18 @@ def certify_pd_residual(K: arb_mat, block: int = RESIDUAL_BLOCK) -> ResidualOutc
         J1 = min(n, J0 + block)
         A = arb_mat([le[i * n:i * n + J1] for i in range(J0, n)])
         B = arb_mat([le[i * n:i * n + J1] for i in range(J0, J1)])
-        P = (A * B.transpose()).entries()            # (n - J0) x (J1 - J0): (L L^T)[J0 + r, J0 + q]
-        b = J1 - J0
-        for r in range(n - J0):
+        b, h = J1 - J0, n - J0
+        Kb = arb_mat(h, b, [ke[(J0 + r) * n + J0 + q] for r in range(h) for q in range(b)])
+        Cb = arb_mat(h, b, [c if r == q else 0 for r in range(h) for q in range(b)])
+        R = (Kb - Cb - A * B.transpose()).entries()   # R[J0 + r, J0 + q] = (K - c I - L L^T)[J0 + r, J0 + q]
+        for r in range(h):
             i = J0 + r
-            for q in range(min(b, r + 1)):
-                j = J0 + q
-                x = (ke[i * n + j] - (c if i == j else 0)) - P[r * b + q]
+            row = R[r * b:r * b + min(b, r + 1)]
+            for q, x in enumerate(row):
                 u = x.abs_upper()
                 sums[i] += u
-                if j != i:
-                    sums[j] += u                       # R is symmetric: R_ji = R_ij
+                if q != r:
+                    sums[J0 + q] += u                  # R is symmetric: R_ji = R_ij
     worst = Fraction(0)
     for s in sums:
         if not s.is_finite():
