@@ -29,14 +29,17 @@ the first pivot not certainly > 0; :func:`ball_cholesky_blocked` is the same fac
 time with the panel solves and trailing updates in Arb's ``arb_mat`` routines; :func:`ball_cholesky_dot`
 and :func:`ball_cholesky_panel` keep the textbook order with the inner sums as ``arb_mat`` products (the
 panel version reads the matrix one column panel at a time, so a lazily built matrix is built only as far
-as the factorisation gets).
+as the factorisation gets).  :func:`certify_pd_residual` proves positive-definiteness without an interval
+factorisation: a floating-point Cholesky factor L of the midpoints minus c I (:func:`approximate_cholesky`)
+and a rigorous bound, below c, on the absolute row sums of K - c I - L L^T.
 
 Soundness
 ---------
 Rests on Arb's inclusion guarantee (every ball contains the exact value; docs/conventions.md section 2)
 and on certain-only comparisons (section 3): :func:`sign` answers only when the ball lies on one side of
 0.  A Cholesky whose pivots are all certainly > 0 proves that *every* symmetric matrix inside the entry
-balls is positive definite.  Rungs cannot contradict each other (section 5).
+balls is positive definite; so does :func:`certify_pd_residual`'s bound (K = L L^T + S with S's eigenvalues
+at least c minus the bound).  Rungs cannot contradict each other (section 5).
 
 Limits
 ------
@@ -62,7 +65,8 @@ __all__ = [
     "certainly_nonzero", "certainly_less", "certainly_contains", "LadderOutcome", "decide_with_ladder",
     "ball_cholesky", "ball_cholesky_blocked", "ball_cholesky_dot", "ball_cholesky_panel", "lower_column_blocks",
     "CholeskyOutcome", "CHOLESKY_BLOCK", "CHOLESKY_PANEL",
-    "certify_positive_definite", "certify_full_column_rank",
+    "certify_positive_definite", "certify_full_column_rank", "approximate_cholesky", "certify_pd_residual",
+    "ResidualOutcome", "RESIDUAL_BLOCK",
     "ball_str",
 ]
 
@@ -559,3 +563,180 @@ def certify_full_column_rank(build: Callable[[int], Sequence[Sequence[arb]]],
         return (Verdict.PROVED if chol.positive_definite else None), chol
 
     return decide_with_ladder(attempt, ladder)
+
+
+# ------------------------------------------------------------------------------- PD by a residual bound
+RESIDUAL_BLOCK = 128      # the block size of approximate_cholesky
+RESIDUAL_LEAF = 32        # ... and of its leading blocks (the textbook loop at or below)
+
+
+def _mirrored_lower(K: arb_mat) -> arb_mat:
+    """The square ``arb_mat`` whose (i, j) entry is K[max(i, j), min(i, j)] (the lower triangle, mirrored)."""
+    n = K.nrows()
+    e = K.entries()
+    return arb_mat(n, n, [e[i * n + j] if j <= i else e[j * n + i] for i in range(n) for j in range(n)])
+
+
+def approximate_cholesky(M: arb_mat, block: int = RESIDUAL_BLOCK, leaf: int = RESIDUAL_LEAF) -> tuple:
+    """(L, pivots, failed_at): a floating-point Cholesky factor of the symmetric ``arb_mat`` M at the current
+    precision, with no error bound: L is an n x n lower-triangular ``arb_mat`` of exact (midpoint) entries,
+    ``pivots`` the approximate squared pivots (Python floats), ``failed_at`` the first pivot not > 0 (then
+    L is None) or None.  It decides nothing: :func:`certify_pd_residual` proves a bound on its residual.
+
+    Right-looking, ``block`` columns at a time on the midpoints: the leading block by the same routine with
+    blocks of ``leaf`` columns (the textbook loop at or below ``leaf``), the panel L21^T = L11^-1 A21^T by
+    ``arb_mat.solve(..., algorithm="approx")`` (Arb's floating-point solve), the trailing matrix
+    A22 - L21 L21^T as one ``arb_mat`` product (wide blocks: Arb's products are slow on thin ones), all
+    rounded to midpoints.
+    """
+    n = M.nrows()
+    T = M.mid()
+    if n <= leaf or block >= n and leaf >= n:
+        return _approx_scalar_cholesky(T, n)
+    L = [0] * (n * n)
+    pivots = []
+    j0 = 0
+    while j0 < n:
+        r = n - j0
+        b = min(block, r)
+        e = T.entries()
+        A11 = arb_mat(b, b, [e[i * r + k] for i in range(b) for k in range(b)])
+        if b > leaf:
+            L11, piv, failed = approximate_cholesky(A11, leaf, leaf)
+        else:
+            L11, piv, failed = _approx_scalar_cholesky(A11, b)
+        pivots.extend(piv)
+        if L11 is None:
+            return None, tuple(pivots), j0 + failed
+        l11 = L11.entries()
+        for i in range(b):
+            for k in range(i + 1):
+                L[(j0 + i) * n + j0 + k] = l11[i * b + k]
+        rest = r - b
+        if rest:
+            A21T = arb_mat(b, rest, [e[(b + i) * r + k] for k in range(b) for i in range(rest)])
+            X = L11.solve(A21T, algorithm="approx").mid()          # L21^T, b x rest
+            x = X.entries()
+            for k in range(b):
+                for i in range(rest):
+                    L[(j0 + b + i) * n + j0 + k] = x[k * rest + i]
+            A22 = arb_mat(rest, rest, [e[(b + i) * r + b + c] for i in range(rest) for c in range(rest)])
+            T = (A22 - X.transpose() * X).mid()
+        j0 += b
+    return arb_mat(n, n, L), tuple(pivots), None
+
+
+def _approx_scalar_cholesky(T: arb_mat, n: int) -> tuple:
+    """The textbook Cholesky loop of :func:`approximate_cholesky` on the midpoints of an n x n ``arb_mat``."""
+    e = T.entries()
+    Lb = [[0] * n for _ in range(n)]
+    pivots = []
+    for j in range(n):
+        Lj = Lb[j]
+        s = e[j * n + j]
+        for k in range(j):
+            s -= Lj[k] * Lj[k]
+        s = s.mid()
+        pivots.append(float(s))
+        if not s > 0:
+            return None, tuple(pivots), j
+        ljj = s.sqrt().mid()
+        Lj[j] = ljj
+        for i in range(j + 1, n):
+            Li = Lb[i]
+            t = e[i * n + j]
+            for k in range(j):
+                t -= Li[k] * Lj[k]
+            Li[j] = (t / ljj).mid()
+    return arb_mat(Lb), tuple(pivots), None
+
+
+@dataclasses.dataclass(frozen=True)
+class ResidualOutcome:
+    """Outcome of :func:`certify_pd_residual`.  ``positive_definite`` True is a proof that every symmetric
+    matrix inside the balls is PD; None is undecided (never "not PD").  ``shift`` c and ``residual`` (an
+    upper bound on max_i sum_j |(K - c I - L L^T)_ij|) are exact rationals (None when the approximate
+    factorisation broke down, at ``failed_at``); ``pivots`` are the approximate squared pivots (floats,
+    evidence only)."""
+
+    positive_definite: Optional[bool]
+    shift: Optional[Fraction]
+    residual: Optional[Fraction]
+    pivots: tuple
+    failed_at: Optional[int] = None
+
+
+def certify_pd_residual(K: arb_mat, block: int = RESIDUAL_BLOCK) -> ResidualOutcome:
+    """Certify that every symmetric matrix inside the ball matrix K (lower triangle read) is positive definite,
+    from a floating-point Cholesky factor and a rigorous bound on its residual, at the current precision.
+
+    Algorithm
+    ---------
+    K is mirrored from its lower triangle; c = 8 (n + 2)^2 2^-p max_i mid(K_ii) (p the working precision: a
+    few times the backward error a p-bit Cholesky is expected to make, and the entries' own radii).  :func:`approximate_cholesky` of
+    mid(K) - c I gives an exact dyadic lower-triangular L (no error bound needed).  Then
+    R = (K - c I) - L L^T as balls (one ``arb_mat`` product) and for every row i the upper bound s_i of
+    sum_j |R_ij| (``abs_upper`` of each ball, summed in ball arithmetic); PD when c - max_i s_i is
+    certainly > 0.  Cost: two n^3 products inside Arb (the factor's trailing updates, L L^T) at p bits,
+    n b^2 / 6 ball operations in Python (b = ``block``).
+
+    Soundness
+    ---------
+    Fix any symmetric matrix A inside the balls.  L, c are exact, so A - c I - L L^T lies entry for entry
+    inside the balls of R (Arb's inclusion guarantee, docs/conventions.md section 2); it is symmetric, so
+    its spectral radius is at most its largest absolute row sum, at most max_i s_i < c.  Hence
+    S = A - L L^T = c I + (A - c I - L L^T) has every eigenvalue >= c - max_i s_i > 0, and A = L L^T + S is
+    positive semidefinite plus positive definite: positive definite.  The floating-point factor only
+    chooses L; whether it is accurate decides nothing but whether the bound passes.  The precision a
+    success needs is about log2 of the condition number plus 2 log2 n bits, against about one bit per row
+    more for the interval Cholesky, whose radii grow down the factorisation.
+
+    Limits
+    ------
+    ``None`` (undecided, never "not PD") when the approximate factorisation breaks down (``failed_at``:
+    a pivot of mid(K) - c I not > 0, e.g. lambda_min(K) below c) or the bound fails; a non-square matrix is
+    a ``ValueError``.  The pivots are floating-point estimates, not enclosures.
+    """
+    if not isinstance(K, arb_mat):
+        raise ValueError("K: must be an arb_mat")
+    n = K.nrows()
+    if K.ncols() != n:
+        raise ValueError(f"K: {n} x {K.ncols()} is not square")
+    Ks = _mirrored_lower(K)
+    prec = ctx.prec
+    top = max((Ks[i, i].mid() for i in range(n)), default=arb(0))
+    if not top > 0:
+        return ResidualOutcome(None, None, None, (), failed_at=0)
+    c = (arb(8 * (n + 2) ** 2) * top * arb(2) ** (-prec)).mid()
+    cI = arb_mat(n, n, [c if i == j else 0 for i in range(n) for j in range(n)])
+    L, pivots, failed = approximate_cholesky(Ks.mid() - cI, block)
+    if L is None:
+        return ResidualOutcome(None, None, None, pivots, failed_at=failed)
+    ke, le = Ks.entries(), L.entries()
+    sums = [arb(0)] * n
+    # R = K - c I - L L^T on the lower triangle, one block column of RESIDUAL_BLOCK at a time: rows J0..n of
+    # L L^T need only L's first J1 columns (L is lower triangular), one arb_mat product each
+    for J0 in range(0, n, block):
+        J1 = min(n, J0 + block)
+        A = arb_mat([le[i * n:i * n + J1] for i in range(J0, n)])
+        B = arb_mat([le[i * n:i * n + J1] for i in range(J0, J1)])
+        b, h = J1 - J0, n - J0
+        Kb = arb_mat(h, b, [ke[(J0 + r) * n + J0 + q] for r in range(h) for q in range(b)])
+        Cb = arb_mat(h, b, [c if r == q else 0 for r in range(h) for q in range(b)])
+        R = (Kb - Cb - A * B.transpose()).entries()   # R[J0 + r, J0 + q] = (K - c I - L L^T)[J0 + r, J0 + q]
+        for r in range(h):
+            i = J0 + r
+            row = R[r * b:r * b + min(b, r + 1)]
+            for q, x in enumerate(row):
+                u = x.abs_upper()
+                sums[i] += u
+                if q != r:
+                    sums[J0 + q] += u                  # R is symmetric: R_ji = R_ij
+    worst = Fraction(0)
+    for s in sums:
+        if not s.is_finite():
+            return ResidualOutcome(None, arf_to_fraction(c.mid()), None, pivots, failed_at=n)
+        worst = max(worst, ball_bounds(s)[1])
+    shift = arf_to_fraction(c.mid())
+    return ResidualOutcome(True if worst < shift else None, shift, worst, pivots,
+                           failed_at=None if worst < shift else n)

@@ -199,6 +199,7 @@ def check_adjoint_gradient(configuration: str = "constant-heads", variant: str =
                   seeds={"seed": seed}, evidence=ev)
 
 
+@memoise
 def check_adjoint_exact_instance(variant: str = "full", v="1/2", ladder=(64, 128, 256)) -> Result:
     """An explicit instance where everything is in closed form: d = 1, one head A = 0 (uniform attention),
     V = v, context x = (0, 1, −2/5) with weights ⅓, one query y = ½, targets T = (½, 1, 0), y* = ⅓.

@@ -263,14 +263,31 @@ class HPModel:
 
     # -- per head, per token pieces -----------------------------------------------------------
     def _attend(self, A, X, z, logw=None):
-        d = self.d
-        theta = [sum(A[i][j] * z[j] for j in range(d)) for i in range(d)]
-        scores = [sum(theta[i] * xk[i] for i in range(d)) for xk in X]
+        # every sum is the left fold 0 + t_0 + t_1 + ... of builtins.sum, written as loops (no generator
+        # frames): the same operations in the same order, so the same numbers bit for bit
+        theta = []
+        for row in A:
+            t = 0
+            for a, zj in zip(row, z):
+                t = t + a * zj
+            theta.append(t)
+        scores = []
+        for xk in X:
+            t = 0
+            for th, x in zip(theta, xk):
+                t = t + th * x
+            scores.append(t)
         top = max(scores)
-        e = [wk * self.be.exp(sk - top) for wk, sk in zip(self.w, scores)]
+        exp = self.be.exp
+        e = [wk * exp(sk - top) for wk, sk in zip(self.w, scores)]
         Z = sum(e)
         p = [ek / Z for ek in e]
-        mbar = [sum(pk * xk[i] for pk, xk in zip(p, X)) for i in range(d)]
+        mbar = []
+        for i in range(self.d):
+            t = 0
+            for pk, xk in zip(p, X):
+                t = t + pk * xk[i]
+            mbar.append(t)
         return theta, p, mbar, Z, top
 
     def _unpack(self, y):
@@ -284,12 +301,16 @@ class HPModel:
         d = self.d
         out = []
         inv = self.be.convert(Fraction(1, len(heads)))
+        attend = self._attend
         for z in X + Y:
             acc = [0] * d
             for A, V in heads:
-                _, _, mbar, _, _ = self._attend(A, X, z)
+                mbar = attend(A, X, z)[2]
                 for i in range(d):
-                    acc[i] = acc[i] + sum(V[i][j] * mbar[j] for j in range(d))
+                    t = 0                                  # sum(V[i][j] * mbar[j]) as a loop, same order
+                    for v, mb in zip(V[i], mbar):
+                        t = t + v * mb
+                    acc[i] = acc[i] + t
             out.extend(a * inv for a in acc)
         return out
 

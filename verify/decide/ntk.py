@@ -26,9 +26,10 @@ Algorithm
 1. The float64 Gram first (evidence), whose condition number picks the first rung worth trying
    (:func:`predicted_start`; the bottom rung when float64 is undecided or sees no PD matrix); then for each
    rung of ``ladder`` (``NTK_LADDER`` = 200, 400, 800 bits) from there (:func:`ladder_cholesky`): the
-   Gram's gradient rows (:func:`~verify.decide.ntk_gram.ntk_gram_features`) and the panel interval
-   Cholesky (:func:`~verify.arith.ball.ball_cholesky_panel`: the sums inside Arb's ``arb_mat`` routines,
-   the Gram built one column panel at a time as far as the factorisation gets), until it succeeds; a
+   Gram's gradient rows (:func:`~verify.decide.ntk_gram.ntk_gram_features`) and, up to 64 rows, the panel
+   interval Cholesky (:func:`~verify.arith.ball.ball_cholesky_panel`: the sums inside Arb's ``arb_mat``
+   routines, the Gram built one column panel at a time as far as the factorisation gets), above 64 rows
+   the residual certificate (:func:`~verify.arith.ball.certify_pd_residual`), until it succeeds; a
    rung that fails after >= 32 pivots skips the rungs its radius growth predicts to fail
    (:func:`predicted_bits`, never the top rung).
 2. PD: the kernel's own Gram and pivots give the certificate (:func:`pd_certificate`); the certified
@@ -41,7 +42,8 @@ Algorithm
 Soundness
 ---------
 PROVED rests on Arb's enclosures and the interval Cholesky lemma (every symmetric matrix in the balls is
-PD; docs/conventions.md section 2), recomputed by the kernel.  REFUTED rests on an exact identity in A,
+PD; docs/conventions.md section 2), or above 64 rows on the residual bound of
+:func:`~verify.arith.ball.certify_pd_residual` (A = L L^T + S with S certainly PD), recomputed by the kernel.  REFUTED rests on an exact identity in A,
 checked by the kernel, so the vectors are null for every head set.  What PD implies beyond this Gram (the
 mean-field kernel, independence of the CGFs) is the argument of :data:`MEAN_FIELD_ARGUMENT`, within the
 scope of :data:`SCOPE_NOTE` (docs/ntk.md).  Float64 numbers and the spectrum estimates are evidence.
@@ -65,13 +67,15 @@ import math
 
 from .ntk_gram import NtkGram, ntk_gram, ntk_gram_features, ntk_gram_float64, ntk_inputs
 from ..canonical import jsonable
-from ..arith.ball import ball_bounds, ball_cholesky, ball_cholesky_panel, to_ball, workprec
+from ..arith.ball import (CHOLESKY_PANEL, ball_bounds, ball_cholesky, ball_cholesky_panel, certify_pd_residual,
+                          to_ball, workprec)
 from ..arith.exact import fraction_str, parse_exact, rank_q
 from ..errors import InputError
 from ..kernel import Rejected, ntk as kernel_ntk
 from ..results import Method, Result, Verdict
 
-__all__ = ["ntk_positive_definite", "ladder_cholesky", "predicted_bits", "float64_verdicts", "predicted_start", "certified_spectrum", "null_vector_from_relation",
+__all__ = ["ntk_positive_definite", "ladder_cholesky", "predicted_bits", "float64_verdicts", "predicted_start",
+           "shifted_cholesky_pivots", "RESIDUAL_MIN_SIZE", "certified_spectrum", "null_vector_from_relation",
            "null_basis_from_relation", "numerical_null_basis", "canonical_basis", "instance_parameters", "pd_certificate",
            "null_certificate",
            "NTK_LADDER", "FLOAT64_UNDECIDED_RATIO", "MEAN_FIELD_ARGUMENT", "SCOPE_NOTE", "STATEMENT"]
@@ -127,13 +131,37 @@ def float64_verdicts(M) -> dict:
     return {"size": n, "lambda_min": lmin, "lambda_max": lmax, "ratio": ratio,
             "naive_rule": "PD" if lmin > 0 else "not PD", "matrix_rank": rank,
             "rank_rule": "PD" if rank == n else "singular", "cholesky": chol, "undecided": bool(undecided),
+            **({"shifted_cholesky_pivots": shifted_cholesky_pivots(M)} if n > RESIDUAL_MIN_SIZE else {}),
             "note": "float64 evidence only; platform-dependent; 'undecided' when |lambda_min|/lambda_max <= 1e-12"}
+
+
+def shifted_cholesky_pivots(M) -> int:
+    """How many pivots a float64 Cholesky (LAPACK ``dpotrf``) of M - c I passes, c = 8 (n + 2)^2 2^-53 max_i M_ii
+    (the shift :func:`verify.arith.ball.certify_pd_residual` uses at 53 bits); n when it succeeds.  Evidence
+    that only chooses rungs (:func:`predicted_start`).
+
+    >>> import numpy as np
+    >>> shifted_cholesky_pivots(np.diag([1.0, 1e-20, 1.0]))
+    1
+    """
+    import numpy as np
+    from scipy.linalg import lapack
+
+    M = np.asarray(M, dtype=float)
+    n = M.shape[0]
+    if not n or not np.all(np.isfinite(M)):
+        return 0
+    c = 8.0 * (n + 2) ** 2 * 2.0 ** -53 * float(np.max(np.diag(M)))
+    _, info = lapack.dpotrf(M - c * np.eye(n), lower=1)
+    return n if info == 0 else max(0, int(info) - 1)
 
 
 def predicted_start(f64: dict, ladder: Sequence[int]) -> int:
     """The index of the first rung of ``ladder`` worth trying, from float64 evidence (:func:`float64_verdicts`):
     the first rung of at least log2(lambda_max / lambda_min) + 2 log2(n) + 16 bits, when float64 sees a PD
-    matrix it calls decided; 0 (the bottom) otherwise.  A choice of where to start only: the verdict still
+    matrix it calls decided; 0 (the bottom) otherwise.  Above ``RESIDUAL_MIN_SIZE`` rows, also: when a
+    shifted float64 Cholesky (:func:`shifted_cholesky_pivots`) passes f >= 32 of the n pivots, the first
+    rung q with 2 q >= 53 n / f (the same extrapolation as :func:`predicted_bits`); the later of the two.  A choice of where to start only: the verdict still
     comes from the ball Cholesky, and an under-estimate climbs the ladder as before.
 
     >>> predicted_start({"size": 100, "ratio": 1e-30, "undecided": False, "naive_rule": "PD"}, (64, 128, 256, 512))
@@ -142,11 +170,16 @@ def predicted_start(f64: dict, ladder: Sequence[int]) -> int:
     0
     """
     ratio, n = f64.get("ratio"), f64.get("size")
+    passed = f64.get("shifted_cholesky_pivots")
+    start = 0
+    if n and n > RESIDUAL_MIN_SIZE and isinstance(passed, int) and SKIP_MIN_PIVOTS <= passed < n:
+        need = 53 * n / passed                     # the residual certificate's 53-bit growth, extrapolated
+        start = next((i for i, p in enumerate(ladder) if 2 * p >= need), len(ladder) - 1)
     if f64.get("undecided", True) or f64.get("naive_rule") != "PD" or not isinstance(ratio, float) \
             or not ratio > 0 or not n:
-        return 0
+        return start
     need = math.log2(1 / ratio) + 2 * math.log2(n) + 16
-    return next((i for i, p in enumerate(ladder) if p >= need), len(ladder) - 1)
+    return max(start, next((i for i, p in enumerate(ladder) if p >= need), len(ladder) - 1))
 
 
 def _float64_evidence(dists, gram) -> dict:
@@ -474,24 +507,29 @@ def null_certificate(params: dict, candidates: Sequence[Sequence], ladder: Seque
 
 def ladder_cholesky(dists, queries, ladder: Sequence[int], **gram_args) -> tuple:
     """Step 1's ladder: for each rung of ``ladder`` in turn, the Gram's gradient rows
-    (:func:`~verify.decide.ntk_gram.ntk_gram_features`) and the panel interval Cholesky
-    (:func:`~verify.arith.ball.ball_cholesky_panel`) of the Gram, built one column panel at a time as the
-    factorisation reaches it, until every pivot is certainly > 0.  Returns ``(features of the last rung,
-    its CholeskyOutcome, attempts)``.
+    (:func:`~verify.decide.ntk_gram.ntk_gram_features`) and, for n <= ``RESIDUAL_MIN_SIZE`` (64) rows, the
+    panel interval Cholesky (:func:`~verify.arith.ball.ball_cholesky_panel`) of the Gram, built one column
+    panel at a time as the factorisation reaches it, until every pivot is certainly > 0; above, the
+    residual certificate (:func:`~verify.arith.ball.certify_pd_residual`) of the whole Gram.  Returns
+    ``(features of the last rung, its CholeskyOutcome or ResidualOutcome, attempts)``.
 
     Algorithm
     ---------
     Per rung: the rows F at that precision, then panels of k = F F^T / H (F[j0:j1] F[j0:]^T / H, an
     ``arb_mat`` product) handed to the Cholesky, which stops at the first pivot not certainly > 0, so a
-    failing rung builds only the panels up to that pivot.  After a failure, the rungs q with 2 q below
-    :func:`predicted_bits` are skipped (never the last one; recorded as ``skipped_after`` in the failed
-    attempt).
+    failing rung builds only the panels up to that pivot.  Above 64 rows: the lower triangle of
+    k = F F^T / H (:meth:`~verify.decide.ntk_gram.GramFeatures.lower_product`, one product per slab),
+    a floating-point Cholesky factor L of mid(k) - c I and a rigorous bound on the rows of k - c I - L L^T
+    (attempts record ``"method": "residual"``; ``failed_at_pivot`` is where the floating-point factor broke
+    down, or n when the bound failed).  After a failure, the rungs q with 2 q below :func:`predicted_bits`
+    are skipped (never the last one; recorded as ``skipped_after`` in the failed attempt).
 
     Soundness
     ---------
     Each panel entry is the ball of :meth:`~verify.decide.ntk_gram.GramFeatures.gram` (the same product,
     for n <= ``CHOLESKY_PANEL`` bit for bit), an enclosure of the exact entry; PD is decided by the ball
-    Cholesky lemma (docs/conventions.md section 2) and nothing else; skipping a rung only changes where
+    Cholesky lemma (docs/conventions.md section 2), or above 64 rows by the residual lemma of
+    :func:`~verify.arith.ball.certify_pd_residual`, and nothing else; skipping a rung only changes where
     the ladder looks next.
 
     Limits
@@ -504,9 +542,14 @@ def ladder_cholesky(dists, queries, ladder: Sequence[int], **gram_args) -> tuple
     while i < len(ladder):
         prec = ladder[i]
         feats = ntk_gram_features(dists, queries, precision=prec, **gram_args)
+        residual = feats.size > RESIDUAL_MIN_SIZE
         with workprec(prec):
-            chol = ball_cholesky_panel(feats.size, feats.column_block)
+            if residual:
+                chol = certify_pd_residual(feats.lower_product())
+            else:
+                chol = ball_cholesky_panel(feats.size, feats.column_block)
         attempts.append({"precision_bits": prec, "positive_definite": bool(chol.positive_definite),
+                         **({"method": "residual"} if residual else {}),
                          **({} if chol.positive_definite else {"failed_at_pivot": chol.failed_at})})
         if chol.positive_definite:
             break
@@ -521,6 +564,7 @@ def ladder_cholesky(dists, queries, ladder: Sequence[int], **gram_args) -> tuple
     return feats, chol, attempts
 
 
+RESIDUAL_MIN_SIZE = CHOLESKY_PANEL   # above this many rows a rung is decided by certify_pd_residual
 SKIP_MIN_PIVOTS = 32      # pivots a failed rung must have passed before its growth predicts the next rungs
 
 
@@ -544,7 +588,7 @@ def predicted_bits(prec: int, failed_at: Optional[int], n: int) -> Optional[floa
 def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed: int = 0, law: str = "gaussian",
                           key_dim: Optional[int] = None, head_set=None, scale=1, reading: str = "shared",
                           ladder: Sequence[int] = NTK_LADDER, claim: str = "N7", spectrum: bool = True,
-                          search_relation: bool = True, label: str = "") -> Result:
+                          search_relation: bool = True, label: str = "", independence=None) -> Result:
     """Decide whether the V-block NTK Gram is PD (see the module docstring).
 
     Algorithm
@@ -559,7 +603,10 @@ def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed
     Limits
     ------
     INCONCLUSIVE otherwise (e.g. a head set too small for the Gram to be PD: N7.n2); sizes as in the
-    module docstring.
+    module docstring.  ``independence``: the Result of
+    :func:`~verify.decide.independence.independent_mod_affine` on the same laws and this ``modulo``
+    (affine for m >= 2, constants for m = 1), when the caller already has it, used instead of recomputing it
+    (a relation found there is still verified exactly by the kernel before it counts).
     """
     if not ladder or any(not isinstance(p, int) or not 16 <= p <= 4096 for p in ladder):
         raise InputError("ladder", "must be a non-empty list of precisions in bits, each in [16, 4096]")
@@ -623,7 +670,7 @@ def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed
         from .independence import independent_mod_affine
 
         modulo = "affine" if m >= 2 else "constants"
-        dep = independent_mod_affine(list(dists), modulo=modulo)
+        dep = independence if independence is not None else independent_mod_affine(list(dists), modulo=modulo)
         evidence["independence"] = {"modulo": modulo, "verdict": dep.verdict.value,
                                     "summary": dep.certificate.get("summary", "")}
         rel = _relation_of(dep) if dep.verdict is Verdict.REFUTED else None

@@ -410,6 +410,24 @@ class GramFeatures:
             B = A if j0 == 0 and j1 == len(self.rows) else arb_mat(list(self.rows[j0:]))
             return (A * B.transpose()) / len(self.heads)
 
+    def lower_product(self):
+        """The lower triangle of k = F F^T / H as an n x n ``arb_mat`` (zeros above the diagonal), one product
+        (F[b0:] F[b0:b1]^T) / H per slab of ``GRAM_SLAB`` columns b0..b1-1 (about half the work of the whole
+        product); each entry encloses the exact Gram entry.  For
+        :func:`verify.arith.ball.certify_pd_residual`, which reads only the lower triangle."""
+        n = len(self.rows)
+        e = [0] * (n * n)
+        with workprec(self.precision):
+            for b0 in range(0, n, GRAM_SLAB):
+                b1 = min(n, b0 + GRAM_SLAB)
+                b = b1 - b0
+                P = ((arb_mat(list(self.rows[b0:])) * arb_mat(list(self.rows[b0:b1])).transpose())
+                     / len(self.heads)).entries()
+                for r in range(n - b0):
+                    row = (b0 + r) * n + b0
+                    e[row:row + min(b, r + 1)] = P[r * b:r * b + min(b, r + 1)]
+            return arb_mat(n, n, e)
+
     def column_block(self, j0: int, j1: int):
         """C[c, r] = k[j0 + c, j0 + r] for columns j0..j1-1 and rows j0..n-1 (the (j1 - j0) x (n - j0)
         ``arb_mat``), cut from the product (F[b0:b1] F[b0:]^T) / H of the slab of ``GRAM_SLAB`` columns
