@@ -232,6 +232,7 @@ def modular_certificate(laws, modulo: str = "affine", seed: int = 0, n_points: O
                 "z_points": [list(z) for z in zp], "rank": rank, "rows": len(rows), "columns": N,
                 "attempt": attempt + 1, "seed": seed}
         if rank == N:
+            info["entries"] = rows        # for kernel_modular (not evidence: callers drop "entries")
             return info
         if rank >= best.get("rank", 0):
             best = info
@@ -590,14 +591,16 @@ def _pivot_rows(rows, N, field):
         T = fmpq_mat(N, R, [fmpq(Fraction(rows[r][i]).numerator, Fraction(rows[r][i]).denominator)
                             for i in range(N) for r in range(R)])
     else:
-        T = nmod_mat(N, R, [rows[r][i] for i in range(N) for r in range(R)], field)
+        T = nmod_mat(R, N, [v for r in rows for v in r], field).transpose()
     E, rank = T.rref()
     if int(rank) != N:
         return None
-    piv = []
-    for i in range(N):
-        j = next(j for j in range(R) if E[i, j] != 0)
+    piv, j = [], 0
+    for i in range(N):                  # reduced row echelon form: the pivot columns increase
+        while E[i, j] == 0:
+            j += 1
         piv.append(j)
+        j += 1
     return piv
 
 
@@ -610,7 +613,9 @@ def _minor(rows, piv, per):
 def kernel_modular(laws, info: dict) -> Optional[dict]:
     """The ``hessian-modp`` / ``gradient-modp`` kernel certificate for a certified modular ``info``."""
     variant, p, q, zp = info["variant"], info["prime"], info["q"], info["z_points"]
-    rows, _ = modular_matrix(laws, variant.split("-")[0], zp, q, p)
+    rows = info.get("entries")          # the matrix modular_certificate computed, else computed again
+    if rows is None:
+        rows, _ = modular_matrix(laws, variant.split("-")[0], zp, q, p)
     if rows is None:
         return None
     N = len(laws)
@@ -618,7 +623,7 @@ def kernel_modular(laws, info: dict) -> Optional[dict]:
     if piv is None:
         return None
     used, new = _minor(rows, piv, len(rows) // len(zp))
-    det = int(nmod_mat(N, N, [rows[r][i] for r in piv for i in range(N)], p).det())
+    det = int(nmod_mat(N, N, [v for r in piv for v in rows[r]], p).det())
     return {"variant": variant, "prime": p, "q": q, "points": [[int(x) for x in zp[k]] for k in used],
             "rows": new, "det": det}
 

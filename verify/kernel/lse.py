@@ -49,6 +49,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import comb, gcd
+from operator import mul
 
 import sympy
 from flint import arb, arb_mat, fmpq, fmpq_mat, fmpq_mpoly_ctx, fmpz, fmpz_mat, nmod_mat
@@ -118,11 +119,16 @@ def _conventions(result) -> None:
 
 
 # -- statements ---------------------------------------------------------------------------------------------
-def _indep_text(p) -> str:
+def _indep(p):
+    """(statement text, laws read) of the independence kinds: the laws are read once per check."""
     _read.obj(p, "parameters", ("laws", "modulo"), ("label",))
     laws = read_laws(p["laws"])
     modulo = _read.string(p["modulo"], "parameters.modulo", MODULI)
-    return f"{_label(p)}{_laws_text(laws)} are linearly independent modulo {_what(modulo)} on U"
+    return f"{_label(p)}{_laws_text(laws)} are linearly independent modulo {_what(modulo)} on U", laws
+
+
+def _indep_text(p) -> str:
+    return _indep(p)[0]
 
 
 def statement_independence(parameters: dict, conventions: dict) -> str:
@@ -256,40 +262,60 @@ def _modp(laws, modulo, cert, field) -> str:
         raise Rejected(f"{field}.rows: do not use exactly the recorded points")
     atoms = sum(len(l["atoms"]) for l in laws)
     _spend("modp", len(pts) * (atoms * d + 20 * N), field)     # points x (atoms x d + 20 laws)
-    X = []                             # q x_ik as integers, weights mod p
+    exps, X = {}, []                   # distinct exponent vectors q x (index); per law: atoms, weights mod p
     for i, l in enumerate(laws):
+        tick()
         if any(w.denominator % p == 0 for w in l["weights"]):
             raise Rejected(f"{field}.prime: divides a weight denominator of law {i}")
-        xs = [tuple(x * q for x in a) for a in l["atoms"]]
-        if any(x.denominator != 1 for a in xs for x in a):
+        if any(q % x.denominator for a in l["atoms"] for x in a):
             raise Rejected(f"{field}.q: q times the atoms of law {i} are not integers")
-        X.append([(tuple(int(x) for x in a), w.numerator * pow(w.denominator, -1, p) % p)
-                  for a, w in zip(xs, l["weights"])])
-    M = []
-    for k, z in enumerate(pts):
-        z = [_read.integer(x, f"{field}.points[{k}][{j}]", 1, p - 1) for j, x in enumerate(_read.lst(
-            z, f"{field}.points[{k}]", d, d))]
-        ents = []
-        powers: dict = {}              # (j, e) -> z_j^e mod p, once per point (atoms repeat exponents)
-        for i, law in enumerate(X):
-            tick()
-            ws = []
-            for a, w in law:
-                for j, (zj, e) in enumerate(zip(z, a)):
-                    zp = powers.get((j, e))
-                    if zp is None:
-                        zp = powers[(j, e)] = pow(zj, e % (p - 1), p)
-                    w = w * zp % p
-                ws.append(w)
-            S = sum(ws) % p
+        A = [tuple([x.numerator * (q // x.denominator) for x in a]) for a in l["atoms"]]
+        X.append(([exps.setdefault(a, len(exps)) for a in A], A,
+                  [w.numerator * pow(w.denominator, -1, p) % p for w in l["weights"]]))
+    Z = [[_read.integer(x, f"{field}.points[{k}][{j}]", 1, p - 1)
+          for j, x in enumerate(_read.lst(z, f"{field}.points[{k}]", d, d))] for k, z in enumerate(pts)]
+    mono = []                          # mono[k][u] = z_k^a = prod_j z_kj^(a_j mod (p - 1)) mod p, a = exps[u]
+    vals = [sorted({a[j] for a in exps}) for j in range(d)]         # distinct exponents per coordinate
+    where = [[{e: n for n, e in enumerate(vals[j])}[a[j]] for a in exps] for j in range(d)]
+    for z in Z:
+        tick()
+        row = [1] * len(exps)
+        for zj, vj, wj in zip(z, vals, where):
+            pw = [pow(zj, e % (p - 1), p) for e in vj]
+            row = [v * pw[n] % p for v, n in zip(row, wj)]
+        mono.append(row)
+    # Entries of law i at point k, with ws_k = w_k z^(a_k) mod p, S = sum ws_k, P_k = ws_k / S: g_j = sum P_k a_kj,
+    # Hessian (e, f): sum P_k a_ke a_kf - g_e g_f.  The sums sum_k c_k ws_k (c = a_kj or a_ke a_kf, taken mod p)
+    # are formed for all points at once on integers packed in slots of nb bytes, one slot per point (exact:
+    # a slot holds K (p - 1)^2 < 256^nb, so no carry crosses slots), then unpacked and reduced mod p.
+    hess = variant.startswith("hessian")
+    nP, nb = len(Z), (2 * p.bit_length() + max(len(A) for _, A, _ in X).bit_length() + 8) // 8
+    ents = [[None] * N for _ in Z]
+    bad = []
+    for i, (idx, A, W) in enumerate(X):
+        tick()
+        cols = [[(a[e] if isinstance(e, int) else a[e[0]] * a[e[1]]) % p for a in A]
+                for e in (list(range(d)) if hess else []) + pairs]
+        ws = [[w * row[u] % p for u, w in zip(idx, W)] for row in mono]          # ws[k][atom]
+        packed = [int.from_bytes(b"".join([ws[k][t].to_bytes(nb, "little") for k in range(nP)]), "little")
+                  for t in range(len(A))]
+        sums = []
+        for c in cols:
+            raw = sum(map(mul, c, packed)).to_bytes(nb * nP, "little")
+            sums.append([int.from_bytes(raw[k * nb:(k + 1) * nb], "little") for k in range(nP)])
+        for k in range(nP):
+            S = sum(ws[k]) % p
             if S == 0:
-                raise Rejected(f"{field}.points[{k}]: the normaliser of law {i} vanishes modulo p")
-            P = [w * pow(S, -1, p) % p for w in ws]
-            g = [sum(pk * a[j] for pk, (a, _) in zip(P, law)) % p for j in range(d)]
-            ents.append([g[e] if isinstance(e, int) else
-                         (sum(pk * a[e[0]] * a[e[1]] for pk, (a, _) in zip(P, law)) - g[e[0]] * g[e[1]]) % p
-                         for e in pairs])
-        M.extend([ents[i][r] for i in range(N)] for r in range(len(pairs)))
+                bad.append((k, i))
+                continue
+            inv = pow(S, -1, p)
+            g = [sums[j][k] * inv % p for j in range(d)]
+            ents[k][i] = g if not hess else [(sums[d + r][k] * inv - g[e] * g[f]) % p
+                                                  for r, (e, f) in enumerate(pairs)]
+    if bad:
+        k, i = min(bad)
+        raise Rejected(f"{field}.points[{k}]: the normaliser of law {i} vanishes modulo p")
+    M = [[ents[k][i][r] for i in range(N)] for k in range(nP) for r in range(len(pairs))]
     minor = [M[r] for r in rows if r < len(M)]
     if len(minor) != N:
         raise Rejected(f"{field}.rows: index beyond the recorded points")
@@ -533,27 +559,35 @@ def _dependent(laws, modulo, cert, field) -> str:
 
 # -- the kinds ------------------------------------------------------------------------------------------------
 def _start(result, text_fn):
+    """Reset the work counters, check conventions and summary, and compare the statement with the text
+    ``text_fn(parameters)`` (plus the instance tag); returns the parameters, or (parameters, laws) when
+    ``text_fn`` also returns the laws it read (:func:`_indep`)."""
     _spent.clear()
     _conventions(result)
     _read.string(result["certificate"].get("summary", ""), "certificate.summary", max_len=2000)
     p = result["parameters"]
-    _read.expect_statement(result, text_fn(p))
+    text = text_fn(p)
+    if isinstance(text, tuple):
+        text, laws = text
+        _read.expect_statement(result, text)
+        return p, laws
+    _read.expect_statement(result, text)
     return p
 
 
 def _check_independence(result) -> str:
-    p = _start(result, _indep_text)
-    return _independent(read_laws(p["laws"]), p["modulo"], result["certificate"], "certificate", result["method"])
+    p, laws = _start(result, _indep)
+    return _independent(laws, p["modulo"], result["certificate"], "certificate", result["method"])
 
 
 def _check_lattice(result) -> str:
-    p = _start(result, _indep_text)
-    return lattice_check(read_laws(p["laws"]), p["modulo"], result["certificate"], "certificate")
+    p, laws = _start(result, _indep)
+    return lattice_check(laws, p["modulo"], result["certificate"], "certificate")
 
 
 def _check_dependence(result) -> str:
-    p = _start(result, _indep_text)
-    return _dependent(read_laws(p["laws"]), p["modulo"], result["certificate"], "certificate")
+    p, laws = _start(result, _indep)
+    return _dependent(laws, p["modulo"], result["certificate"], "certificate")
 
 
 def _relation_params(p):
