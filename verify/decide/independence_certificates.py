@@ -130,10 +130,9 @@ def _modular_block(laws, variant: str, zpoints: Sequence, q: int, p: int):
     d = laws[0].dim
     K = max(len(l.atoms) for l in laws)
     M = len(zpoints)
-    # exponents |X| (reduced mod p-1) with their signs, coordinates X mod p, weights mod p; padded atoms get
-    # weight 0.  Negative exponents use z^-1 (z < p is invertible), so small exponents need few squarings.
-    E = np.zeros((N, K, d), dtype=np.int64)
-    NEG = np.zeros((N, K, d), dtype=bool)
+    # coordinates X = q x mod p and weights mod p; padded atoms get weight 0 (and X = 0).  z^X mod p is a
+    # product over j of z_j^{X_j}: one Python pow per point and distinct exponent of coordinate j (a table),
+    # then gathered by index (exact: z_j^e = z_j^(e mod (p - 1)) mod p as p does not divide z_j).
     Xp = np.zeros((N, K, d), dtype=np.int64)
     W = np.zeros((N, K), dtype=np.int64)
     Xint = []
@@ -144,27 +143,19 @@ def _modular_block(laws, variant: str, zpoints: Sequence, q: int, p: int):
                 return None, [("weight", i, k)]
             W[i, k] = r
             Xint.append((i, k, [x.numerator * (q // x.denominator) for x in a]))   # q x, integer
-    if all(abs(v) < (1 << 62) for _, _, X in Xint for v in X):
-        Xa = np.zeros((N, K, d), dtype=np.int64)
-        for i, k, X in Xint:
-            Xa[i, k] = X
-        E, NEG, Xp = np.abs(Xa) % (p - 1), Xa < 0, Xa % p
-    else:
-        for i, k, X in Xint:
-            for j, v in enumerate(X):
-                E[i, k, j] = abs(v) % (p - 1)
-                NEG[i, k, j] = v < 0
-                Xp[i, k, j] = v % p
-    Z = np.array([[int(z) % p for z in zp] for zp in zpoints], dtype=np.int64)       # (M, d)
-    if np.any(Z == 0):
+    Zi = [[int(z) % p for z in zp] for zp in zpoints]
+    if any(z == 0 for zp in Zi for z in zp):
         return None, [("z divisible by p",)]
-    Zinv = np.array([[pow(int(z), -1, p) for z in row] for row in Z], dtype=np.int64)
-    # mono[m, i, k] = prod_j z_mj^{X_ikj} mod p
-    mono = np.ones((M, N, K), dtype=np.int64)
+    mono = np.ones((M, N, K), dtype=np.int64)                          # mono[m, i, k] = prod_j z_mj^{X_ikj}
     for j in range(d):
-        base = np.where(NEG[None, :, :, j], Zinv[:, j][:, None, None], Z[:, j][:, None, None])
-        ex = np.broadcast_to(E[:, :, j][None, :, :], (M, N, K)).copy()
-        mono = (mono * _powmod_vec(base, ex, p)) % p
+        vals = sorted({X[j] for _, _, X in Xint} | {0})
+        pos = {v: n for n, v in enumerate(vals)}
+        idx = np.full((N, K), pos[0], dtype=np.int64)
+        for i, k, X in Xint:
+            idx[i, k] = pos[X[j]]
+            Xp[i, k, j] = X[j] % p
+        table = np.array([[pow(zp[j], v % (p - 1), p) for v in vals] for zp in Zi], dtype=np.int64)   # (M, U_j)
+        mono = (mono * table[:, idx]) % p
     wt = (mono * W[None, :, :]) % p                                    # w_k z^{X_k}
     S = wt.sum(axis=2) % p                                             # (M, N)
     bad = [(int(m), int(i)) for m, i in zip(*np.nonzero(S == 0))]

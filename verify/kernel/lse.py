@@ -165,18 +165,25 @@ def _batch(p, expected_ok=True):
     return fams, modulo, exp
 
 
-def _batch_text(p, proved) -> str:
+def _batch_parts(p, proved):
+    """(statement text, (families, modulo, expected)) of the batch kinds: the families are read once per check."""
     fams, modulo, exp = _batch(p, proved)
     K, what = len(fams), _what(modulo)
     if not proved:
-        return (f"{_label(p)}for at least one of the {K} families in parameters.families, the CGFs of its laws are "
+        text = (f"{_label(p)}for at least one of the {K} families in parameters.families, the CGFs of its laws are "
                 f"linearly independent modulo {what} on U")
-    if "expected" not in p:
-        return (f"{_label(p)}for each of the {K} families in parameters.families, the CGFs of its laws are linearly "
+    elif "expected" not in p:
+        text = (f"{_label(p)}for each of the {K} families in parameters.families, the CGFs of its laws are linearly "
                 f"independent modulo {what} on U")
-    return (f"{_label(p)}for each of the {K} families in parameters.families, the CGFs of its laws are linearly "
-            f"independent modulo {what} on U exactly when parameters.expected says 'independent' "
-            f"({exp.count('independent')} independent, {exp.count('dependent')} dependent)")
+    else:
+        text = (f"{_label(p)}for each of the {K} families in parameters.families, the CGFs of its laws are linearly "
+                f"independent modulo {what} on U exactly when parameters.expected says 'independent' "
+                f"({exp.count('independent')} independent, {exp.count('dependent')} dependent)")
+    return text, (fams, modulo, exp)
+
+
+def _batch_text(p, proved) -> str:
+    return _batch_parts(p, proved)[0]
 
 
 def statement_batch(parameters: dict, conventions: dict, proved: bool = True) -> str:
@@ -274,9 +281,17 @@ def _modp(laws, modulo, cert, field) -> str:
                   [w.numerator * pow(w.denominator, -1, p) % p for w in l["weights"]]))
     Z = [[_read.integer(x, f"{field}.points[{k}][{j}]", 1, p - 1)
           for j, x in enumerate(_read.lst(z, f"{field}.points[{k}]", d, d))] for k, z in enumerate(pts)]
-    mono = []                          # mono[k][u] = z_k^a = prod_j z_kj^(a_j mod (p - 1)) mod p, a = exps[u]
+    # Entries of law i at point k, with ws_t = w_t z_k^(a_t), S = sum_t ws_t, P_t = ws_t / S (mod p): the gradient
+    # g_j = sum_t P_t a_tj and the Hessian (e, f) entry sum_t P_t a_te a_tf - g_e g_f.  Every sum
+    # sum_t c_t w_t z_k^(a_t) (c_t = 1, a_tj or a_te a_tf, c_t w_t reduced mod p) is formed for all points k at once:
+    # z_k^a mod p for the nP points sits in slots of nb bytes of one integer (one per exponent vector a), so a
+    # sum over t is one integer sum of products; a slot then holds < K p^2 < 256^nb, so no carry crosses slots.
+    nP, K = len(Z), max(len(A) for _, A, _ in X)
+    nb = (2 * p.bit_length() + K.bit_length() + 8) // 8
     vals = [sorted({a[j] for a in exps}) for j in range(d)]         # distinct exponents per coordinate
-    where = [[{e: n for n, e in enumerate(vals[j])}[a[j]] for a in exps] for j in range(d)]
+    pos = [{e: n for n, e in enumerate(v)} for v in vals]
+    where = [[pos[j][a[j]] for a in exps] for j in range(d)]
+    mono = []                          # mono[k][u] = z_k^a = prod_j z_kj^(a_j mod (p - 1)) mod p, a = exps[u]
     for z in Z:
         tick()
         row = [1] * len(exps)
@@ -284,38 +299,31 @@ def _modp(laws, modulo, cert, field) -> str:
             pw = [pow(zj, e % (p - 1), p) for e in vj]
             row = [v * pw[n] % p for v, n in zip(row, wj)]
         mono.append(row)
-    # Entries of law i at point k, with ws_k = w_k z^(a_k) mod p, S = sum ws_k, P_k = ws_k / S: g_j = sum P_k a_kj,
-    # Hessian (e, f): sum P_k a_ke a_kf - g_e g_f.  The sums sum_k c_k ws_k (c = a_kj or a_ke a_kf, taken mod p)
-    # are formed for all points at once on integers packed in slots of nb bytes, one slot per point (exact:
-    # a slot holds K (p - 1)^2 < 256^nb, so no carry crosses slots), then unpacked and reduced mod p.
+    packed = [int.from_bytes(b"".join([mono[k][u].to_bytes(nb, "little") for k in range(nP)]), "little")
+              for u in range(len(exps))]
     hess = variant.startswith("hessian")
-    nP, nb = len(Z), (2 * p.bit_length() + max(len(A) for _, A, _ in X).bit_length() + 8) // 8
-    ents = [[None] * N for _ in Z]
+    cols = []                          # cols[i][r]: the entries of law i in row r = (e, f) (or j) at every point
     bad = []
     for i, (idx, A, W) in enumerate(X):
         tick()
-        cols = [[(a[e] if isinstance(e, int) else a[e[0]] * a[e[1]]) % p for a in A]
-                for e in (list(range(d)) if hess else []) + pairs]
-        ws = [[w * row[u] % p for u, w in zip(idx, W)] for row in mono]          # ws[k][atom]
-        packed = [int.from_bytes(b"".join([ws[k][t].to_bytes(nb, "little") for k in range(nP)]), "little")
-                  for t in range(len(A))]
+        ps = [packed[u] for u in idx]
         sums = []
-        for c in cols:
-            raw = sum(map(mul, c, packed)).to_bytes(nb * nP, "little")
-            sums.append([int.from_bytes(raw[k * nb:(k + 1) * nb], "little") for k in range(nP)])
-        for k in range(nP):
-            S = sum(ws[k]) % p
-            if S == 0:
-                bad.append((k, i))
-                continue
-            inv = pow(S, -1, p)
-            g = [sums[j][k] * inv % p for j in range(d)]
-            ents[k][i] = g if not hess else [(sums[d + r][k] * inv - g[e] * g[f]) % p
-                                                  for r, (e, f) in enumerate(pairs)]
+        for e in [None] + list(range(d)) + (pairs if hess else []):
+            c = W if e is None else [w * (a[e] if isinstance(e, int) else a[e[0]] * a[e[1]]) % p for a, w in zip(A, W)]
+            raw = sum(map(mul, c, ps)).to_bytes(nb * nP, "little")
+            sums.append([int.from_bytes(raw[k * nb:(k + 1) * nb], "little") % p for k in range(nP)])
+        bad.extend((k, i) for k, S in enumerate(sums[0]) if S == 0)
+        if bad:
+            continue
+        inv = [pow(S, -1, p) for S in sums[0]]
+        g = [[x * y % p for x, y in zip(sums[1 + j], inv)] for j in range(d)]
+        cols.append(g if not hess else [[(x * y - u * v) % p for x, y, u, v in zip(sums[1 + d + r], inv, g[e], g[f])]
+                                         for r, (e, f) in enumerate(pairs)])
     if bad:
         k, i = min(bad)
         raise Rejected(f"{field}.points[{k}]: the normaliser of law {i} vanishes modulo p")
-    M = [[ents[k][i][r] for i in range(N)] for k in range(nP) for r in range(len(pairs))]
+    by_row = [list(zip(*[c[r] for c in cols])) for r in range(len(pairs))]     # by_row[r][k]: N entries
+    M = [by_row[r][k] for k in range(nP) for r in range(len(pairs))]
     minor = [M[r] for r in rows if r < len(M)]
     if len(minor) != N:
         raise Rejected(f"{field}.rows: index beyond the recorded points")
@@ -658,8 +666,8 @@ def _check_batch(result) -> str:
     _conventions(result)
     _read.string(result["certificate"].get("summary", ""), "certificate.summary", max_len=2000)
     p = result["parameters"]
-    _read.expect_statement(result, _batch_text(p, True))
-    fams, modulo, exp = _batch(p)
+    text, (fams, modulo, exp) = _batch_parts(p, True)
+    _read.expect_statement(result, text)
     certs = _read.lst(result["certificate"].get("certificates"), "certificate.certificates", len(fams), len(fams))
     _read.obj(result["certificate"], "certificate", ("kind", "certificates"), ("summary",))
     exact = True
@@ -682,8 +690,8 @@ def _check_dependence_batch(result) -> str:
     _conventions(result)
     _read.string(result["certificate"].get("summary", ""), "certificate.summary", max_len=2000)
     p = result["parameters"]
-    _read.expect_statement(result, _batch_text(p, False))
-    fams, modulo, _ = _batch(p, False)
+    text, (fams, modulo, _) = _batch_parts(p, False)
+    _read.expect_statement(result, text)
     _read.obj(result["certificate"], "certificate", ("kind", "certificates"), ("summary",))
     certs = _read.lst(result["certificate"]["certificates"], "certificate.certificates", len(fams), len(fams))
     for k, (laws, cert) in enumerate(zip(fams, certs)):
