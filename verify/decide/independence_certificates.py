@@ -218,12 +218,12 @@ def modular_certificate(laws, modulo: str = "affine", seed: int = 0, n_points: O
         if rows is None:
             best.update({"reason": f"prime {p}: a denominator vanishes modulo p at {bad[:3]}"})
             continue
-        rank = int(nmod_mat(len(rows), N, [v for r in rows for v in r], p).rank()) if rows else 0
+        piv, rank = _pivots(rows, N, p) if rows else (None, 0)
         info = {"certified": rank == N, "variant": f"{variant}-modp", "prime": p, "q": q,
                 "z_points": [list(z) for z in zp], "rank": rank, "rows": len(rows), "columns": N,
                 "attempt": attempt + 1, "seed": seed}
         if rank == N:
-            info["entries"] = rows        # for kernel_modular (not evidence: callers drop "entries")
+            info["entries"] = {"rows": rows, "pivots": piv}     # for kernel_modular (callers drop "entries")
             return info
         if rank >= best.get("rank", 0):
             best = info
@@ -573,11 +573,11 @@ def square_design_certificate(laws, modulo: str, points: Sequence, ladder: Seque
 # ---------------------------------------------------------------------------------------------
 # kernel certificates (verify.kernel.lse): an N x N minor with its determinant, recomputed by the kernel
 
-def _pivot_rows(rows, N, field):
-    """Indices of N linearly independent rows (rank profile of the transpose) or None."""
+def _pivots(rows, N, field):
+    """(pivots, rank) of the R x N matrix ``rows`` over Q (``field="Q"``) or modulo the prime ``field``: the
+    rank and, when it is N, the indices of N linearly independent rows (rank profile of the transpose; else
+    None), from one reduced row echelon form."""
     R = len(rows)
-    if R < N:
-        return None
     if field == "Q":
         T = fmpq_mat(N, R, [fmpq(Fraction(rows[r][i]).numerator, Fraction(rows[r][i]).denominator)
                             for i in range(N) for r in range(R)])
@@ -585,14 +585,19 @@ def _pivot_rows(rows, N, field):
         T = nmod_mat(R, N, [v for r in rows for v in r], field).transpose()
     E, rank = T.rref()
     if int(rank) != N:
-        return None
+        return None, int(rank)
     piv, j = [], 0
     for i in range(N):                  # reduced row echelon form: the pivot columns increase
         while E[i, j] == 0:
             j += 1
         piv.append(j)
         j += 1
-    return piv
+    return piv, N
+
+
+def _pivot_rows(rows, N, field):
+    """Indices of N linearly independent rows (rank profile of the transpose) or None."""
+    return _pivots(rows, N, field)[0] if len(rows) >= N else None
 
 
 def _minor(rows, piv, per):
@@ -604,13 +609,14 @@ def _minor(rows, piv, per):
 def kernel_modular(laws, info: dict) -> Optional[dict]:
     """The ``hessian-modp`` / ``gradient-modp`` kernel certificate for a certified modular ``info``."""
     variant, p, q, zp = info["variant"], info["prime"], info["q"], info["z_points"]
-    rows = info.get("entries")          # the matrix modular_certificate computed, else computed again
-    if rows is None:
-        rows, _ = modular_matrix(laws, variant.split("-")[0], zp, q, p)
-    if rows is None:
-        return None
     N = len(laws)
-    piv = _pivot_rows(rows, N, p)
+    if info.get("entries"):             # the matrix and pivots modular_certificate computed
+        rows, piv = info["entries"]["rows"], info["entries"]["pivots"]
+    else:
+        rows, _ = modular_matrix(laws, variant.split("-")[0], zp, q, p)
+        if rows is None:
+            return None
+        piv = _pivot_rows(rows, N, p)
     if piv is None:
         return None
     used, new = _minor(rows, piv, len(rows) // len(zp))

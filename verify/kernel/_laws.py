@@ -56,12 +56,16 @@ _KEYS = {  # family: (required, optional)
     "gaussian_mixture": (("family", "separation", "direction", "cov"), ("center",)),
 }
 FAMILIES = tuple(_KEYS)
+# exact values of number texts already read: (atoms and other bounded parameters, weights).  A pure function
+# of the text (keyed by type and text), so keeping it across Results changes no answer; cleared past MAX_MEMO.
+_MEMO: tuple = ({}, {})
+MAX_MEMO = 50_000
 
 
 def _num(v, field, memo=None) -> Fraction:
-    """An exact number with |value| <= MAX_MAGNITUDE.  ``memo`` (one :func:`read_laws` call): an int or a
-    string already read and bounded is not read again (keyed by type and value, so True never stands for 1)."""
-    key = (type(v), v) if memo is not None and type(v) in (int, str) else None
+    """An exact number with |value| <= MAX_MAGNITUDE.  ``memo`` (:data:`_MEMO`): an int or a short string
+    already read and bounded is not read again (keyed by type and value, so True never stands for 1)."""
+    key = _key(v) if memo is not None else None
     x = memo.get(key) if key is not None else None
     if x is None:
         x = _read.num(v, field)
@@ -70,6 +74,12 @@ def _num(v, field, memo=None) -> Fraction:
         if key is not None:
             memo[key] = x
     return x
+
+
+def _key(v):
+    """The memo key of a number text: (type, value) for an int or a string of at most 64 characters, else None."""
+    t = type(v)
+    return (t, v) if t is int or (t is str and len(v) <= 64) else None
 
 
 def _vec(v, field, n=None) -> tuple:
@@ -109,7 +119,7 @@ def _atom(a, field, n, memo) -> tuple:
 
 def read_law(d, field: str, memo=None) -> dict:
     """One SPEC entry -> ``{"family", "dim", ...}`` with exact fields (see the module docstring).
-    ``memo``: numbers already read (:func:`read_laws` shares one across the laws of a Result)."""
+    ``memo``: the pair (atoms, weights) of numbers already read (:func:`read_laws` passes :data:`_MEMO`)."""
     fam = _read.string(_read.obj(d, field, ("family",), tuple(d) if isinstance(d, dict) else ())["family"],
                        f"{field}.family", FAMILIES)
     _read.obj(d, field, *_KEYS[fam])
@@ -150,7 +160,7 @@ def read_law(d, field: str, memo=None) -> dict:
 
 def _weight(v, field, memo) -> Fraction:
     """A weight: any exact number (no magnitude bound), read through ``memo``."""
-    key = (type(v), v) if type(v) in (int, str) else None
+    key = _key(v)
     x = memo.get(key) if key is not None else None
     if x is None:
         x = _read.num(v, field)
@@ -161,13 +171,16 @@ def _weight(v, field, memo) -> Fraction:
 
 def read_laws(laws, field: str = "parameters.laws") -> list:
     """A non-empty list of SPEC entries of one dimension -> list of law dicts (see :func:`read_law`).
-    Each distinct number text is parsed once (a memo of exact values, shared by the laws)."""
+    Each distinct number text is parsed once (:data:`_MEMO`, kept across calls: the statement and the check
+    of a Result read the same laws)."""
     out = []
     atoms = 0
-    memo: tuple = ({}, {})
+    if len(_MEMO[0]) + len(_MEMO[1]) > MAX_MEMO:
+        _MEMO[0].clear()
+        _MEMO[1].clear()
     for i, d in enumerate(_read.lst(laws, field, 1, MAX_LAWS)):
         _read.tick()
-        law = read_law(d, f"{field}[{i}]", memo)
+        law = read_law(d, f"{field}[{i}]", _MEMO)
         atoms += len(law.get("atoms", ()))
         if atoms > MAX_ATOMS:
             raise Rejected(f"{field}: more than {MAX_ATOMS} atoms in all")
