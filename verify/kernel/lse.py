@@ -47,6 +47,8 @@ Trusted: python-flint (fmpq_mat, nmod_mat, fmpq_mpoly, arb_mat determinants, fmp
 
 from __future__ import annotations
 
+import sys
+from array import array
 from fractions import Fraction
 from math import comb, gcd
 from operator import mul
@@ -287,7 +289,9 @@ def _modp(laws, modulo, cert, field) -> str:
     # z_k^a mod p for the nP points sits in slots of nb bytes of one integer (one per exponent vector a), so a
     # sum over t is one integer sum of products; a slot then holds < K p^2 < 256^nb, so no carry crosses slots.
     nP, K = len(Z), max(len(A) for _, A, _ in X)
-    nb = (2 * p.bit_length() + K.bit_length() + 8) // 8
+    wb = 8 * array("Q").itemsize       # bits of a machine word ("Q": 64 on every usual platform)
+    words = (2 * p.bit_length() + K.bit_length() + wb) // wb      # words per slot: K p^2 < 2^(wb words)
+    nb, R = words * wb // 8, [pow(2, wb * w, p) for w in range(words)]
     vals = [sorted({a[j] for a in exps}) for j in range(d)]         # distinct exponents per coordinate
     pos = [{e: n for n, e in enumerate(v)} for v in vals]
     where = [[pos[j][a[j]] for a in exps] for j in range(d)]
@@ -299,8 +303,15 @@ def _modp(laws, modulo, cert, field) -> str:
             pw = [pow(zj, e % (p - 1), p) for e in vj]
             row = [v * pw[n] % p for v, n in zip(row, wj)]
         mono.append(row)
-    packed = [int.from_bytes(b"".join([mono[k][u].to_bytes(nb, "little") for k in range(nP)]), "little")
+    packed = [int.from_bytes(b"".join([mono[k][u].to_bytes(nb, sys.byteorder) for k in range(nP)]), sys.byteorder)
               for u in range(len(exps))]
+
+    def unpack(n):                     # the nP slots of n, each reduced mod p (machine words read by array)
+        q = array("Q", n.to_bytes(nb * nP, sys.byteorder))
+        if words == 2:
+            return [(x + y * R[1]) % p for x, y in zip(q[0::2], q[1::2])]
+        return [sum(map(mul, t, R)) % p for t in zip(*[q[w::words] for w in range(words)])]
+
     hess = variant.startswith("hessian")
     cols = []                          # cols[i][r]: the entries of law i in row r = (e, f) (or j) at every point
     bad = []
@@ -310,8 +321,7 @@ def _modp(laws, modulo, cert, field) -> str:
         sums = []
         for e in [None] + list(range(d)) + (pairs if hess else []):
             c = W if e is None else [w * (a[e] if isinstance(e, int) else a[e[0]] * a[e[1]]) % p for a, w in zip(A, W)]
-            raw = sum(map(mul, c, ps)).to_bytes(nb * nP, "little")
-            sums.append([int.from_bytes(raw[k * nb:(k + 1) * nb], "little") % p for k in range(nP)])
+            sums.append(unpack(sum(map(mul, c, ps))))
         bad.extend((k, i) for k, S in enumerate(sums[0]) if S == 0)
         if bad:
             continue
