@@ -114,6 +114,10 @@ def _atom(a, field, n, memo) -> tuple:
     ``memo``; the same checks and messages as :func:`_vec`)."""
     _read.tick()
     xs = _read.lst(a if isinstance(a, list) else [a], field, 1 if n is None else n, MAX_DIM if n is None else n)
+    if all(type(x) is str for x in xs):            # the usual case: every coordinate read before
+        hit = [memo.get((str, x)) for x in xs]
+        if None not in hit:
+            return tuple(hit)
     return tuple([_num(x, f"{field}[{i}]", memo) for i, x in enumerate(xs)])
 
 

@@ -255,6 +255,20 @@ def _rows(cert, N, per, field):
     return rows, used
 
 
+def _inverses(xs, p) -> list:
+    """[x^-1 mod p for x in xs] (every x non-zero mod p) with one modular inverse: prefix products
+    (Montgomery's trick), so inv_k = (x_0 ... x_{k-1}) (x_0 ... x_k)^-1."""
+    pre = [1]
+    for x in xs:
+        pre.append(pre[-1] * x % p)
+    t = pow(pre[-1], -1, p)
+    out = [0] * len(xs)
+    for k in range(len(xs) - 1, -1, -1):
+        out[k] = t * pre[k] % p
+        t = t * xs[k] % p
+    return out
+
+
 def _modp(laws, modulo, cert, field) -> str:
     if any(l["family"] != "discrete" for l in laws):
         raise Rejected(f"{field}.variant: the modular certificate applies to discrete laws only")
@@ -279,8 +293,9 @@ def _modp(laws, modulo, cert, field) -> str:
         if any(q % x.denominator for a in l["atoms"] for x in a):
             raise Rejected(f"{field}.q: q times the atoms of law {i} are not integers")
         A = [tuple([x.numerator * (q // x.denominator) for x in a]) for a in l["atoms"]]
-        X.append(([exps.setdefault(a, len(exps)) for a in A], A,
-                  [w.numerator * pow(w.denominator, -1, p) % p for w in l["weights"]]))
+        inv = {q_: pow(q_, -1, p) for q_ in {w.denominator for w in l["weights"]}}
+        X.append(([exps.setdefault(a, len(exps)) for a in A], A, [w.numerator * inv[w.denominator] % p
+                                                                 for w in l["weights"]]))
     Z = [[_read.integer(x, f"{field}.points[{k}][{j}]", 1, p - 1)
           for j, x in enumerate(_read.lst(z, f"{field}.points[{k}]", d, d))] for k, z in enumerate(pts)]
     # Entries of law i at point k, with ws_t = w_t z_k^(a_t), S = sum_t ws_t, P_t = ws_t / S (mod p): the gradient
@@ -325,7 +340,7 @@ def _modp(laws, modulo, cert, field) -> str:
         bad.extend((k, i) for k, S in enumerate(sums[0]) if S == 0)
         if bad:
             continue
-        inv = [pow(S, -1, p) for S in sums[0]]
+        inv = _inverses(sums[0], p)
         g = [[x * y % p for x, y in zip(sums[1 + j], inv)] for j in range(d)]
         cols.append(g if not hess else [[(x * y - u * v) % p for x, y, u, v in zip(sums[1 + d + r], inv, g[e], g[f])]
                                          for r, (e, f) in enumerate(pairs)])
