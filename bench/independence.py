@@ -2,17 +2,22 @@
 
 N = 200 discrete laws in d = 3 with 8 atoms each (integer atoms in {-4..4}^3, random rational weights).
 
-* **certified**: ``verify.independent_mod_affine`` end to end (exact screen + exact modular Hessian
-  certificate: rank N modulo a prime of the rational Hessian matrix at theta = log z, which proves rank N over Q);
+* **certified (incl. kernel re-check)**: ``verify.independent_mod_affine`` end to end, as a user gets it:
+  exact screen, exact modular Hessian certificate (rank N modulo a prime of the rational Hessian matrix at
+  theta = log z, which proves rank N over Q) and the kernel's re-check of the returned Result
+  (:func:`verify.decide.independence.self_checked`: a PROVED Result has been accepted by
+  :mod:`verify.kernel.lse` before it is returned); the kernel re-check alone is also timed;
 * **float64**: numpy -- the same Hessian matrix at the same points, then ``np.linalg.svd`` (uncertified); and the
   design matrix [Lambda_i(theta_k) | 1 | theta_k] at M = N + d + 1 points, then SVD (uncertified);
-* **exact exponent lattice**: :func:`verify.decide.exponent_lattice.exponent_lattice` (flint factorisation of the
-  200 MGF polynomials, exact rank of the exponent matrix) plus the kernel's re-check of its
-  ``independence-lattice`` Result (every factorisation multiplied out, every base factor re-factored);
+* **exact exponent lattice**: :func:`verify.decide.exponent_lattice.exponent_lattice` alone (flint
+  factorisation of the 200 MGF polynomials, exact rank of the exponent matrix), and with its
+  ``independence-lattice`` Result and the kernel's re-check (every factorisation multiplied out, every base
+  factor re-factored);
 * **mpmath 128 bits**: the design matrix at the same M points and its QR factorisation (numerical rank;
   cheaper than an mpmath SVD, so the reported ratio *understates* the gap).
 
-Usage: ``python3 bench/independence.py [--repeats 5] [--laws 200] [--skip-mpmath]``.  Prints medians and ratios.
+Usage: ``python3 bench/independence.py [--repeats 5] [--laws 200] [--skip-mpmath]``.  Prints medians and ratios;
+``run(quick=False)`` (bench/run.py) returns the same figures as a dict (quick: 3 repeats, no mpmath).
 """
 
 from __future__ import annotations
@@ -129,43 +134,81 @@ def timed(f, repeats):
     return statistics.median(out), out, val
 
 
+def exact_lattice_decision(laws):
+    """The exponent-lattice decision alone (no Result, no kernel re-check)."""
+    from verify.decide.exponent_lattice import exponent_lattice
+
+    lat = exponent_lattice(laws, "affine")
+    return "independent" if lat["applicable"] and lat["independent"] else "not decided independent"
+
+
+def measure(laws_n: int = 200, repeats: int = 5, mpmath: bool = True, out=sys.stdout) -> dict:
+    """Every figure of the benchmark in one run (medians over ``repeats``), printed to ``out``."""
+    import json
+
+    from verify import kernel
+    from verify.decide.independence import independent_mod_affine
+
+    laws = make_laws(laws_n)
+    t_cert, all_c, r = timed(lambda: independent_mod_affine(laws), repeats)
+    data = json.loads(r.to_json())
+    t_kernel, _, _ = timed(lambda: kernel.check(data), repeats)
+    # the kernel certificate keeps only the points of its minor; the search's full point set is evidence
+    zp = (r.evidence.get("search_certificate") or {}).get("z_points") or r.certificate.get("points")
+    print(f"certified verdict: {r.verdict.value} ({r.method.value}); {r.certificate.get('summary')}", file=out)
+    t_lat, _, lat = timed(lambda: exact_lattice(laws), repeats)
+    t_latd, _, _ = timed(lambda: exact_lattice_decision(laws), repeats)
+    print(f"exact exponent lattice: {lat}", file=out)
+    t_h, _, ratio_h = timed(lambda: float64_hessian_svd(laws, zp), repeats)
+    pts = design_points(laws_n, 3)
+    t_d, _, ratio_d = timed(lambda: float64_design_svd(laws, pts), repeats)
+    print(f"float64 sigma_min/sigma_max: Hessian matrix {ratio_h:.3e}, design matrix {ratio_d:.3e} (uncertified)",
+          file=out)
+    rows = [("certified, incl. kernel re-check", t_cert), ("  of which the kernel re-check", t_kernel),
+            ("float64 Hessian + SVD (same points)", t_h), ("float64 design + SVD", t_d),
+            ("exact exponent lattice, decision only", t_latd),
+            ("exact lattice + Result + kernel re-check", t_lat)]
+    t_m = None
+    if mpmath:
+        t_m, _, ratio_m = timed(lambda: mpmath_design_qr(laws, pts), 1)
+        print(f"mpmath 128-bit design QR |r_min|/|r_max| = {mpmath_str(ratio_m)}", file=out)
+        rows.append(("mpmath 128-bit design + QR", t_m))
+    print(f"\nN = {laws_n} laws, d = 3, 8 atoms; medians over {repeats} runs (mpmath: 1 run)", file=out)
+    print(f"{'method':<42} {'median s':>10} {'this / float64 Hessian':>24}", file=out)
+    for name, t in rows:
+        print(f"{name:<42} {t:>10.4f} {t / t_h:>24.2f}", file=out)
+    print(f"\nratio certified (incl. kernel re-check) / float64 Hessian (same points): {t_cert / t_h:.2f}x   "
+          "(target <= 5x)", file=out)
+    print(f"ratio certified (incl. kernel re-check) / float64 design SVD:           {t_cert / t_d:.2f}x", file=out)
+    print(f"exact exponent lattice: decision {t_latd:.4f} s = {t_latd / t_h:.2f}x float64 Hessian; with Result and "
+          f"kernel re-check {t_lat:.4f} s = {t_lat / t_h:.2f}x", file=out)
+    if mpmath:
+        print(f"speed-up over mpmath 128 bits:                     {t_m / t_cert:.1f}x   (target >= 20x)", file=out)
+    figures = {"laws": laws_n, "repeats": repeats, "certified_verdict": r.verdict.value,
+               "certified_incl_kernel_recheck_s": t_cert, "kernel_recheck_s": t_kernel,
+               "float64_hessian_svd_s": t_h, "float64_design_svd_s": t_d,
+               "exact_lattice_decision_s": t_latd, "exact_lattice_incl_kernel_recheck_s": t_lat,
+               "ratio_certified_over_float64_hessian": t_cert / t_h,
+               "ratio_certified_over_float64_design": t_cert / t_d,
+               "ratio_exact_lattice_decision_over_float64_hessian": t_latd / t_h,
+               "ratio_exact_lattice_incl_kernel_over_float64_hessian": t_lat / t_h}
+    if mpmath:
+        figures.update(mpmath_design_qr_s=t_m, speedup_certified_over_mpmath=t_m / t_cert)
+    return figures
+
+
+def run(quick: bool = False) -> dict:
+    """bench/run.py's entry point: the figures as a dict (printing to stderr)."""
+    return measure(200, 3 if quick else 5, mpmath=not quick, out=sys.stderr)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--laws", type=int, default=200)
     ap.add_argument("--skip-mpmath", action="store_true")
     args = ap.parse_args(argv)
-    from verify.decide.independence import independent_mod_affine
-
-    laws = make_laws(args.laws)
-    res = {}
-    t_cert, all_c, r = timed(lambda: independent_mod_affine(laws), args.repeats)
-    res["certified"] = t_cert
-    # the kernel certificate keeps only the points of its minor; the search's full point set is evidence
-    zp = (r.evidence.get("search_certificate") or {}).get("z_points") or r.certificate.get("points")
-    print(f"certified verdict: {r.verdict.value} ({r.method.value}); {r.certificate.get('summary')}")
-    t_lat, _, lat = timed(lambda: exact_lattice(laws), args.repeats)
-    print(f"exact exponent lattice: {lat}")
-    t_h, _, ratio_h = timed(lambda: float64_hessian_svd(laws, zp), args.repeats)
-    pts = design_points(args.laws, 3)
-    t_d, _, ratio_d = timed(lambda: float64_design_svd(laws, pts), args.repeats)
-    print(f"float64 sigma_min/sigma_max: Hessian matrix {ratio_h:.3e}, design matrix {ratio_d:.3e} (uncertified)")
-    rows = [("certified (exact mod-p Hessian)", t_cert), ("float64 Hessian + SVD (same points)", t_h),
-            ("float64 design + SVD", t_d), ("exact exponent lattice + kernel re-check", t_lat)]
-    if not args.skip_mpmath:
-        t_m, _, ratio_m = timed(lambda: mpmath_design_qr(laws, pts), 1)
-        print(f"mpmath 128-bit design QR |r_min|/|r_max| = {mpmath_str(ratio_m)}")
-        rows.append(("mpmath 128-bit design + QR", t_m))
-    print(f"\nN = {args.laws} laws, d = 3, 8 atoms; medians over {args.repeats} runs (mpmath: 1 run)")
-    print(f"{'method':<40} {'median s':>10} {'certified / this':>18}")
-    for name, t in rows:
-        print(f"{name:<40} {t:>10.4f} {t_cert / t:>18.2f}")
-    print(f"\nratio certified / float64 (Hessian, same points): {t_cert / t_h:.2f}x   (target <= 5x)")
-    print(f"ratio certified / float64 (design SVD):           {t_cert / t_d:.2f}x")
-    print(f"exact exponent lattice (decision + kernel re-check): {t_lat:.4f} s = {t_lat / t_h:.2f}x float64 Hessian, "
-          f"{t_lat / t_cert:.2f}x certified")
-    if not args.skip_mpmath:
-        print(f"speed-up over mpmath 128 bits:                     {t_m / t_cert:.1f}x   (target >= 20x)")
+    measure(args.laws, args.repeats, mpmath=not args.skip_mpmath)
     return 0
 
 

@@ -30,7 +30,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 SCRIPTS = [
-    ("independence", "independence.py", "certified vs float64 vs mpmath-128 (N = 200 laws, d = 3, 8 atoms)"),
+    ("independence", "independence.py", "certified incl. kernel re-check vs exact lattice vs float64 vs "
+                                        "mpmath-128 (N = 200 laws, d = 3, 8 atoms)"),
     ("ntk", "ntk.py", "certified PD vs float64 eigvalsh (N*m up to 400)"),
     ("regions", "regions.py", "exact vs float64 region counting, regions/s (1-D, 2-D), T6 2-D timing"),
     ("t1_t6", "t1_t6.py", "T1 at n = 8 and T6 times"),

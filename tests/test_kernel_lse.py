@@ -81,6 +81,21 @@ def test_modp_small_prime_two_dimensions_exact_det():
         lse._modp(laws, "affine", dict(cert, points=[[0, 3]]), "c")
 
 
+@pytest.mark.parametrize("p", [2 ** 61 - 1, 2147483647, 10007])
+def test_modp_packed_sums_agree_with_the_direct_formula(p):
+    """The kernel forms the Hessian sums of all points on packed integers (3, 2 or 1 machine words per slot
+    for these primes and 70 atoms): the minor's determinant is the direct formula's, a forged one is refused."""
+    atoms = [[[i, (3 * i) % 11] for i in range(70)], [[i % 13, i // 13] for i in range(65)], [[0, 0], [1, 2], [5, 1]]]
+    laws = _laws_of(*atoms)
+    det = _modp_det_reference(atoms, p, (3, 5), [0, 1, 2])
+    assert det != 0
+    cert = {"variant": "hessian-modp", "prime": p, "q": 1, "points": [[3, 5]], "rows": [0, 1, 2], "det": det}
+    lse._spent.clear()
+    assert lse._modp(laws, "affine", cert, "c") == f"hessian-modp: rank 3 modulo {p}"
+    with pytest.raises(Rejected, match=r"c\.det: the minor's determinant modulo p is"):
+        lse._modp(laws, "affine", dict(cert, det=(det + 1) % p), "c")
+
+
 def test_modp_prime_edges():
     laws = _laws_of([[0], [2]], [[0], [4]])
     cert = {"variant": "hessian-modp", "prime": 3, "q": 1, "points": [[1], [2]], "rows": [0, 1], "det": 7}

@@ -27,6 +27,9 @@ __all__ = ["jsonable", "canonical_dumps", "atomic_write_text", "atomic_write_jso
            "fraction_str", "int_str", "arf_to_fraction"]
 
 
+_INT_LIMIT = 10**4000   # computed once: Python does not fold a constant this large, jsonable used to rebuild it
+
+
 def int_str(n: int) -> str:
     """Decimal text of an integer of any size (Python's ``str`` refuses more than 4300 digits)."""
     try:
@@ -69,7 +72,7 @@ def jsonable(obj: Any) -> Any:
         return jsonable(obj.value)
     if isinstance(obj, int):
         n = int(obj)
-        return n if abs(n) < 10**4000 else int_str(n)
+        return n if abs(n) < _INT_LIMIT else int_str(n)
     if isinstance(obj, Fraction):
         return fraction_str(obj)
     if isinstance(obj, float):

@@ -148,10 +148,8 @@ def self_checked(result: Result) -> Result:
     INCONCLUSIVE, with the kernel's reason in the evidence (the kernel is the judge of every verdict)."""
     if result.verdict is Verdict.INCONCLUSIVE:
         return result
-    import json
-
     try:
-        kernel_check(json.loads(result.to_json()))
+        kernel_check(result.to_dict())      # the JSON data of result.to_json(), without the text round trip
         return result
     except Rejected as exc:
         ev = dict(result.evidence or {})

@@ -130,10 +130,9 @@ def _modular_block(laws, variant: str, zpoints: Sequence, q: int, p: int):
     d = laws[0].dim
     K = max(len(l.atoms) for l in laws)
     M = len(zpoints)
-    # exponents |X| (reduced mod p-1) with their signs, coordinates X mod p, weights mod p; padded atoms get
-    # weight 0.  Negative exponents use z^-1 (z < p is invertible), so small exponents need few squarings.
-    E = np.zeros((N, K, d), dtype=np.int64)
-    NEG = np.zeros((N, K, d), dtype=bool)
+    # coordinates X = q x mod p and weights mod p; padded atoms get weight 0 (and X = 0).  z^X mod p is a
+    # product over j of z_j^{X_j}: one Python pow per point and distinct exponent of coordinate j (a table),
+    # then gathered by index (exact: z_j^e = z_j^(e mod (p - 1)) mod p as p does not divide z_j).
     Xp = np.zeros((N, K, d), dtype=np.int64)
     W = np.zeros((N, K), dtype=np.int64)
     Xint = []
@@ -144,27 +143,19 @@ def _modular_block(laws, variant: str, zpoints: Sequence, q: int, p: int):
                 return None, [("weight", i, k)]
             W[i, k] = r
             Xint.append((i, k, [x.numerator * (q // x.denominator) for x in a]))   # q x, integer
-    if all(abs(v) < (1 << 62) for _, _, X in Xint for v in X):
-        Xa = np.zeros((N, K, d), dtype=np.int64)
-        for i, k, X in Xint:
-            Xa[i, k] = X
-        E, NEG, Xp = np.abs(Xa) % (p - 1), Xa < 0, Xa % p
-    else:
-        for i, k, X in Xint:
-            for j, v in enumerate(X):
-                E[i, k, j] = abs(v) % (p - 1)
-                NEG[i, k, j] = v < 0
-                Xp[i, k, j] = v % p
-    Z = np.array([[int(z) % p for z in zp] for zp in zpoints], dtype=np.int64)       # (M, d)
-    if np.any(Z == 0):
+    Zi = [[int(z) % p for z in zp] for zp in zpoints]
+    if any(z == 0 for zp in Zi for z in zp):
         return None, [("z divisible by p",)]
-    Zinv = np.array([[pow(int(z), -1, p) for z in row] for row in Z], dtype=np.int64)
-    # mono[m, i, k] = prod_j z_mj^{X_ikj} mod p
-    mono = np.ones((M, N, K), dtype=np.int64)
+    mono = np.ones((M, N, K), dtype=np.int64)                          # mono[m, i, k] = prod_j z_mj^{X_ikj}
     for j in range(d):
-        base = np.where(NEG[None, :, :, j], Zinv[:, j][:, None, None], Z[:, j][:, None, None])
-        ex = np.broadcast_to(E[:, :, j][None, :, :], (M, N, K)).copy()
-        mono = (mono * _powmod_vec(base, ex, p)) % p
+        vals = sorted({X[j] for _, _, X in Xint} | {0})
+        pos = {v: n for n, v in enumerate(vals)}
+        idx = np.full((N, K), pos[0], dtype=np.int64)
+        for i, k, X in Xint:
+            idx[i, k] = pos[X[j]]
+            Xp[i, k, j] = X[j] % p
+        table = np.array([[pow(zp[j], v % (p - 1), p) for v in vals] for zp in Zi], dtype=np.int64)   # (M, U_j)
+        mono = (mono * table[:, idx]) % p
     wt = (mono * W[None, :, :]) % p                                    # w_k z^{X_k}
     S = wt.sum(axis=2) % p                                             # (M, N)
     bad = [(int(m), int(i)) for m, i in zip(*np.nonzero(S == 0))]
@@ -227,11 +218,12 @@ def modular_certificate(laws, modulo: str = "affine", seed: int = 0, n_points: O
         if rows is None:
             best.update({"reason": f"prime {p}: a denominator vanishes modulo p at {bad[:3]}"})
             continue
-        rank = int(nmod_mat(len(rows), N, [v for r in rows for v in r], p).rank()) if rows else 0
+        piv, rank = _pivots(rows, N, p) if rows else (None, 0)
         info = {"certified": rank == N, "variant": f"{variant}-modp", "prime": p, "q": q,
                 "z_points": [list(z) for z in zp], "rank": rank, "rows": len(rows), "columns": N,
                 "attempt": attempt + 1, "seed": seed}
         if rank == N:
+            info["entries"] = {"rows": rows, "pivots": piv}     # for kernel_modular (callers drop "entries")
             return info
         if rank >= best.get("rank", 0):
             best = info
@@ -581,24 +573,31 @@ def square_design_certificate(laws, modulo: str, points: Sequence, ladder: Seque
 # ---------------------------------------------------------------------------------------------
 # kernel certificates (verify.kernel.lse): an N x N minor with its determinant, recomputed by the kernel
 
-def _pivot_rows(rows, N, field):
-    """Indices of N linearly independent rows (rank profile of the transpose) or None."""
+def _pivots(rows, N, field):
+    """(pivots, rank) of the R x N matrix ``rows`` over Q (``field="Q"``) or modulo the prime ``field``: the
+    rank and, when it is N, the indices of N linearly independent rows (rank profile of the transpose; else
+    None), from one reduced row echelon form."""
     R = len(rows)
-    if R < N:
-        return None
     if field == "Q":
         T = fmpq_mat(N, R, [fmpq(Fraction(rows[r][i]).numerator, Fraction(rows[r][i]).denominator)
                             for i in range(N) for r in range(R)])
     else:
-        T = nmod_mat(N, R, [rows[r][i] for i in range(N) for r in range(R)], field)
+        T = nmod_mat(R, N, [v for r in rows for v in r], field).transpose()
     E, rank = T.rref()
     if int(rank) != N:
-        return None
-    piv = []
-    for i in range(N):
-        j = next(j for j in range(R) if E[i, j] != 0)
+        return None, int(rank)
+    piv, j = [], 0
+    for i in range(N):                  # reduced row echelon form: the pivot columns increase
+        while E[i, j] == 0:
+            j += 1
         piv.append(j)
-    return piv
+        j += 1
+    return piv, N
+
+
+def _pivot_rows(rows, N, field):
+    """Indices of N linearly independent rows (rank profile of the transpose) or None."""
+    return _pivots(rows, N, field)[0] if len(rows) >= N else None
 
 
 def _minor(rows, piv, per):
@@ -610,15 +609,18 @@ def _minor(rows, piv, per):
 def kernel_modular(laws, info: dict) -> Optional[dict]:
     """The ``hessian-modp`` / ``gradient-modp`` kernel certificate for a certified modular ``info``."""
     variant, p, q, zp = info["variant"], info["prime"], info["q"], info["z_points"]
-    rows, _ = modular_matrix(laws, variant.split("-")[0], zp, q, p)
-    if rows is None:
-        return None
     N = len(laws)
-    piv = _pivot_rows(rows, N, p)
+    if info.get("entries"):             # the matrix and pivots modular_certificate computed
+        rows, piv = info["entries"]["rows"], info["entries"]["pivots"]
+    else:
+        rows, _ = modular_matrix(laws, variant.split("-")[0], zp, q, p)
+        if rows is None:
+            return None
+        piv = _pivot_rows(rows, N, p)
     if piv is None:
         return None
     used, new = _minor(rows, piv, len(rows) // len(zp))
-    det = int(nmod_mat(N, N, [rows[r][i] for r in piv for i in range(N)], p).det())
+    det = int(nmod_mat(N, N, [v for r in piv for v in rows[r]], p).det())
     return {"variant": variant, "prime": p, "q": q, "points": [[int(x) for x in zp[k]] for k in used],
             "rows": new, "det": det}
 

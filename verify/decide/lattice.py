@@ -306,7 +306,7 @@ def _packed_atoms(laws):
     difference of two packed atoms is the balanced radix-R expansion of the coordinate difference, so
     equal packed differences mean equal difference vectors)."""
     q = common_denominator(laws)
-    ints = [[tuple(int(x * q) for x in a) for a in law.atoms] for law in laws]
+    ints = [[tuple([x.numerator * (q // x.denominator) for x in a]) for a in law.atoms] for law in laws]
     d = laws[0].dim
     lo = [min(a[j] for A in ints for a in A) for j in range(d)]
     hi = [max(a[j] for A in ints for a in A) for j in range(d)]

@@ -283,13 +283,18 @@ def lattice_identity(laws, c, a, C) -> str:
 
 
 # -- the kind ------------------------------------------------------------------------------------------------
+def _int(v, field, lo, hi) -> int:
+    """:func:`verify.kernel._read.integer`, with a JSON int in [lo, hi] taken as it is (the same value)."""
+    return v if type(v) is int and lo <= v <= hi else _read.integer(v, field, lo, hi)
+
+
 def _read_poly(ctx, v, field, d):
     terms = _read.lst(v, field, 1, MAX_TERMS)
     P = {}
+    hi = MAX_SPAN if d == 1 else MAX_SPAN_MULTI
     for k, t in enumerate(terms):
         e, x = _read.lst(t, f"{field}[{k}]", 2, 2)
-        e = tuple(_read.integer(y, f"{field}[{k}][0]", 0, MAX_SPAN if d == 1 else MAX_SPAN_MULTI)
-                  for y in _read.lst(e, f"{field}[{k}][0]", d, d))
+        e = tuple([_int(y, f"{field}[{k}][0]", 0, hi) for y in _read.lst(e, f"{field}[{k}][0]", d, d)])
         if e in P:
             raise Rejected(f"{field}: repeated exponent")
         P[e] = _read.num(x, f"{field}[{k}][1]")
@@ -302,7 +307,8 @@ def _check_base(polys, field, laurent):
         tick()
         if p.is_constant():
             raise Rejected(f"{field}[{k}]: constant")
-        if laurent and any(min(int(e[j]) for e in p.to_dict()) > 0 for j in range(len(p.degrees()))):
+        terms = [tuple(map(int, e)) for e in p.to_dict()]
+        if laurent and any(min(e[j] for e in terms) > 0 for j in range(len(p.degrees()))):
             raise Rejected(f"{field}[{k}]: divisible by a variable (monomial content)")
         _, facs = p.factor()
         if len(facs) != 1 or int(facs[0][1]) != 1:
@@ -341,10 +347,10 @@ def check_independence(laws, modulo, cert, field="certificate") -> str:
             e = {}
             for k, pair in enumerate(_read.lst(ex[name], f"{f}.{name}", 0, len(base))):
                 j, m = _read.lst(pair, f"{f}.{name}[{k}]", 2, 2)
-                j = _read.integer(j, f"{f}.{name}[{k}][0]", 0, len(base) - 1)
+                j = _int(j, f"{f}.{name}[{k}][0]", 0, len(base) - 1)
                 if j in e:
                     raise Rejected(f"{f}.{name}: repeated base index")
-                e[j] = _read.integer(m, f"{f}.{name}[{k}][1]", 1, MAX_SPAN)
+                e[j] = _int(m, f"{f}.{name}[{k}][1]", 1, MAX_SPAN)
             poly = _poly(ctx, P)
             degs = [sum(m * int(base[j].degrees()[v]) for j, m in e.items()) for v in range(d)]
             if degs != [int(x) for x in poly.degrees()]:      # before multiplying anything out

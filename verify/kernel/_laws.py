@@ -56,13 +56,30 @@ _KEYS = {  # family: (required, optional)
     "gaussian_mixture": (("family", "separation", "direction", "cov"), ("center",)),
 }
 FAMILIES = tuple(_KEYS)
+# exact values of number texts already read: (atoms and other bounded parameters, weights).  A pure function
+# of the text (keyed by type and text), so keeping it across Results changes no answer; cleared past MAX_MEMO.
+_MEMO: tuple = ({}, {})
+MAX_MEMO = 50_000
 
 
-def _num(v, field) -> Fraction:
-    x = _read.num(v, field)
-    if abs(x) > MAX_MAGNITUDE:
-        raise Rejected(f"{field}: |value| exceeds {MAX_MAGNITUDE}")
+def _num(v, field, memo=None) -> Fraction:
+    """An exact number with |value| <= MAX_MAGNITUDE.  ``memo`` (:data:`_MEMO`): an int or a short string
+    already read and bounded is not read again (keyed by type and value, so True never stands for 1)."""
+    key = _key(v) if memo is not None else None
+    x = memo.get(key) if key is not None else None
+    if x is None:
+        x = _read.num(v, field)
+        if abs(x) > MAX_MAGNITUDE:
+            raise Rejected(f"{field}: |value| exceeds {MAX_MAGNITUDE}")
+        if key is not None:
+            memo[key] = x
     return x
+
+
+def _key(v):
+    """The memo key of a number text: (type, value) for an int or a string of at most 64 characters, else None."""
+    t = type(v)
+    return (t, v) if t is int or (t is str and len(v) <= 64) else None
 
 
 def _vec(v, field, n=None) -> tuple:
@@ -92,20 +109,34 @@ def _cov(v, field) -> tuple:
     return S
 
 
-def read_law(d, field: str) -> dict:
-    """One SPEC entry -> ``{"family", "dim", ...}`` with exact fields (see the module docstring)."""
+def _atom(a, field, n, memo) -> tuple:
+    """One atom (a point, or a number for d = 1), of dimension ``n`` when given (one pass, read through
+    ``memo``; the same checks and messages as :func:`_vec`)."""
+    _read.tick()
+    xs = _read.lst(a if isinstance(a, list) else [a], field, 1 if n is None else n, MAX_DIM if n is None else n)
+    if all(type(x) is str for x in xs):            # the usual case: every coordinate read before
+        hit = [memo.get((str, x)) for x in xs]
+        if None not in hit:
+            return tuple(hit)
+    return tuple([_num(x, f"{field}[{i}]", memo) for i, x in enumerate(xs)])
+
+
+def read_law(d, field: str, memo=None) -> dict:
+    """One SPEC entry -> ``{"family", "dim", ...}`` with exact fields (see the module docstring).
+    ``memo``: the pair (atoms, weights) of numbers already read (:func:`read_laws` passes :data:`_MEMO`)."""
     fam = _read.string(_read.obj(d, field, ("family",), tuple(d) if isinstance(d, dict) else ())["family"],
                        f"{field}.family", FAMILIES)
     _read.obj(d, field, *_KEYS[fam])
     if fam == "discrete":
+        memo, wmemo = ({}, {}) if memo is None else memo     # atoms (bounded) and weights are read apart
         A = []
         for k, a in enumerate(_read.lst(d["atoms"], f"{field}.atoms", 1, MAX_ATOMS)):
-            A.append(_vec(a if isinstance(a, list) else [a], f"{field}.atoms[{k}]", len(A[0]) if A else None))
+            A.append(_atom(a, f"{field}.atoms[{k}]", len(A[0]) if A else None, memo))
         A = tuple(A)
-        if len(set(A)) != len(A):
-            raise Rejected(f"{field}.atoms: repeated atom")
+        if len({tuple([(x.numerator, x.denominator) for x in a]) for a in A}) != len(A):   # Fractions are
+            raise Rejected(f"{field}.atoms: repeated atom")                                 # in lowest terms
         W = tuple(Fraction(1, len(A)) for _ in A) if "weights" not in d else \
-            tuple(_read.num(w, f"{field}.weights[{k}]")
+            tuple(_weight(w, f"{field}.weights[{k}]", wmemo)
                   for k, w in enumerate(_read.lst(d["weights"], f"{field}.weights", len(A), len(A))))
         if any(w <= 0 for w in W) or sum(W) != 1:
             raise Rejected(f"{field}.weights: not all > 0 or not summing to 1")
@@ -131,13 +162,29 @@ def read_law(d, field: str) -> dict:
     return law
 
 
+def _weight(v, field, memo) -> Fraction:
+    """A weight: any exact number (no magnitude bound), read through ``memo``."""
+    key = _key(v)
+    x = memo.get(key) if key is not None else None
+    if x is None:
+        x = _read.num(v, field)
+        if key is not None:
+            memo[key] = x
+    return x
+
+
 def read_laws(laws, field: str = "parameters.laws") -> list:
-    """A non-empty list of SPEC entries of one dimension -> list of law dicts (see :func:`read_law`)."""
+    """A non-empty list of SPEC entries of one dimension -> list of law dicts (see :func:`read_law`).
+    Each distinct number text is parsed once (:data:`_MEMO`, kept across calls: the statement and the check
+    of a Result read the same laws)."""
     out = []
     atoms = 0
+    if len(_MEMO[0]) + len(_MEMO[1]) > MAX_MEMO:
+        _MEMO[0].clear()
+        _MEMO[1].clear()
     for i, d in enumerate(_read.lst(laws, field, 1, MAX_LAWS)):
         _read.tick()
-        law = read_law(d, f"{field}[{i}]")
+        law = read_law(d, f"{field}[{i}]", _MEMO)
         atoms += len(law.get("atoms", ()))
         if atoms > MAX_ATOMS:
             raise Rejected(f"{field}: more than {MAX_ATOMS} atoms in all")

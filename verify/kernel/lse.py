@@ -47,8 +47,11 @@ Trusted: python-flint (fmpq_mat, nmod_mat, fmpq_mpoly, arb_mat determinants, fmp
 
 from __future__ import annotations
 
+import sys
+from array import array
 from fractions import Fraction
 from math import comb, gcd
+from operator import mul
 
 import sympy
 from flint import arb, arb_mat, fmpq, fmpq_mat, fmpq_mpoly_ctx, fmpz, fmpz_mat, nmod_mat
@@ -118,11 +121,16 @@ def _conventions(result) -> None:
 
 
 # -- statements ---------------------------------------------------------------------------------------------
-def _indep_text(p) -> str:
+def _indep(p):
+    """(statement text, laws read) of the independence kinds: the laws are read once per check."""
     _read.obj(p, "parameters", ("laws", "modulo"), ("label",))
     laws = read_laws(p["laws"])
     modulo = _read.string(p["modulo"], "parameters.modulo", MODULI)
-    return f"{_label(p)}{_laws_text(laws)} are linearly independent modulo {_what(modulo)} on U"
+    return f"{_label(p)}{_laws_text(laws)} are linearly independent modulo {_what(modulo)} on U", laws
+
+
+def _indep_text(p) -> str:
+    return _indep(p)[0]
 
 
 def statement_independence(parameters: dict, conventions: dict) -> str:
@@ -159,18 +167,25 @@ def _batch(p, expected_ok=True):
     return fams, modulo, exp
 
 
-def _batch_text(p, proved) -> str:
+def _batch_parts(p, proved):
+    """(statement text, (families, modulo, expected)) of the batch kinds: the families are read once per check."""
     fams, modulo, exp = _batch(p, proved)
     K, what = len(fams), _what(modulo)
     if not proved:
-        return (f"{_label(p)}for at least one of the {K} families in parameters.families, the CGFs of its laws are "
+        text = (f"{_label(p)}for at least one of the {K} families in parameters.families, the CGFs of its laws are "
                 f"linearly independent modulo {what} on U")
-    if "expected" not in p:
-        return (f"{_label(p)}for each of the {K} families in parameters.families, the CGFs of its laws are linearly "
+    elif "expected" not in p:
+        text = (f"{_label(p)}for each of the {K} families in parameters.families, the CGFs of its laws are linearly "
                 f"independent modulo {what} on U")
-    return (f"{_label(p)}for each of the {K} families in parameters.families, the CGFs of its laws are linearly "
-            f"independent modulo {what} on U exactly when parameters.expected says 'independent' "
-            f"({exp.count('independent')} independent, {exp.count('dependent')} dependent)")
+    else:
+        text = (f"{_label(p)}for each of the {K} families in parameters.families, the CGFs of its laws are linearly "
+                f"independent modulo {what} on U exactly when parameters.expected says 'independent' "
+                f"({exp.count('independent')} independent, {exp.count('dependent')} dependent)")
+    return text, (fams, modulo, exp)
+
+
+def _batch_text(p, proved) -> str:
+    return _batch_parts(p, proved)[0]
 
 
 def statement_batch(parameters: dict, conventions: dict, proved: bool = True) -> str:
@@ -240,6 +255,20 @@ def _rows(cert, N, per, field):
     return rows, used
 
 
+def _inverses(xs, p) -> list:
+    """[x^-1 mod p for x in xs] (every x non-zero mod p) with one modular inverse: prefix products
+    (Montgomery's trick), so inv_k = (x_0 ... x_{k-1}) (x_0 ... x_k)^-1."""
+    pre = [1]
+    for x in xs:
+        pre.append(pre[-1] * x % p)
+    t = pow(pre[-1], -1, p)
+    out = [0] * len(xs)
+    for k in range(len(xs) - 1, -1, -1):
+        out[k] = t * pre[k] % p
+        t = t * xs[k] % p
+    return out
+
+
 def _modp(laws, modulo, cert, field) -> str:
     if any(l["family"] != "discrete" for l in laws):
         raise Rejected(f"{field}.variant: the modular certificate applies to discrete laws only")
@@ -256,40 +285,70 @@ def _modp(laws, modulo, cert, field) -> str:
         raise Rejected(f"{field}.rows: do not use exactly the recorded points")
     atoms = sum(len(l["atoms"]) for l in laws)
     _spend("modp", len(pts) * (atoms * d + 20 * N), field)     # points x (atoms x d + 20 laws)
-    X = []                             # q x_ik as integers, weights mod p
+    exps, X = {}, []                   # distinct exponent vectors q x (index); per law: atoms, weights mod p
     for i, l in enumerate(laws):
+        tick()
         if any(w.denominator % p == 0 for w in l["weights"]):
             raise Rejected(f"{field}.prime: divides a weight denominator of law {i}")
-        xs = [tuple(x * q for x in a) for a in l["atoms"]]
-        if any(x.denominator != 1 for a in xs for x in a):
+        if any(q % x.denominator for a in l["atoms"] for x in a):
             raise Rejected(f"{field}.q: q times the atoms of law {i} are not integers")
-        X.append([(tuple(int(x) for x in a), w.numerator * pow(w.denominator, -1, p) % p)
-                  for a, w in zip(xs, l["weights"])])
-    M = []
-    for k, z in enumerate(pts):
-        z = [_read.integer(x, f"{field}.points[{k}][{j}]", 1, p - 1) for j, x in enumerate(_read.lst(
-            z, f"{field}.points[{k}]", d, d))]
-        ents = []
-        powers: dict = {}              # (j, e) -> z_j^e mod p, once per point (atoms repeat exponents)
-        for i, law in enumerate(X):
-            tick()
-            ws = []
-            for a, w in law:
-                for j, (zj, e) in enumerate(zip(z, a)):
-                    zp = powers.get((j, e))
-                    if zp is None:
-                        zp = powers[(j, e)] = pow(zj, e % (p - 1), p)
-                    w = w * zp % p
-                ws.append(w)
-            S = sum(ws) % p
-            if S == 0:
-                raise Rejected(f"{field}.points[{k}]: the normaliser of law {i} vanishes modulo p")
-            P = [w * pow(S, -1, p) % p for w in ws]
-            g = [sum(pk * a[j] for pk, (a, _) in zip(P, law)) % p for j in range(d)]
-            ents.append([g[e] if isinstance(e, int) else
-                         (sum(pk * a[e[0]] * a[e[1]] for pk, (a, _) in zip(P, law)) - g[e[0]] * g[e[1]]) % p
-                         for e in pairs])
-        M.extend([ents[i][r] for i in range(N)] for r in range(len(pairs)))
+        A = [tuple([x.numerator * (q // x.denominator) for x in a]) for a in l["atoms"]]
+        inv = {q_: pow(q_, -1, p) for q_ in {w.denominator for w in l["weights"]}}
+        X.append(([exps.setdefault(a, len(exps)) for a in A], A, [w.numerator * inv[w.denominator] % p
+                                                                 for w in l["weights"]]))
+    Z = [[_read.integer(x, f"{field}.points[{k}][{j}]", 1, p - 1)
+          for j, x in enumerate(_read.lst(z, f"{field}.points[{k}]", d, d))] for k, z in enumerate(pts)]
+    # Entries of law i at point k, with ws_t = w_t z_k^(a_t), S = sum_t ws_t, P_t = ws_t / S (mod p): the gradient
+    # g_j = sum_t P_t a_tj and the Hessian (e, f) entry sum_t P_t a_te a_tf - g_e g_f.  Every sum
+    # sum_t c_t w_t z_k^(a_t) (c_t = 1, a_tj or a_te a_tf, c_t w_t reduced mod p) is formed for all points k at once:
+    # z_k^a mod p for the nP points sits in slots of nb bytes of one integer (one per exponent vector a), so a
+    # sum over t is one integer sum of products; a slot then holds < K p^2 < 256^nb, so no carry crosses slots.
+    nP, K = len(Z), max(len(A) for _, A, _ in X)
+    wb = 8 * array("Q").itemsize       # bits of a machine word ("Q": 64 on every usual platform)
+    words = (2 * p.bit_length() + K.bit_length() + wb) // wb      # words per slot: K p^2 < 2^(wb words)
+    nb, R = words * wb // 8, [pow(2, wb * w, p) for w in range(words)]
+    vals = [sorted({a[j] for a in exps}) for j in range(d)]         # distinct exponents per coordinate
+    pos = [{e: n for n, e in enumerate(v)} for v in vals]
+    where = [[pos[j][a[j]] for a in exps] for j in range(d)]
+    mono = []                          # mono[k][u] = z_k^a = prod_j z_kj^(a_j mod (p - 1)) mod p, a = exps[u]
+    for z in Z:
+        tick()
+        row = [1] * len(exps)
+        for zj, vj, wj in zip(z, vals, where):
+            pw = [pow(zj, e % (p - 1), p) for e in vj]
+            row = [v * pw[n] % p for v, n in zip(row, wj)]
+        mono.append(row)
+    packed = [int.from_bytes(b"".join([mono[k][u].to_bytes(nb, sys.byteorder) for k in range(nP)]), sys.byteorder)
+              for u in range(len(exps))]
+
+    def unpack(n):                     # the nP slots of n, each reduced mod p (machine words read by array)
+        q = array("Q", n.to_bytes(nb * nP, sys.byteorder))
+        if words == 2:
+            return [(x + y * R[1]) % p for x, y in zip(q[0::2], q[1::2])]
+        return [sum(map(mul, t, R)) % p for t in zip(*[q[w::words] for w in range(words)])]
+
+    hess = variant.startswith("hessian")
+    cols = []                          # cols[i][r]: the entries of law i in row r = (e, f) (or j) at every point
+    bad = []
+    for i, (idx, A, W) in enumerate(X):
+        tick()
+        ps = [packed[u] for u in idx]
+        sums = []
+        for e in [None] + list(range(d)) + (pairs if hess else []):
+            c = W if e is None else [w * (a[e] if isinstance(e, int) else a[e[0]] * a[e[1]]) % p for a, w in zip(A, W)]
+            sums.append(unpack(sum(map(mul, c, ps))))
+        bad.extend((k, i) for k, S in enumerate(sums[0]) if S == 0)
+        if bad:
+            continue
+        inv = _inverses(sums[0], p)
+        g = [[x * y % p for x, y in zip(sums[1 + j], inv)] for j in range(d)]
+        cols.append(g if not hess else [[(x * y - u * v) % p for x, y, u, v in zip(sums[1 + d + r], inv, g[e], g[f])]
+                                         for r, (e, f) in enumerate(pairs)])
+    if bad:
+        k, i = min(bad)
+        raise Rejected(f"{field}.points[{k}]: the normaliser of law {i} vanishes modulo p")
+    by_row = [list(zip(*[c[r] for c in cols])) for r in range(len(pairs))]     # by_row[r][k]: N entries
+    M = [by_row[r][k] for k in range(nP) for r in range(len(pairs))]
     minor = [M[r] for r in rows if r < len(M)]
     if len(minor) != N:
         raise Rejected(f"{field}.rows: index beyond the recorded points")
@@ -533,27 +592,35 @@ def _dependent(laws, modulo, cert, field) -> str:
 
 # -- the kinds ------------------------------------------------------------------------------------------------
 def _start(result, text_fn):
+    """Reset the work counters, check conventions and summary, and compare the statement with the text
+    ``text_fn(parameters)`` (plus the instance tag); returns the parameters, or (parameters, laws) when
+    ``text_fn`` also returns the laws it read (:func:`_indep`)."""
     _spent.clear()
     _conventions(result)
     _read.string(result["certificate"].get("summary", ""), "certificate.summary", max_len=2000)
     p = result["parameters"]
-    _read.expect_statement(result, text_fn(p))
+    text = text_fn(p)
+    if isinstance(text, tuple):
+        text, laws = text
+        _read.expect_statement(result, text)
+        return p, laws
+    _read.expect_statement(result, text)
     return p
 
 
 def _check_independence(result) -> str:
-    p = _start(result, _indep_text)
-    return _independent(read_laws(p["laws"]), p["modulo"], result["certificate"], "certificate", result["method"])
+    p, laws = _start(result, _indep)
+    return _independent(laws, p["modulo"], result["certificate"], "certificate", result["method"])
 
 
 def _check_lattice(result) -> str:
-    p = _start(result, _indep_text)
-    return lattice_check(read_laws(p["laws"]), p["modulo"], result["certificate"], "certificate")
+    p, laws = _start(result, _indep)
+    return lattice_check(laws, p["modulo"], result["certificate"], "certificate")
 
 
 def _check_dependence(result) -> str:
-    p = _start(result, _indep_text)
-    return _dependent(read_laws(p["laws"]), p["modulo"], result["certificate"], "certificate")
+    p, laws = _start(result, _indep)
+    return _dependent(laws, p["modulo"], result["certificate"], "certificate")
 
 
 def _relation_params(p):
@@ -624,8 +691,8 @@ def _check_batch(result) -> str:
     _conventions(result)
     _read.string(result["certificate"].get("summary", ""), "certificate.summary", max_len=2000)
     p = result["parameters"]
-    _read.expect_statement(result, _batch_text(p, True))
-    fams, modulo, exp = _batch(p)
+    text, (fams, modulo, exp) = _batch_parts(p, True)
+    _read.expect_statement(result, text)
     certs = _read.lst(result["certificate"].get("certificates"), "certificate.certificates", len(fams), len(fams))
     _read.obj(result["certificate"], "certificate", ("kind", "certificates"), ("summary",))
     exact = True
@@ -648,8 +715,8 @@ def _check_dependence_batch(result) -> str:
     _conventions(result)
     _read.string(result["certificate"].get("summary", ""), "certificate.summary", max_len=2000)
     p = result["parameters"]
-    _read.expect_statement(result, _batch_text(p, False))
-    fams, modulo, _ = _batch(p, False)
+    text, (fams, modulo, _) = _batch_parts(p, False)
+    _read.expect_statement(result, text)
     _read.obj(result["certificate"], "certificate", ("kind", "certificates"), ("summary",))
     certs = _read.lst(result["certificate"]["certificates"], "certificate.certificates", len(fams), len(fams))
     for k, (laws, cert) in enumerate(zip(fams, certs)):
