@@ -437,12 +437,19 @@ def check_region_count(spec, box, kind: str = "pieces", expected: int | None = N
     figure = _pieces_figure(rc)
     if figure is not None:
         evidence["figure"] = figure
-    cells = rc.cells if len(rc.box) == 1 else 3 * rc.cells
-    weights = KR._work(*KR.read_network(jsonable(net.to_dict()), "network", len(rc.box)))
-    if (cells + 1) * weights > KR.MAX_WORK or cells + 1 > KR.MAX_POINTS:
+    spec = jsonable(net.to_dict())
+    if len(rc.box) == 1:
+        too_big = (rc.cells + 1) * KR._work(*KR.read_network(spec, "network", 1)) > KR.MAX_WORK or \
+            rc.cells + 1 > KR.MAX_POINTS
+    else:                          # the kernel evaluates the open polygons only (kernel.regions.work_2d)
+        too_big = KR.work_2d(spec, rc.cells) > KR.MAX_WORK_2D
+    cert = None if too_big else region_certificate(net, rc.box)
+    if cert is not None and len(cert.get("cells", ())) > KR.MAX_CELLS_2D:
+        too_big = True
+    if too_big:
         evidence["summary"] += "; too large for a kernel certificate (work bound): not certified"
         return _kernel_result("T10", "count", Verdict.INCONCLUSIVE, Method.EXACT, {}, params, CONV_PIECES,
                               evidence=evidence)
-    cert = {"kind": "regions-count" if ok else "regions-miscount", **region_certificate(net, rc.box)}
+    cert = {"kind": "regions-count" if ok else "regions-miscount", **cert}
     return _kernel_result("T10", "count", Verdict.PROVED if ok else Verdict.REFUTED, Method.EXACT, cert, params,
                           CONV_PIECES, evidence=evidence)
