@@ -984,7 +984,7 @@ class _Rns:
     """Residue number system of ``r`` primes: exact integers |x| < P/2 held as residues in [0, p); a matrix
     of them is a float64 array with 3 columns per prime (column 3 i + c: column c modulo prime i)."""
 
-    __slots__ = ("p", "P", "half", "coef", "pi", "r")
+    __slots__ = ("p", "P", "half", "coef", "pi", "r", "coefl")
 
     def __init__(self, r, bits):
         import numpy as np
@@ -995,7 +995,8 @@ class _Rns:
         for q in self.p:
             P *= q
         self.P, self.half = P, P // 2
-        self.coef = np.array([(P // q) * pow(P // q, -1, q) for q in self.p], dtype=object)     # CRT basis
+        self.coefl = [(P // q) * pow(P // q, -1, q) for q in self.p]                               # CRT basis
+        self.coef = np.array(self.coefl, dtype=object)
         self.pi = np.repeat(np.array(self.p, dtype=np.int64), 3)
 
     def row3(self, ints):
@@ -1015,6 +1016,18 @@ class _Rns:
         flat = res.reshape(-1, r, 3).transpose(0, 2, 1).reshape(-1, r).astype(np.int64).astype(object)
         P, half = self.P, self.half
         return [x - P if x > half else x for x in ((flat @ self.coef) % P).tolist()]
+
+    def row_values(self, res):
+        """:meth:`values` of ONE row of three integers (``res``: length 3 r), in Python integers."""
+        from operator import mul
+
+        lres = res.astype("int64").tolist()
+        coef, P, half = self.coefl, self.P, self.half
+        out = []
+        for c in (0, 1, 2):
+            x = sum(map(mul, lres[c::3], coef)) % P
+            out.append(x - P if x > half else x)
+        return out
 
 
 def _rank2_plan(net):
@@ -1157,6 +1170,9 @@ def _rank2_cells_2d(plan, box, max_regions, deadline, vertex=Fraction):
     import numpy as np
     from math import gcd
 
+    from operator import getitem, itemgetter
+
+    first = itemgetter(0)
     rns, layers, outp, G0 = plan
     u_ = _U
     r3 = 3 * rns.r
@@ -1179,6 +1195,7 @@ def _rank2_cells_2d(plan, box, max_regions, deadline, vertex=Fraction):
         i0, i1, zero0, dWi, adWi = L["i0"], L["i1"], L["zero0"], L["dWi"], L["adWi"]
         W2, fden, pi = L["W2"], L["den"], rns.pi
         k1, k2 = (1 + Kg) / fden, Kg / fden        # their own roundings are inside Kg's slack
+        pairs = list(zip(i0, i1))                   # the row of piece 0 / piece 1 of every unit
         new_cells = []
         for ci, (vs, vf, G, pat) in enumerate(cells):
             if deadline is not None and not ci & 63 and time.monotonic() > deadline:
@@ -1246,15 +1263,15 @@ def _rank2_cells_2d(plan, box, max_regions, deadline, vertex=Fraction):
                 if u > u0:
                     chosen = chosen + tuple(map(TUP.__getitem__, dec[u0:u]))
                 if u == N:
-                    rows = [i1[i] if c[0] else i0[i] for i, c in enumerate(chosen)]
+                    rows = list(map(getitem, pairs, map(first, chosen)))
                     rows.append(Z + 1)
                     new_cells.append((cv, cvf, C[rows], pat + chosen))
                     continue
                 # the exact test of unit u: its piece difference (integers on the scale s * den) at the vertices
                 a1, a0 = i1[u], i0[u]
-                da, db, dc = rns.values(C[a1, :r3])
+                da, db, dc = rns.row_values(C[a1, :r3])
                 if a0 != Z:
-                    e0 = rns.values(C[a0, :r3])
+                    e0 = rns.row_values(C[a0, :r3])
                     da, db, dc = da - e0[0], db - e0[1], dc - e0[2]
                 vals = [da * X_ + db * Y_ + dc * W_ for X_, Y_, W_ in cv]
                 pos = any(v > 0 for v in vals)
@@ -1569,9 +1586,14 @@ def merge_pieces_2d(cells, maps) -> list:
             i = parent[i]
         return i
 
+    # only cells whose map some other cell shares can merge: the others keep their own label (on generic
+    # networks almost every map is distinct, so the edge keys below are built for few cells)
+    bymap = {}
+    for ci, mp in enumerate(maps):
+        bymap.setdefault(mp, []).append(ci)
     groups = {}
-    for ci, cell in enumerate(cells):
-        vs = cell.vertices
+    for ci in sorted(ci for g in bymap.values() if len(g) > 1 for ci in g):
+        vs = cells[ci].vertices
         m = len(vs)
         for k in range(m):
             p, q = vs[k], vs[(k + 1) % m]
@@ -1828,8 +1850,16 @@ def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_reg
     if d == 2 and is_maxout and method == "auto":
         raw, swept, stopped = _cells_2d_budgeted(f, bx, max_regions, deadline)
         # Fraction vertices as mpq tuples (gmpy2 converts a Fraction exactly)
-        cells2 = [Cell._raw(tuple(tuple(map(mpq, v)) for v in vs)) for vs, _, _ in raw]
         maps2 = [m for _, _, m in raw]
+        if include_regions:
+            need = None
+        else:                                     # merge_pieces_2d reads the cells of shared maps only
+            seen = {}
+            for m in maps2:
+                seen[m] = m in seen
+            need = [seen[m] for m in maps2]
+        cells2 = [Cell._raw(tuple(tuple(map(mpq, v)) for v in vs)) if need is None or need[i] else None
+                  for i, (vs, _, _) in enumerate(raw)]
         labels = merge_pieces_2d(cells2, maps2)
         n_pieces = (max(labels) + 1) if labels else 0
         n_act = len({p for _, p, _ in raw})
