@@ -17,8 +17,8 @@ Prints, in one run, medians of ``--repeat`` runs and the ratios side by side:
   vectorised float64 sweep of the same cells (:func:`float_sweep_2d`, numpy; NOT a proof, its own count is
   printed beside the exact one), with the ratio exact time / float time.  The three are timed in turn
   (today, base, float; ``--repeat`` rounds; the base only once where its first run takes over 30 s), and
-  the process CPU time of today's sweep is printed too (a loaded machine stretches the wall time, less so
-  the CPU time).  ``--base 355859d`` compares with the fmpz_mat 2-D sweep (before the
+  regions per wall second and per CPU second of the process are printed for today and for the base (a
+  loaded machine stretches the wall time, less so the CPU time).  ``--base 355859d`` compares with the fmpz_mat 2-D sweep (before the
   residue sweep).
 
 The float64 sweep is the physical floor the exact sweep is measured against: the same layer-by-layer,
@@ -202,10 +202,11 @@ def bench_2d(base, repeat, quick):
     if quick:
         cases = cases[:1] + cases[2:]
     print("2-D exact polygon sweep: today vs base, and vs the vectorised float64 floor (same cells)")
-    print(f"  {'case':<20} {'regions':>8} {'new/s':>9} {'base/s':>9} {'speed-up':>9} {'float/s':>9} "
-          f"{'exact/float time':>17}  float count")
+    print("  regions/s per wall second (wall) and per CPU second of the process (cpu), medians")
+    print(f"  {'case':<20} {'regions':>8} {'new wall':>9} {'new cpu':>9} {'base wall':>9} {'base cpu':>9} "
+          f"{'speed-up':>9} {'cpu x':>6} {'float/s':>9} {'exact/float time':>17}  float count")
     for name, net, box in cases:
-        tns, tbs, tfs, cpus = [], [], [], []
+        tns, tbs, tfs, cpus, cpub = [], [], [], [], []
         rc = rb = nf = None
         for i in range(repeat):
             t, c = time.perf_counter(), time.process_time()
@@ -213,18 +214,19 @@ def bench_2d(base, repeat, quick):
             tns.append(time.perf_counter() - t)
             cpus.append(time.process_time() - c)
             if i == 0 or tbs[0] < 30:
-                t = time.perf_counter()
+                t, c = time.perf_counter(), time.process_time()
                 rb = base.count_regions(net, box, kind="activation", include_regions=False)
                 tbs.append(time.perf_counter() - t)
+                cpub.append(time.process_time() - c)
             t = time.perf_counter()
             nf = float_sweep_2d(net, box)
             tfs.append(time.perf_counter() - t)
-        tn, tb, tf, cpu = (statistics.median(v) for v in (tns, tbs, tfs, cpus))
+        tn, tb, tf, cpu, cb = (statistics.median(v) for v in (tns, tbs, tfs, cpus, cpub))
         same = rc.count == rb.count
-        print(f"  {name:<20} {rc.count:>8} {rc.count / tn:>9.0f} {rb.count / tb:>9.0f} {tb / tn:>8.1f}x "
-              f"{nf / tf:>9.0f} {tn / tf:>17.2f}  {nf}{'' if nf == rc.count else ' (differs)'}"
-              f"{'' if same else '  BASE COUNT DIFFERS'}   (today: {rc.count / cpu:.0f} regions per CPU s; "
-              f"base runs {len(tbs)})")
+        print(f"  {name:<20} {rc.count:>8} {rc.count / tn:>9.0f} {rc.count / cpu:>9.0f} {rb.count / tb:>9.0f} "
+              f"{rb.count / cb:>9.0f} {tb / tn:>8.2f}x {cb / cpu:>5.2f}x {nf / tf:>9.0f} {tn / tf:>17.2f}  "
+              f"{nf}{'' if nf == rc.count else ' (differs)'}{'' if same else '  BASE COUNT DIFFERS'}"
+              f"   (base runs {len(tbs)})")
 
 
 def _old_num_factory():

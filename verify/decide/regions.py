@@ -1574,6 +1574,30 @@ def _line_key(p, q):
     return (a / n, b / n, c / n)
 
 
+def _map_key(mp):
+    """A hashable key of an output map (rows of exact numbers): equal keys iff equal maps.  Integer pairs, because
+    hashing a Fraction computes a modular inverse (about 1 us each)."""
+    return tuple((c.numerator, c.denominator) for row in mp for c in row)
+
+
+class _LazyCells:
+    """The open polygons of a sweep as :class:`Cell` s (mpq vertices), each built when it is first read."""
+
+    __slots__ = ("vs", "built")
+
+    def __init__(self, vs):
+        self.vs, self.built = vs, {}
+
+    def __len__(self):
+        return len(self.vs)
+
+    def __getitem__(self, i):
+        c = self.built.get(i)
+        if c is None:
+            c = self.built[i] = Cell._raw(tuple(tuple(map(mpq, v)) for v in self.vs[i]))
+        return c
+
+
 def merge_pieces_2d(cells, maps) -> list:
     """Union-find over open polygons sharing an edge segment of positive length with equal maps.
     Returns the component label of every cell (labels 0.. in order of first appearance)."""
@@ -1590,7 +1614,7 @@ def merge_pieces_2d(cells, maps) -> list:
     # networks almost every map is distinct, so the edge keys below are built for few cells)
     bymap = {}
     for ci, mp in enumerate(maps):
-        bymap.setdefault(mp, []).append(ci)
+        bymap.setdefault(_map_key(mp), []).append(ci)
     groups = {}
     for ci in sorted(ci for g in bymap.values() if len(g) > 1 for ci in g):
         vs = cells[ci].vertices
@@ -1851,15 +1875,10 @@ def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_reg
         raw, swept, stopped = _cells_2d_budgeted(f, bx, max_regions, deadline)
         # Fraction vertices as mpq tuples (gmpy2 converts a Fraction exactly)
         maps2 = [m for _, _, m in raw]
+        # merge_pieces_2d reads the cells of shared maps only: they are built when read (all with the regions)
+        cells2 = _LazyCells([vs for vs, _, _ in raw])
         if include_regions:
-            need = None
-        else:                                     # merge_pieces_2d reads the cells of shared maps only
-            seen = {}
-            for m in maps2:
-                seen[m] = m in seen
-            need = [seen[m] for m in maps2]
-        cells2 = [Cell._raw(tuple(tuple(map(mpq, v)) for v in vs)) if need is None or need[i] else None
-                  for i, (vs, _, _) in enumerate(raw)]
+            cells2 = [cells2[i] for i in range(len(raw))]
         labels = merge_pieces_2d(cells2, maps2)
         n_pieces = (max(labels) + 1) if labels else 0
         n_act = len({p for _, p, _ in raw})
