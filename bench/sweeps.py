@@ -191,6 +191,16 @@ def bench_1d(base, repeat, quick):
                                                1 if slow else repeat)
         n = len(pieces_from_values(xs, Y))
         print(f"  {name:<20} {n:>7} {n / tn:>10.0f} {n / tb:>10.0f} {tb / tn:>8.1f}x  {xs == xb and Y == Yb}")
+    # T10's evidence: the counts of every prefix of the tent (L = 1..20 in one sweep), today vs base (base once)
+    from verify.decide.regions import prefix_counts_1d
+
+    L = 16 if quick else 20
+    net = tent_network(L)
+    tn, cn, tb, cb = _time_pair(lambda: prefix_counts_1d(net, 0, 1), lambda: base.prefix_counts_1d(net, 0, 1),
+                                repeat, 1)
+    n = cn[-1][1]
+    print(f"  {'tent prefixes L<=' + str(L):<20} {n:>7} {n / tn:>10.0f} {n / tb:>10.0f} {tb / tn:>8.1f}x  {cn == cb}"
+          f"   (prefix_counts_1d: {tn:.2f} s vs {tb:.2f} s)")
 
 
 def bench_2d(base, repeat, quick):

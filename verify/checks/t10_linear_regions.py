@@ -425,7 +425,9 @@ def check_region_count(spec, box, kind: str = "pieces", expected: int | None = N
         from ..decide.polytope import MAX_DIM, prove_activation_count
 
         return prove_activation_count(net.to_dict(), parse_box(box, net.input_dim, max_dim=MAX_DIM), expected)
-    rc = count_regions(net, box, kind=kind, tie=tie)
+    rc = count_regions(net, box, kind=kind, tie=tie, include_regions=False)
+    if rc.complete and rc.count <= 2000:      # the regions are evidence up to 2000 of them: list them
+        rc = count_regions(net, box, kind=kind, tie=tie)
     if not rc.complete:            # a budget ran out: no count, never a verdict
         params = {"network": net.to_dict(), "box": [[lo, hi] for lo, hi in rc.box], "kind": kind,
                   "count": expected}
@@ -438,7 +440,7 @@ def check_region_count(spec, box, kind: str = "pieces", expected: int | None = N
     ok = rc.count == claimed
     params = {"network": net.to_dict(), "box": [[lo, hi] for lo, hi in rc.box], "kind": kind, "count": claimed}
     evidence = {"summary": f"{rc.count} {kind} regions (claimed {claimed})", "activation_regions": rc.activation_regions,
-                "pieces": rc.pieces, "regions": rc.regions if len(rc.regions) <= 2000 else None}
+                "pieces": rc.pieces, "regions": rc.regions if rc.count <= 2000 else None}
     figure = _pieces_figure(rc)
     if figure is not None:
         evidence["figure"] = figure
