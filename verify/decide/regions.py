@@ -207,7 +207,9 @@ def maxout_values_1d(net, lo, hi, *, max_regions: int = MAX_REGIONS, after_layer
 
     if net.input_dim != 1:
         raise InputError("network", f"the 1-D sweep needs input dimension 1, got {net.input_dim}")
-    if ctx is MPQ and after_layer is None and _I64_SWEEP:
+    if ctx is MPQ and after_layer is None and _I64_SWEEP and max(net.widths) < _MATRIX_MIN_WIDTH:
+        # narrow rank-2 networks (tents, zigzags): the int64 sweep instead of the scalar one (wider layers run
+        # the fmpz_mat sweep, as fast there)
         try:
             X, H = _i64_sweep_1d(net, lo, hi, max_regions, deadline)
         except _Overflow:
