@@ -730,3 +730,25 @@ def _decimal_slice(depth, width, seed=3):
     Ws = [[[q() for _ in range(sizes[i])] for _ in range(sizes[i + 1])] for i in range(len(sizes) - 1)]
     bs = [[q() for _ in range(sizes[i + 1])] for i in range(len(sizes) - 1)]
     return MaxoutNetwork.from_relu(Ws[:-1], bs[:-1], readout=(Ws[-1], bs[-1]))
+
+
+def test_1d_sweep_in_integers_and_in_rationals_agree():
+    """The kernel's 1-D sweep holds values as integers over one scale when the points' common denominator is
+    small, as rationals otherwise: same counts, same rejections (a missing and a superfluous breakpoint)."""
+    from gmpy2 import mpq
+
+    layers, ro = KR.read_network(KR.family_spec("zigzag", 3, 3), "n")
+    xs = [mpq(i, 27) for i in range(28)]
+    want = KR.sweep(layers, ro, xs, True)
+    assert want == [(3, 3), (9, 9), (27, 27)]
+    huge = mpq(1, 2 ** 1100 + 1)                           # the common denominator leaves the integer path
+    for pts, match in ((xs[:5] + xs[6:], "a breakpoint is missing"), (xs[:1] + [huge] + xs[1:], "superfluous"),
+                       (xs[:1] + [mpq(1, 54)] + xs[1:], "superfluous")):
+        with pytest.raises(Rejected, match=match):
+            KR.sweep(layers, ro, pts, True)
+    # a breakpoint of a 1100-bit denominator (rationals throughout) and of a small one (integers): same counts
+    for t in (huge, mpq(1, 3)):
+        spec = {"layers": [{"W": [[["1"], ["0"]]], "b": [[f"-{t.numerator}/{t.denominator}", "0"]]},
+                           {"W": [[["-1"], ["1"]]], "b": [["0", "0"]]}]}
+        layers2, ro2 = KR.read_network(spec, "t")
+        assert KR.sweep(layers2, ro2, [mpq(0), t, mpq(1)], True) == [(2, 2), (2, 2)]
