@@ -8,6 +8,7 @@ Prints, in one run, medians of ``--repeat`` runs and the ratios side by side:
   ``0f6d16a``, the commit before the matrix-form sweep).  The old module is read with ``git show REV:path`` and
   executed as ``verify.decide._regions_base`` beside the current one (same process, same inputs), so both are
   timed in the same run; their outputs are compared exactly (``same`` column).
+* kernel (``--only kernel``): the re-check of T10 Results by ``verify/kernel/regions.py`` today and at ``--base``.
 * T6 (``--only tracer``, one run each): ``prove_emulation`` on the 1-D tent with the tracer's id-keyed number
   cache against the value-keyed one of the base commit (swapped in for the comparison).
 * Slow base cases (the old 1-D sweep at width 256, the old 2-D sweep on the deep slice) are timed once.
@@ -287,12 +288,41 @@ def bench_tracer(repeat, quick):
           f"{rb.verdict.value}")
 
 
+def bench_kernel(rev, repeat):
+    """The kernel's re-check of T10 Results (``verify.kernel.regions``) today vs at ``rev`` (read with git show and
+    executed as ``verify.kernel._regions_base``), alternately in one run; both must accept."""
+    import json
+
+    from verify.canonical import canonical_dumps
+    from verify.checks.t10_linear_regions import check_depth_bound_table, check_region_count, check_zigzag_counts
+    from verify.kernel import regions as KR
+
+    src = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:verify/kernel/regions.py"], check=True,
+                         capture_output=True, text=True).stdout
+    name = "verify.kernel._regions_base"
+    spec = importlib.util.spec_from_loader(name, loader=None)
+    old = importlib.util.module_from_spec(spec)
+    old.__package__ = "verify.kernel"
+    sys.modules[name] = old
+    exec(compile(src, f"{rev}:verify/kernel/regions.py", "exec"), old.__dict__)
+    cases = [("tent depth table L<=14", check_depth_bound_table(family="tent", D_max=45, c=3)),
+             ("zigzag q=3 L<=7", check_zigzag_counts(q=3, L_max=8, compiled_L_max=0)),
+             ("2-D [2,16,16,1]", check_region_count(relu_net([2, 16, 16, 1], 0), [(-1, 1), (-1, 1)], "activation"))]
+    print(f"kernel re-check of T10 Results: today vs {rev} (same run, alternately)")
+    print(f"  {'case':<24} {'today s':>8} {'base s':>8} {'speed-up':>9}")
+    for label, res in cases:
+        d = json.loads(canonical_dumps(res.to_dict()))
+        kind = d["certificate"]["kind"]
+        tn, a, tb, b = _time_pair(lambda: KR.KINDS[kind].check(d), lambda: old.KINDS[kind].check(d), repeat)
+        print(f"  {label:<24} {tn:>8.3f} {tb:>8.3f} {tb / tn:>8.2f}x  {a == b}")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--base", default=DEFAULT_BASE)
-    ap.add_argument("--only", choices=("1d", "2d", "tracer"))
+    ap.add_argument("--only", choices=("1d", "2d", "tracer", "kernel"))
     args = ap.parse_args(argv)
     if not 1 <= args.repeat <= 20:
         print("error: --repeat: must be in [1, 20]", file=sys.stderr)
@@ -306,6 +336,8 @@ def main(argv=None):
         bench_2d(base, args.repeat, args.quick)
     if args.only in (None, "tracer"):
         bench_tracer(1, args.quick)
+    if args.only in (None, "kernel"):
+        bench_kernel(args.base, args.repeat)
     return 0
 
 
