@@ -8,6 +8,7 @@ Prints, in one run, medians of ``--repeat`` runs and the ratios side by side:
   ``0f6d16a``, the commit before the matrix-form sweep).  The old module is read with ``git show REV:path`` and
   executed as ``verify.decide._regions_base`` beside the current one (same process, same inputs), so both are
   timed in the same run; their outputs are compared exactly (``same`` column).
+* kernel (``--only kernel``): the re-check of T10 Results by ``verify/kernel/regions.py`` today and at ``--base``.
 * T6 (``--only tracer``, one run each): ``prove_emulation`` on the 1-D tent with the tracer's id-keyed number
   cache against the value-keyed one of the base commit (swapped in for the comparison).
 * Slow base cases (the old 1-D sweep at width 256, the old 2-D sweep on the deep slice) are timed once.
@@ -17,8 +18,8 @@ Prints, in one run, medians of ``--repeat`` runs and the ratios side by side:
   vectorised float64 sweep of the same cells (:func:`float_sweep_2d`, numpy; NOT a proof, its own count is
   printed beside the exact one), with the ratio exact time / float time.  The three are timed in turn
   (today, base, float; ``--repeat`` rounds; the base only once where its first run takes over 30 s), and
-  the process CPU time of today's sweep is printed too (a loaded machine stretches the wall time, less so
-  the CPU time).  ``--base 355859d`` compares with the fmpz_mat 2-D sweep (before the
+  regions per wall second and per CPU second of the process are printed for today and for the base (a
+  loaded machine stretches the wall time, less so the CPU time).  ``--base 355859d`` compares with the fmpz_mat 2-D sweep (before the
   residue sweep).
 
 The float64 sweep is the physical floor the exact sweep is measured against: the same layer-by-layer,
@@ -191,6 +192,16 @@ def bench_1d(base, repeat, quick):
                                                1 if slow else repeat)
         n = len(pieces_from_values(xs, Y))
         print(f"  {name:<20} {n:>7} {n / tn:>10.0f} {n / tb:>10.0f} {tb / tn:>8.1f}x  {xs == xb and Y == Yb}")
+    # T10's evidence: the counts of every prefix of the tent (L = 1..20 in one sweep), today vs base (base once)
+    from verify.decide.regions import prefix_counts_1d
+
+    L = 16 if quick else 20
+    net = tent_network(L)
+    tn, cn, tb, cb = _time_pair(lambda: prefix_counts_1d(net, 0, 1), lambda: base.prefix_counts_1d(net, 0, 1),
+                                repeat, 1)
+    n = cn[-1][1]
+    print(f"  {'tent prefixes L<=' + str(L):<20} {n:>7} {n / tn:>10.0f} {n / tb:>10.0f} {tb / tn:>8.1f}x  {cn == cb}"
+          f"   (prefix_counts_1d: {tn:.2f} s vs {tb:.2f} s)")
 
 
 def bench_2d(base, repeat, quick):
@@ -202,10 +213,11 @@ def bench_2d(base, repeat, quick):
     if quick:
         cases = cases[:1] + cases[2:]
     print("2-D exact polygon sweep: today vs base, and vs the vectorised float64 floor (same cells)")
-    print(f"  {'case':<20} {'regions':>8} {'new/s':>9} {'base/s':>9} {'speed-up':>9} {'float/s':>9} "
-          f"{'exact/float time':>17}  float count")
+    print("  regions/s per wall second (wall) and per CPU second of the process (cpu), medians")
+    print(f"  {'case':<20} {'regions':>8} {'new wall':>9} {'new cpu':>9} {'base wall':>9} {'base cpu':>9} "
+          f"{'speed-up':>9} {'cpu x':>6} {'float/s':>9} {'exact/float time':>17}  float count")
     for name, net, box in cases:
-        tns, tbs, tfs, cpus = [], [], [], []
+        tns, tbs, tfs, cpus, cpub = [], [], [], [], []
         rc = rb = nf = None
         for i in range(repeat):
             t, c = time.perf_counter(), time.process_time()
@@ -213,18 +225,19 @@ def bench_2d(base, repeat, quick):
             tns.append(time.perf_counter() - t)
             cpus.append(time.process_time() - c)
             if i == 0 or tbs[0] < 30:
-                t = time.perf_counter()
+                t, c = time.perf_counter(), time.process_time()
                 rb = base.count_regions(net, box, kind="activation", include_regions=False)
                 tbs.append(time.perf_counter() - t)
+                cpub.append(time.process_time() - c)
             t = time.perf_counter()
             nf = float_sweep_2d(net, box)
             tfs.append(time.perf_counter() - t)
-        tn, tb, tf, cpu = (statistics.median(v) for v in (tns, tbs, tfs, cpus))
+        tn, tb, tf, cpu, cb = (statistics.median(v) for v in (tns, tbs, tfs, cpus, cpub))
         same = rc.count == rb.count
-        print(f"  {name:<20} {rc.count:>8} {rc.count / tn:>9.0f} {rb.count / tb:>9.0f} {tb / tn:>8.1f}x "
-              f"{nf / tf:>9.0f} {tn / tf:>17.2f}  {nf}{'' if nf == rc.count else ' (differs)'}"
-              f"{'' if same else '  BASE COUNT DIFFERS'}   (today: {rc.count / cpu:.0f} regions per CPU s; "
-              f"base runs {len(tbs)})")
+        print(f"  {name:<20} {rc.count:>8} {rc.count / tn:>9.0f} {rc.count / cpu:>9.0f} {rb.count / tb:>9.0f} "
+              f"{rb.count / cb:>9.0f} {tb / tn:>8.2f}x {cb / cpu:>5.2f}x {nf / tf:>9.0f} {tn / tf:>17.2f}  "
+              f"{nf}{'' if nf == rc.count else ' (differs)'}{'' if same else '  BASE COUNT DIFFERS'}"
+              f"   (base runs {len(tbs)})")
 
 
 def _old_num_factory():
@@ -275,12 +288,59 @@ def bench_tracer(repeat, quick):
           f"{rb.verdict.value}")
 
 
+def bench_kernel(rev, repeat, quick=False):
+    """The kernel's re-check of T10 Results (``verify.kernel.regions``) today vs at ``rev`` (read with git show and
+    executed as ``verify.kernel._regions_base``), alternately in one run; both must accept."""
+    import json
+
+    from verify.canonical import canonical_dumps
+    from verify.checks.t10_linear_regions import check_depth_bound_table, check_region_count, check_zigzag_counts
+    from verify.kernel import regions as KR
+
+    src = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:verify/kernel/regions.py"], check=True,
+                         capture_output=True, text=True).stdout
+    name = "verify.kernel._regions_base"
+    spec = importlib.util.spec_from_loader(name, loader=None)
+    old = importlib.util.module_from_spec(spec)
+    old.__package__ = "verify.kernel"
+    sys.modules[name] = old
+    exec(compile(src, f"{rev}:verify/kernel/regions.py", "exec"), old.__dict__)
+    cases = [("tent depth table L<=14", check_depth_bound_table(family="tent", D_max=45, c=3)),
+             ("zigzag q=3 L<=7", check_zigzag_counts(q=3, L_max=8, compiled_L_max=0)),
+             ("2-D [2,16,16,1]", check_region_count(relu_net([2, 16, 16, 1], 0), [(-1, 1), (-1, 1)], "activation"))]
+    print(f"kernel re-check of T10 Results: today vs {rev} (same run, alternately)")
+    print(f"  {'case':<24} {'today s':>8} {'base s':>8} {'speed-up':>9}")
+    for label, res in cases:
+        d = json.loads(canonical_dumps(res.to_dict()))
+        kind = d["certificate"]["kind"]
+        tn, a, tb, b = _time_pair(lambda: KR.KINDS[kind].check(d), lambda: old.KINDS[kind].check(d), repeat)
+        print(f"  {label:<24} {tn:>8.3f} {tb:>8.3f} {tb / tn:>8.2f}x  {a == b}")
+    if not quick:
+        # the real size of the issue: a 2-D slice of a 6 x 50 network with 2,354 regions, PROVED and re-checked
+        r = Fraction(1, 16)
+        t, c = time.perf_counter(), time.process_time()
+        res = check_region_count(deep_slice_net(), [(-r, r)] * 2, "activation")
+        tw, tc = time.perf_counter() - t, time.process_time() - c
+        d = json.loads(canonical_dumps(res.to_dict()))
+        t, c = time.perf_counter(), time.process_time()
+        out = KR.KINDS[d["certificate"]["kind"]].check(d)
+        kw, kc = time.perf_counter() - t, time.process_time() - c
+        try:
+            old.KINDS[d["certificate"]["kind"]].check(d)
+            base_says = "accepts"
+        except Exception as exc:              # the base kernel's work bound
+            base_says = f"rejects: {str(exc)[:70]}"
+        print(f"  6x50 slice r=1/16: {res.verdict.value}, {len(d['certificate']['cells'])} cells; recorded in "
+              f"{tw:.1f} s wall / {tc:.1f} s CPU, re-checked in {kw:.1f} s wall / {kc:.1f} s CPU ({out}); "
+              f"base kernel {base_says}")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--base", default=DEFAULT_BASE)
-    ap.add_argument("--only", choices=("1d", "2d", "tracer"))
+    ap.add_argument("--only", choices=("1d", "2d", "tracer", "kernel"))
     args = ap.parse_args(argv)
     if not 1 <= args.repeat <= 20:
         print("error: --repeat: must be in [1, 20]", file=sys.stderr)
@@ -294,6 +354,8 @@ def main(argv=None):
         bench_2d(base, args.repeat, args.quick)
     if args.only in (None, "tracer"):
         bench_tracer(1, args.quick)
+    if args.only in (None, "kernel"):
+        bench_kernel(args.base, args.repeat, args.quick)
     return 0
 
 

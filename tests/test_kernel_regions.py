@@ -379,9 +379,13 @@ def test_hostile_2d_strips():
                   "certificate": {"kind": "regions-count", "cells": cells}}, "count")
     assert 900_000 < len(json.dumps(r)) < 1_100_000
     assert not _timed_reject(r)                     # the segments and points of the closed cover are missing
-    r["parameters"]["network"]["layers"] = spec["layers"] + [{"W": [[["1"], ["0"]]], "b": [["0", "0"]]}] * 39
+    # 20000 polygons x 8406 weights > MAX_WORK_2D (only the polygons are evaluated, so they are what counts)
+    wide = [{"W": [[["1"], ["0"]]] * 10, "b": [["0", "0"]] * 10}]
+    wide += [{"W": [[["1"] * 10, ["0"] * 10]] * 10, "b": [["0", "0"]] * 10}] * 38
+    r["parameters"]["network"]["layers"] = spec["layers"] + wide
     _restate(r, "count")
-    assert not _timed_reject(r, 1.0)                # cells x weights over the work bound: rejected at once
+    assert 20000 * 8406 > KR.MAX_WORK_2D
+    assert not _timed_reject(r, 1.0)                # polygons x weights over the work bound: rejected at once
     _rejected(r, "work bound")
     # Euler characteristic made right with stray segments: every number is read, then the partition fails
     m = 8000
@@ -532,11 +536,16 @@ def test_pin_more_bounds():
     r = copy.deepcopy(_by_kind("regions-one-layer-lemma")[0])
     r["parameters"] = {"N": 10 ** 6 + 1, "target": 10 ** 7}
     _rejected(_restate(r, "shallow"), "parameters.N")
-    # exactly at the 2-D work bound: the Euler check speaks, not the work bound
+    # exactly at the 2-D work bound (open polygons x weights; points and segments are not evaluated): the Euler
+    # check speaks, not the work bound; one polygon more and the work bound does
     r = copy.deepcopy(_by_kind("regions-count")[1])
-    r["parameters"]["network"] = {"layers": [{"W": [[["1", "0"], ["0", "0"]]], "b": [["0", "0"]]}]}
-    r["certificate"]["cells"] = [[[0, 0]]] * (KR.MAX_WORK // 6)
+    r["parameters"]["network"] = {"layers": [{"W": [[["1", "0"], ["0", "0"]]] * 250, "b": [["0", "0"]] * 250}]}
+    assert KR.MAX_WORK_2D % 1500 == 0
+    tri = [[0, 0], [1, 0], [0, 1]]
+    r["certificate"]["cells"] = [tri] * (KR.MAX_WORK_2D // 1500) + [[[0, 0]]] * 10 ** 5
     _rejected(_restate(r, "count"), "points - segments")
+    r["certificate"]["cells"].append(tri)
+    _rejected(_restate(r, "count"), "work bound")
 
 
 def test_pin_interval_enclosures():
@@ -643,3 +652,103 @@ def test_pin_euler_count_ignores_non_lists():
     _rejected(r, r"^certificate\.cells\[%d\]" % n)
     r["certificate"]["cells"][-1] = [[0, 0], [1, 0]]        # a stray segment: now the Euler count speaks
     _rejected(r, r"^certificate\.cells: points - segments \+ polygons != 1")
+
+
+# -- the integer-matrix evaluator of 2-D counts (kernel._cells.eval_maxout_int) --------------------------------
+def test_integer_evaluator_equals_the_form_evaluator_on_every_cell():
+    """Same patterns (ties of rank-3 units included) and the same output maps as eval_maxout, on the cells of
+    genuine 2-D certificates of ReLU and rank-3 maxout networks with integer and decimal weights."""
+    from fractions import Fraction
+
+    from verify.constructions.reference_networks import random_maxout
+    from verify.kernel import _cells as C
+
+    nets = [(random_maxout(4, 2, 3, 2, 4), [(-1, 1), (-1, 1)]),
+            (random_maxout(9, 2, 2, 3, 3), [(-1, 1), (-2, 1)])]
+    tied = {"layers": [{"W": [[["1", "0"], ["1", "0"], ["0", "1"]], [["1", "1"], ["0", "0"], ["0", "0"]]],
+                        "b": [["0", "0", "0"], ["-1/3", "0", "1/7"]]}],
+            "readout": {"W": [["1", "-2"]], "b": ["1/2"]}}
+    from verify.objects.maxout import MaxoutNetwork
+
+    nets.append((MaxoutNetwork.from_dict(tied), [(-1, 1), (-1, 1)]))
+    for net, box in nets:
+        from verify.canonical import jsonable
+
+        spec = jsonable(net.to_dict())
+        cert = T10.region_certificate(net, [(Fraction(a), Fraction(b)) for a, b in box])
+        knet = C.read_maxout(spec, "n")
+        inet = C.maxout_int_layers(knet)
+        cells = C.read_cells(cert["cells"], "c", 2)
+        assert sum(c.dim == 2 for c in cells) > 3
+        for c in cells:                   # every cell of the partition: polygons, segments and points
+            maps, pat = C.eval_maxout(knet, c)
+            imaps, ipat = C.eval_maxout_int(inet, c)
+            assert ipat == pat
+            assert [tuple(m) for m in maps] == [tuple(m) for m in imaps]
+
+
+def test_integer_evaluator_rejects_a_cell_cut_by_a_unit():
+    from verify.kernel import _cells as C
+
+    knet = C.read_maxout({"layers": [{"W": [[["1", "0"], ["0", "0"]], [["0", "1"], ["0", "0"]]],
+                                      "b": [["0", "0"], ["-1/2", "0"]]}]}, "n")
+    inet = C.maxout_int_layers(knet)
+    ok = C.Cell([(0, 0), (1, 0), (1, 1)])                  # x1 > 0 on the cell, x2 - 1/2 changes sign: rejected
+    with pytest.raises(Rejected, match="layer 1, unit 2"):
+        C.eval_maxout_int(inet, ok)
+    maps, pat = C.eval_maxout_int(inet, C.Cell([(0, 0), (1, 0), (1, "1/4")]))
+    assert pat == (((0,), (1,)),)
+
+
+def test_a_forged_2d_certificate_of_a_deep_slice_is_rejected():
+    """A genuine count of a 2 x 6 ReLU network with decimal weights is accepted; a wrong count, and the whole
+    square claimed as one cell, are rejected (the latter by the integer evaluator: a ReLU changes sign on it)."""
+    net = _decimal_slice(2, 6)
+    r = _d(T10.check_region_count(net, [["-1/2", "1/2"], ["-1/2", "1/2"]], "activation"))
+    assert r["verdict"] == "proved" and kernel.check(r).startswith("regions-count")
+    forged = copy.deepcopy(r)
+    forged["parameters"]["count"] += 1
+    _rejected(_restate(forged, "count"), "so 'exactly")
+    # a square that no cell of the count contains: the partition check or the evaluator rejects it
+    forged = copy.deepcopy(r)
+    forged["certificate"]["cells"] = [[["-1/2", "-1/2"], ["1/2", "-1/2"], ["1/2", "1/2"], ["-1/2", "1/2"]]] + \
+        [[[a, b]] for a in ("-1/2", "1/2") for b in ("-1/2", "1/2")] + \
+        [[[a, "-1/2"], [a, "1/2"]] for a in ("-1/2", "1/2")] + [[["-1/2", b], ["1/2", b]] for b in ("-1/2", "1/2")]
+    forged["parameters"]["count"] = 1
+    _rejected(_restate(forged, "count"), "not constant on the cell")
+
+
+def _decimal_slice(depth, width, seed=3):
+    import random
+    from fractions import Fraction
+
+    from verify.objects.maxout import MaxoutNetwork
+
+    rng = random.Random(seed)
+    q = lambda: Fraction(round(rng.gauss(0, 0.6) * 10 ** 5), 10 ** 5)
+    sizes = [2] + [width] * depth + [1]
+    Ws = [[[q() for _ in range(sizes[i])] for _ in range(sizes[i + 1])] for i in range(len(sizes) - 1)]
+    bs = [[q() for _ in range(sizes[i + 1])] for i in range(len(sizes) - 1)]
+    return MaxoutNetwork.from_relu(Ws[:-1], bs[:-1], readout=(Ws[-1], bs[-1]))
+
+
+def test_1d_sweep_in_integers_and_in_rationals_agree():
+    """The kernel's 1-D sweep holds values as integers over one scale when the points' common denominator is
+    small, as rationals otherwise: same counts, same rejections (a missing and a superfluous breakpoint)."""
+    from gmpy2 import mpq
+
+    layers, ro = KR.read_network(KR.family_spec("zigzag", 3, 3), "n")
+    xs = [mpq(i, 27) for i in range(28)]
+    want = KR.sweep(layers, ro, xs, True)
+    assert want == [(3, 3), (9, 9), (27, 27)]
+    huge = mpq(1, 2 ** 1100 + 1)                           # the common denominator leaves the integer path
+    for pts, match in ((xs[:5] + xs[6:], "a breakpoint is missing"), (xs[:1] + [huge] + xs[1:], "superfluous"),
+                       (xs[:1] + [mpq(1, 54)] + xs[1:], "superfluous")):
+        with pytest.raises(Rejected, match=match):
+            KR.sweep(layers, ro, pts, True)
+    # a breakpoint of a 1100-bit denominator (rationals throughout) and of a small one (integers): same counts
+    for t in (huge, mpq(1, 3)):
+        spec = {"layers": [{"W": [[["1"], ["0"]]], "b": [[f"-{t.numerator}/{t.denominator}", "0"]]},
+                           {"W": [[["-1"], ["1"]]], "b": [["0", "0"]]}]}
+        layers2, ro2 = KR.read_network(spec, "t")
+        assert KR.sweep(layers2, ro2, [mpq(0), t, mpq(1)], True) == [(2, 2), (2, 2)]

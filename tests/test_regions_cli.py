@@ -1,5 +1,6 @@
 """``verify regions`` via subprocess: counts, JSON with exact strings, plots, bad input (exit 2, one line)."""
 
+import copy
 import json
 import subprocess
 import sys
@@ -36,8 +37,9 @@ def test_o2_json_and_plot(tmp_path):
     assert data["verdict"] == "proved" and data["certificate"]["kind"] == "regions-count"
     assert data["evidence"]["regions"][1]["interval"] == ["5/18", "9/26"]
     assert png.stat().st_size > 1000
-    c = subprocess.run([sys.executable, "-m", "verify", "check", str(out)], capture_output=True, text=True, timeout=120)
-    assert c.returncode == 0, c.stdout + c.stderr
+    from verify.cli import main              # `verify check` in this process (the count above ran as a subprocess)
+
+    assert main(["check", str(out)]) == 0
 
 
 @pytest.mark.slow
@@ -88,3 +90,35 @@ def test_3d_activation_regions_are_counted(tmp_path):
 def test_missing_output_folder(tmp_path):
     p = run_on(tmp_path, O2, "--json", str(tmp_path / "no" / "out.json"))
     assert p.returncode == 2 and "--json" in p.stderr
+
+
+def test_a_2d_slice_of_a_300_relu_nnet_network_is_proved_with_a_certificate(capsys, tmp_path):
+    """A 2-D slice of a 6 x 50 ReLU .nnet network: the count is PROVED with a regions-count certificate that the
+    kernel accepts (before the kernel's integer evaluator its work bound, counted over all cells, made a slice
+    of more than ~15 polygons INCONCLUSIVE); the big figure (2,354 regions) is a bench figure (docs/regions.md)."""
+    import importlib.util
+    from pathlib import Path
+
+    from verify import kernel
+    from verify.cli import main
+    from verify.kernel import regions as KR
+
+    spec = importlib.util.spec_from_file_location("nnet_gen", Path(__file__).parent / "data" / "nnet_gen.py")
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    path, out = tmp_path / "relu300.nnet", tmp_path / "r.json"
+    path.write_text(gen.nnet_text([5, 50, 50, 50, 50, 50, 50, 5], seed=1))
+    code = main(["regions", str(path), "--slice", "0,1", "--fix", "2=0.1,3=0,4=-0.2", "--box=-0.01:0.01,-0.01:0.01",
+                 "--json", str(out)])
+    text = capsys.readouterr().out
+    assert code == 0 and "24 regions (pieces) on the box" in text
+    assert "T10 PROVED: exactly 24 regions (pieces), regions-count certificate in" in text
+    doc = json.loads(out.read_text())
+    assert kernel.check(doc) == "regions-count: 24 pieces (24 activation regions, 24 pieces)"
+    cells = doc["certificate"]["cells"]
+    weights = 50 * 2 * 3 + 5 * 50 * 2 * 51
+    assert len(cells) * weights > 1_200_000 and 24 * weights <= KR.MAX_WORK_2D   # the old and the new measure
+    forged = copy.deepcopy(doc)
+    forged["certificate"]["cells"] = cells[1:]
+    with pytest.raises(kernel.Rejected, match="certificate.cells"):
+        kernel.check(forged)

@@ -97,6 +97,7 @@ def test_audit_results_unchanged(aid):
 
 def _scalar(net, lo, hi, monkeypatch):
     monkeypatch.setattr(R, "_MATRIX_MIN_WIDTH", 10 ** 9)
+    monkeypatch.setattr(R, "_I64_SWEEP", False)
     try:
         return maxout_values_1d(net, lo, hi)
     finally:
@@ -118,6 +119,54 @@ def test_matrix_sweep_equals_scalar_sweep(seed, monkeypatch):
     net = MaxoutNetwork(layers)
     fast = maxout_values_1d(net, -2, Fraction(5, 3))
     assert fast == _scalar(net, -2, Fraction(5, 3), monkeypatch)
+
+
+def _tied_rank2(seed, widths=(7, 7, 7)):
+    rng = random.Random(seed)
+    q = lambda: Fraction(rng.randint(-3, 3), rng.choice([1, 2]))
+    layers, n_in = [], 1
+    for N in widths:
+        layers.append(([[[q() for _ in range(n_in)] for _ in range(2)] for _ in range(N)],
+                       [[q() for _ in range(2)] for _ in range(N)]))
+        n_in = N
+    return MaxoutNetwork(layers)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_int64_sweep_equals_fmpz_and_scalar_sweeps(seed, monkeypatch):
+    """The int64 sweep of rank-2 networks (ties, shared crossings, several units crossing one interval, zero
+    differences at breakpoints) gives the same breakpoints, values and prefix counts as the fmpz and the scalar
+    sweeps; narrow (tent-like) and wide layers."""
+    net = _tied_rank2(seed, [(7, 7, 7), (1, 1, 1, 1), (3, 5), (12, 2)][seed % 4])
+    lo, hi = -2, Fraction(5, 3)
+    R._i64_sweep_1d(net, lo, hi, 10 ** 6)                 # it runs (no fallback) on these networks
+    fast = maxout_values_1d(net, lo, hi)
+    counts = R.prefix_counts_1d(net, lo, hi)
+    monkeypatch.setattr(R, "_I64_SWEEP", False)
+    assert fast == maxout_values_1d(net, lo, hi)          # the fmpz matrix sweep (or the scalar one, narrow)
+    assert fast == _scalar(net, lo, hi, monkeypatch)
+    monkeypatch.setattr(R, "_I64_SWEEP", False)
+    seen = []
+    R.maxout_values_1d(net, lo, hi, after_layer=lambda _, xs, V: seen.append(
+        (len(xs) - 1, len(R.pieces_from_values(xs, V)))))
+    assert counts == seen
+
+
+def test_int64_sweep_falls_back_when_numbers_grow(monkeypatch):
+    """Weights whose integers (or products) pass 2^62 never wrap around: the int64 sweep refuses (_Overflow) and
+    the fmpz sweep answers, with the same numbers as the scalar sweep."""
+    big = Fraction(3 ** 40, 7)
+    net = MaxoutNetwork([([[[big], [Fraction(-1)]]], [[Fraction(1), Fraction(0)]]),
+                         ([[[big], [Fraction(1, 3 ** 30)]]], [[Fraction(-1), Fraction(2)]])])
+    with pytest.raises(R._Overflow):
+        R._i64_sweep_1d(net, -1, 1, 10 ** 6)
+    assert maxout_values_1d(net, -1, 1) == _scalar(net, -1, 1, monkeypatch)
+    counts = R.prefix_counts_1d(net, -1, 1)
+    monkeypatch.setattr(R, "_I64_SWEEP", False)
+    seen = []
+    R.maxout_values_1d(net, -1, 1, after_layer=lambda _, xs, V: seen.append(
+        (len(xs) - 1, len(R.pieces_from_values(xs, V)))))
+    assert counts == seen == [(2, 2), (4, 4)]
 
 
 def test_matrix_sweep_max_regions_refused():

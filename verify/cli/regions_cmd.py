@@ -10,7 +10,8 @@ open sets on which the network is affine; ``--kind activation`` counts the sets 
 constant.  ``--json OUT`` writes a T10 Result (exact numbers as strings): PROVED "the network has exactly N regions
 of this kind on the box", with a ``regions-count`` certificate (1-D: the exact activation breakpoints; 2-D: the
 partition of the closed box into open polygons, segments and points) that ``verify check OUT`` re-checks with the
-kernel; the regions themselves are evidence.  ``--plot`` draws the pieces (1-D graph, 2-D coloured polygons).
+kernel, and prints a ``T10 PROVED`` line (``T10 INCONCLUSIVE`` with the reason when the count is beyond the
+kernel's work bound, docs/regions.md, Limits); the regions themselves are evidence.  ``--plot`` draws the pieces (1-D graph, 2-D coloured polygons).
 Budgets, not caps: no depth, rank or width is refused beyond the network's own limits; ``--max-cells`` (default
 10^6 in 1-D, 10^5 in 2-D, at most 2,100,000) and ``--time-budget`` end a long count with an INCONCLUSIVE line (and
 an INCONCLUSIVE T10 Result with ``--json``), never a hang.  Guards on the outputs: at most 20000 regions in a plot
@@ -241,4 +242,10 @@ def run(args) -> int:
             if n is not None]                  # d >= 3 counts activation regions only
     print(f"{plural(rc.count, 'region')} ({args.kind}) on the box, exact ({rc.method}); " + ", ".join(both),
           file=out)
+    if result is not None:
+        if result.certificate and result.certificate.get("kind"):
+            print(f"T10 {result.verdict.value.upper()}: exactly {plural(rc.count, 'region')} ({args.kind}), "
+                  f"{result.certificate['kind']} certificate in {args.json} (`verify check` re-checks it)", file=out)
+        else:
+            print(f"T10 {result.verdict.value.upper()}: {result.evidence.get('summary', 'no certificate')}", file=out)
     return 0

@@ -207,6 +207,20 @@ def maxout_values_1d(net, lo, hi, *, max_regions: int = MAX_REGIONS, after_layer
 
     if net.input_dim != 1:
         raise InputError("network", f"the 1-D sweep needs input dimension 1, got {net.input_dim}")
+    if ctx is MPQ and after_layer is None and _I64_SWEEP and max(net.widths) < _MATRIX_MIN_WIDTH:
+        # narrow rank-2 networks (tents, zigzags): the int64 sweep instead of the scalar one (wider layers run
+        # the fmpz_mat sweep, as fast there)
+        try:
+            X, H = _i64_sweep_1d(net, lo, hi, max_regions, deadline)
+        except _Overflow:
+            pass
+        else:
+            xs = [mpq(a, b) for a, b in X.tolist()]
+            V = [tuple(mpq(v, r[-1]) for v in r[:-1]) for r in H.tolist()]
+            if net.readout is not None:
+                Wo = [tuple((m, mpq(_as_fraction(c))) for m, c in enumerate(row) if c) for row in net.readout[0]]
+                V = _apply_readout(Wo, [mpq(_as_fraction(c)) for c in net.readout[1]], V)
+            return xs, V
     if ctx is MPQ and max(net.widths) >= _MATRIX_MIN_WIDTH:
         cb = None
         if after_layer is not None:
@@ -387,6 +401,181 @@ def _layer_rank_k(units, xs, V, max_regions, deadline=None):
         if deadline is not None and not i & 1023 and time.monotonic() > deadline:
             raise _TimeUp()
     return new_xs, new_V
+
+
+# -- 1-D exact sweep of rank-2 networks in machine integers (numpy int64, every bound checked) ---------------
+
+_I64 = 2.0 ** 62               # every integer of the int64 sweep stays below this (checked before it is formed)
+_I64_SWEEP = True              # tests switch it off to compare with the fmpz and scalar sweeps
+
+
+class _Overflow(Exception):
+    """Internal: a number of the int64 sweep could exceed 2^62 (the caller falls back to the fmpz sweep)."""
+
+
+def _i64_matmul(A, B):
+    """A @ B exactly in int64, after checking |A| @ |B| < 2^62 (in float64, a relative error below 1e-13)."""
+    import numpy as np
+
+    if A.size and B.size and (np.abs(A).astype(float) @ np.abs(B).astype(float)).max() >= _I64:
+        raise _Overflow()
+    return A @ B
+
+
+def _i64_layers(net):
+    """Per layer ``(M0, Md, den)``: int64 arrays (n_in + 1) x N of piece 0 and of piece 1 - piece 0 (weights,
+    then the bias row) over the layer's least common denominator, or None (a rank other than 2, or an integer
+    of 2^62 or more)."""
+    import numpy as np
+    from math import lcm
+
+    out = []
+    for W, b in net.layers:
+        if len(b[0]) != 2:
+            return None
+        N, n_in = len(W), len(W[0][0])
+        cols = [[_as_fraction(v) for v in (*W[u][j], b[u][j])] for u in range(N) for j in (0, 1)]
+        den = lcm(*[v._denominator for c in cols for v in c])
+        ints = [[v._numerator * (den // v._denominator) for v in c] for c in cols]
+        M0 = [[ints[2 * u][m] for u in range(N)] for m in range(n_in + 1)]
+        Md = [[ints[2 * u + 1][m] - ints[2 * u][m] for u in range(N)] for m in range(n_in + 1)]
+        if den >= _I64 or max(abs(v) for r in M0 + Md for v in r) >= _I64:
+            return None
+        out.append((np.array(M0, dtype=np.int64), np.array(Md, dtype=np.int64), den))
+    return out
+
+
+def _i64_reduce(R):
+    """Rows of homogeneous integers (last column > 0) divided by their gcd."""
+    import numpy as np
+
+    g = np.gcd.reduce(R, axis=1)
+    return R // g[:, None]
+
+
+def _i64_between(R, I, P, Q):
+    """The points at t = P/Q (0 < t < 1) between rows I and I + 1 of the homogeneous rows R (last column the
+    positive scale s): (Q - P) s_b R_a + P s_a R_b, divided by its gcd (the same rows as the fmpz sweep)."""
+    import numpy as np
+
+    sa, sb = R[I, -1], R[I + 1, -1]
+    for f, g in ((Q - P, sb), (P, sa)):
+        if (np.abs(f).astype(float) * np.abs(g).astype(float)).max(initial=0) >= _I64:
+            raise _Overflow()
+    ca, cb = (Q - P) * sb, P * sa
+    Ra, Rb = R[I], R[I + 1]
+    bound = np.abs(ca).astype(float) * np.abs(Ra).max(axis=1) + np.abs(cb).astype(float) * np.abs(Rb).max(axis=1)
+    if bound.max(initial=0) >= _I64:
+        raise _Overflow()
+    return _i64_reduce(ca[:, None] * Ra + cb[:, None] * Rb)
+
+
+def _i64_sweep_1d(net, lo, hi, max_regions, deadline=None, counts=None, readout=None):
+    """:func:`maxout_values_1d` of a rank-2 network in numpy int64: the same exact breakpoints and values as the
+    fmpz sweep (:func:`_matrix_sweep_1d`), as homogeneous integer rows, with every integer bounded below 2^62
+    before it is formed (else ``_Overflow``: the caller runs the fmpz sweep).  Returns ``(X, H)``: the
+    breakpoints as rows [numerator, denominator] and the last layer's rows [s h, s].
+
+    ``counts`` (a list) receives ``(activation regions, pieces)`` of every prefix network (``readout`` = (W, b)
+    applied after every layer, or none, as :func:`prefix_counts_1d`): the pieces from the exact slopes of the intervals, carried
+    as integers over one common scale (a unit's piece on an open interval is the one that is maximal at both
+    ends: no strict sign change is left), so runs of equal slopes are compared as integer rows."""
+    import numpy as np
+
+    layers = _i64_layers(net)
+    if layers is None:
+        raise _Overflow()
+    lo, hi = Fraction(lo), Fraction(hi)
+    d = lo.denominator * hi.denominator
+    X = np.array([[lo.numerator * hi.denominator, d], [hi.numerator * lo.denominator, d]], dtype=np.int64)
+    X = _i64_reduce(X)
+    H = X.copy()
+    G, ro = None, None
+    if counts is not None:
+        G = np.ones((1, 1), dtype=np.int64)                 # slopes dh/dx per interval, over a common scale
+        if readout is not None:
+            Wo, _ = readout
+            fr = [_as_fraction(v) for row in Wo for v in row]
+            from math import lcm
+
+            oden = lcm(*[v._denominator for v in fr])
+            ro = np.array([[v._numerator * (oden // v._denominator) for v in fr[i * len(Wo[0]):(i + 1) * len(Wo[0])]]
+                           for i in range(len(Wo))], dtype=np.int64).T
+            if oden >= _I64 or np.abs(ro).max() >= _I64:
+                raise _Overflow()
+    for M0, Md, den in layers:
+        if deadline is not None and time.monotonic() > deadline:
+            raise _TimeUp()
+        n = len(H)
+        Zd = _i64_matmul(H, Md)
+        sg = np.sign(Zd)
+        I, U = np.nonzero(sg[:-1] * sg[1:] < 0)
+        if len(I):
+            s = H[:, -1]
+            pa, pb = Zd[I, U], Zd[I + 1, U]
+            if (np.abs(np.concatenate((pa, pb))).astype(float) * float(np.abs(s).max())).max() >= _I64 / 2:
+                raise _Overflow()
+            P = pa * s[I + 1]
+            Q = P - pb * s[I]
+            neg = Q < 0
+            P[neg], Q[neg] = -P[neg], -Q[neg]
+            g = np.gcd(P, Q)
+            P, Q = P // g, Q // g
+            # several units crossing one interval: the distinct t = P/Q in increasing order (exact, in Python)
+            many = np.nonzero(np.bincount(I, minlength=n - 1) > 1)[0]
+            if len(many):
+                multi = np.isin(I, many)
+                keep = ~multi
+                extra = []
+                il, pl, ql = I[multi].tolist(), P[multi].tolist(), Q[multi].tolist()
+                groups = {}
+                for i_, p_, q_ in zip(il, pl, ql):
+                    groups.setdefault(i_, set()).add(Fraction(p_, q_))
+                for i_, ts in groups.items():
+                    extra.extend((i_, t.numerator, t.denominator) for t in sorted(ts))
+                E = np.array(extra, dtype=np.int64).reshape(-1, 3)
+                I = np.concatenate((I[keep], E[:, 0]))
+                P = np.concatenate((P[keep], E[:, 1]))
+                Q = np.concatenate((Q[keep], E[:, 2]))
+                order = np.argsort(I, kind="stable")
+                I, P, Q = I[order], P[order], Q[order]
+            n_new = len(I)
+            if n + n_new - 1 > max_regions:
+                raise SizeLimitError("max_regions", f"more than {max_regions} cells")
+            Hn = _i64_between(H, I, P, Q)
+            Xn = _i64_between(X, I, P, Q)
+            pos_new = I + 1 + np.arange(n_new)
+            pos_old = np.arange(n) + np.searchsorted(I, np.arange(n), side="left")
+            m = n + n_new
+            H2 = np.empty((m, H.shape[1]), dtype=np.int64)
+            H2[pos_old], H2[pos_new] = H, Hn
+            X2 = np.empty((m, 2), dtype=np.int64)
+            X2[pos_old], X2[pos_new] = X, Xn
+            Zd2 = np.empty((m, Zd.shape[1]), dtype=np.int64)
+            Zd2[pos_old], Zd2[pos_new] = Zd, _i64_matmul(Hn, Md)
+            is_old = np.zeros(m, dtype=bool)
+            is_old[pos_old] = True
+            H, X, Zd = H2, X2, Zd2
+        else:
+            is_old = None
+        Z0 = _i64_matmul(H, M0)
+        if (np.abs(Z0).astype(float) + np.abs(Zd).astype(float)).max() >= _I64 or \
+                float(np.abs(H[:, -1]).max()) * den >= _I64:
+            raise _Overflow()
+        out = np.empty((len(H), Z0.shape[1] + 1), dtype=np.int64)
+        out[:, :-1] = Z0 + np.maximum(Zd, 0)
+        out[:, -1] = H[:, -1] * den
+        H = _i64_reduce(out)
+        if counts is not None:
+            if is_old is not None:
+                G = G[np.cumsum(is_old)[:-1] - 1]            # a new interval lies in an old one: its slopes
+            one = (Zd[:-1] > 0) | (Zd[1:] > 0)              # piece 1 on the open interval
+            A0 = M0[:-1]
+            G = np.where(one, _i64_matmul(G, A0 + Md[:-1]), _i64_matmul(G, A0))
+            Y = _i64_matmul(G, ro) if ro is not None else G
+            pieces = 1 + int(np.count_nonzero((Y[1:] != Y[:-1]).any(axis=1)))
+            counts.append((len(H) - 1, pieces))
+    return X, H
 
 
 # -- 1-D exact sweep, layer-wise matrix form ---------------------------------------------------------
@@ -629,6 +818,12 @@ def prefix_counts_1d(net, lo, hi, readout=None, *, max_regions: int = MAX_REGION
         Y = _apply_readout(Wo, bo, V) if readout is not None else V
         out.append((len(xs) - 1, len(pieces_from_values(xs, Y))))
 
+    if net.input_dim == 1:
+        try:
+            _i64_sweep_1d(net, lo, hi, max_regions, counts=out, readout=readout)
+            return out
+        except _Overflow:
+            out.clear()
     maxout_values_1d(net, lo, hi, max_regions=max_regions, after_layer=record)
     return out
 
@@ -791,7 +986,7 @@ class _Rns:
     """Residue number system of ``r`` primes: exact integers |x| < P/2 held as residues in [0, p); a matrix
     of them is a float64 array with 3 columns per prime (column 3 i + c: column c modulo prime i)."""
 
-    __slots__ = ("p", "P", "half", "coef", "pi", "r")
+    __slots__ = ("p", "P", "half", "coef", "pi", "r", "coefl")
 
     def __init__(self, r, bits):
         import numpy as np
@@ -802,7 +997,8 @@ class _Rns:
         for q in self.p:
             P *= q
         self.P, self.half = P, P // 2
-        self.coef = np.array([(P // q) * pow(P // q, -1, q) for q in self.p], dtype=object)     # CRT basis
+        self.coefl = [(P // q) * pow(P // q, -1, q) for q in self.p]                               # CRT basis
+        self.coef = np.array(self.coefl, dtype=object)
         self.pi = np.repeat(np.array(self.p, dtype=np.int64), 3)
 
     def row3(self, ints):
@@ -822,6 +1018,18 @@ class _Rns:
         flat = res.reshape(-1, r, 3).transpose(0, 2, 1).reshape(-1, r).astype(np.int64).astype(object)
         P, half = self.P, self.half
         return [x - P if x > half else x for x in ((flat @ self.coef) % P).tolist()]
+
+    def row_values(self, res):
+        """:meth:`values` of ONE row of three integers (``res``: length 3 r), in Python integers."""
+        from operator import mul
+
+        lres = res.astype("int64").tolist()
+        coef, P, half = self.coefl, self.P, self.half
+        out = []
+        for c in (0, 1, 2):
+            x = sum(map(mul, lres[c::3], coef)) % P
+            out.append(x - P if x > half else x)
+        return out
 
 
 def _rank2_plan(net):
@@ -964,6 +1172,9 @@ def _rank2_cells_2d(plan, box, max_regions, deadline, vertex=Fraction):
     import numpy as np
     from math import gcd
 
+    from operator import getitem, itemgetter
+
+    first = itemgetter(0)
     rns, layers, outp, G0 = plan
     u_ = _U
     r3 = 3 * rns.r
@@ -986,6 +1197,7 @@ def _rank2_cells_2d(plan, box, max_regions, deadline, vertex=Fraction):
         i0, i1, zero0, dWi, adWi = L["i0"], L["i1"], L["zero0"], L["dWi"], L["adWi"]
         W2, fden, pi = L["W2"], L["den"], rns.pi
         k1, k2 = (1 + Kg) / fden, Kg / fden        # their own roundings are inside Kg's slack
+        pairs = list(zip(i0, i1))                   # the row of piece 0 / piece 1 of every unit
         new_cells = []
         for ci, (vs, vf, G, pat) in enumerate(cells):
             if deadline is not None and not ci & 63 and time.monotonic() > deadline:
@@ -1053,15 +1265,15 @@ def _rank2_cells_2d(plan, box, max_regions, deadline, vertex=Fraction):
                 if u > u0:
                     chosen = chosen + tuple(map(TUP.__getitem__, dec[u0:u]))
                 if u == N:
-                    rows = [i1[i] if c[0] else i0[i] for i, c in enumerate(chosen)]
+                    rows = list(map(getitem, pairs, map(first, chosen)))
                     rows.append(Z + 1)
                     new_cells.append((cv, cvf, C[rows], pat + chosen))
                     continue
                 # the exact test of unit u: its piece difference (integers on the scale s * den) at the vertices
                 a1, a0 = i1[u], i0[u]
-                da, db, dc = rns.values(C[a1, :r3])
+                da, db, dc = rns.row_values(C[a1, :r3])
                 if a0 != Z:
-                    e0 = rns.values(C[a0, :r3])
+                    e0 = rns.row_values(C[a0, :r3])
                     da, db, dc = da - e0[0], db - e0[1], dc - e0[2]
                 vals = [da * X_ + db * Y_ + dc * W_ for X_, Y_, W_ in cv]
                 pos = any(v > 0 for v in vals)
@@ -1364,6 +1576,30 @@ def _line_key(p, q):
     return (a / n, b / n, c / n)
 
 
+def _map_key(mp):
+    """A hashable key of an output map (rows of exact numbers): equal keys iff equal maps.  Integer pairs, because
+    hashing a Fraction computes a modular inverse (about 1 us each)."""
+    return tuple((c.numerator, c.denominator) for row in mp for c in row)
+
+
+class _LazyCells:
+    """The open polygons of a sweep as :class:`Cell` s (mpq vertices), each built when it is first read."""
+
+    __slots__ = ("vs", "built")
+
+    def __init__(self, vs):
+        self.vs, self.built = vs, {}
+
+    def __len__(self):
+        return len(self.vs)
+
+    def __getitem__(self, i):
+        c = self.built.get(i)
+        if c is None:
+            c = self.built[i] = Cell._raw(tuple(tuple(map(mpq, v)) for v in self.vs[i]))
+        return c
+
+
 def merge_pieces_2d(cells, maps) -> list:
     """Union-find over open polygons sharing an edge segment of positive length with equal maps.
     Returns the component label of every cell (labels 0.. in order of first appearance)."""
@@ -1376,9 +1612,14 @@ def merge_pieces_2d(cells, maps) -> list:
             i = parent[i]
         return i
 
+    # only cells whose map some other cell shares can merge: the others keep their own label (on generic
+    # networks almost every map is distinct, so the edge keys below are built for few cells)
+    bymap = {}
+    for ci, mp in enumerate(maps):
+        bymap.setdefault(_map_key(mp), []).append(ci)
     groups = {}
-    for ci, cell in enumerate(cells):
-        vs = cell.vertices
+    for ci in sorted(ci for g in bymap.values() if len(g) > 1 for ci in g):
+        vs = cells[ci].vertices
         m = len(vs)
         for k in range(m):
             p, q = vs[k], vs[(k + 1) % m]
@@ -1635,8 +1876,11 @@ def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_reg
     if d == 2 and is_maxout and method == "auto":
         raw, swept, stopped = _cells_2d_budgeted(f, bx, max_regions, deadline)
         # Fraction vertices as mpq tuples (gmpy2 converts a Fraction exactly)
-        cells2 = [Cell._raw(tuple(tuple(map(mpq, v)) for v in vs)) for vs, _, _ in raw]
         maps2 = [m for _, _, m in raw]
+        # merge_pieces_2d reads the cells of shared maps only: they are built when read (all with the regions)
+        cells2 = _LazyCells([vs for vs, _, _ in raw])
+        if include_regions:
+            cells2 = [cells2[i] for i in range(len(raw))]
         labels = merge_pieces_2d(cells2, maps2)
         n_pieces = (max(labels) + 1) if labels else 0
         n_act = len({p for _, p, _ in raw})

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from flint import fmpz_mat
 from gmpy2 import mpq
 
 from . import _read
@@ -43,7 +44,7 @@ from ._read import Rejected, tick
 
 __all__ = ["Cell", "read_cell", "read_cells", "read_maxout", "read_transformer", "transformer_digest",
            "transformer_sizes", "identity", "add", "sub", "at", "form_str", "eval_maxout",
-           "eval_transformer", "eval_maxout_at", "eval_transformer_at", "check_partition", "TIE_RULES",
+           "eval_transformer", "eval_maxout_at", "maxout_int_layers", "eval_maxout_int", "eval_transformer_at", "check_partition", "TIE_RULES",
            "MAX_CELL_VERTICES"]
 
 TIE_RULES = ("average", "first")
@@ -276,6 +277,113 @@ def eval_maxout_at(net: dict, x) -> list:
     """The exact value of the network at the point x (a 0-dimensional cell)."""
     maps, _ = eval_maxout(net, Cell([tuple(x)]))
     return [m[0] + sum((c * v for c, v in zip(m[1:], x)), _Z) for m in maps]
+
+
+def maxout_int_layers(net: dict) -> dict:
+    """The layers of a network of :func:`read_maxout` as integer matrices over one positive denominator each
+    (python-flint ``fmpz_mat``): layer l is ``(M, den, N, k, pos)``, the row ``pos[i k + j]`` of M is
+    ``den * (w_ij | b_ij)`` (piece j of unit i: the weights, then the bias; ``pos`` is -1 for an identically
+    zero piece, left out of M), and the read-out ``(M, den)`` likewise (every row), or None.  Used by
+    :func:`eval_maxout_int`."""
+    from math import lcm
+
+    def ints(rows):
+        den = lcm(*[int(v.denominator) for r in rows for v in r]) if rows else 1
+        return [int(v.numerator) * (den // int(v.denominator)) for r in rows for v in r], den
+
+    layers = []
+    for W, b in net["layers"]:
+        N, k, w = len(W), len(b[0]), len(W[0][0]) + 1
+        flat, den = ints([list(wj) + [b[i][j]] for i, Wi in enumerate(W) for j, wj in enumerate(Wi)])
+        # identically zero pieces (the 0 of a ReLU) stay out of the products: their maps are 0
+        nz = [r for r in range(N * k) if any(flat[r * w:(r + 1) * w])]
+        pos = [-1] * (N * k)
+        for q, r in enumerate(nz):
+            pos[r] = q
+        M = fmpz_mat(len(nz), w, [c for r in nz for c in flat[r * w:(r + 1) * w]]) if nz else None
+        layers.append((M, den, N, k, pos))
+    ro = None
+    if net["readout"] is not None:
+        rW, rb = net["readout"]
+        flat, den = ints([list(r) + [c] for r, c in zip(rW, rb)])
+        ro = (fmpz_mat(len(rW), len(rW[0]) + 1, flat), den)
+    return {"layers": layers, "readout": ro, "input_dim": net["input_dim"], "widths": net["widths"]}
+
+
+def eval_maxout_int(inet: dict, cell: Cell):
+    """:func:`eval_maxout` in integer matrix form, for the region counts: ``(output maps, pattern)`` with the
+    same pattern (the argmax set of every unit, decided on the whole cell) and the output maps as tuples
+    ``(c0, c1, .., cd)`` of exact ``mpq`` (equal maps compare equal).
+
+    Why it is exact.  Every vertex v_j of the cell is a homogeneous integer column (Z_j v_j, Z_j), Z_j > 0.
+    The state entering a layer is an integer matrix G (a row per input plus the constant row (0, .., 0, s))
+    over a scale s > 0: input r is the affine map G[r] . (x, 1) / s on the cell.  Then P = M G holds every
+    piece's map over the scale s den, and (P V)[row, j] = s den Z_j times that piece's value at v_j: a
+    positive multiple, so its sign is the sign of the value, and a difference of two pieces has at v_j the
+    sign of the difference of their entries.  An argmax set is decided from these signs exactly as
+    :meth:`Cell.decide` decides it (a relatively open convex cell: the signs at all its vertices decide an
+    affine function on the whole cell; a mixed sign is a rejection), so by induction the next state is the
+    chosen pieces' maps (rows of P) over the scale s den, affine on the whole cell.  Products and signs are
+    integer arithmetic of python-flint (``fmpz_mat``); no number is rounded."""
+    d = cell.ambient
+    if inet["input_dim"] != d:
+        raise Rejected(f"network: input dimension {inet['input_dim']}, the cell is in R^{d}")
+    from math import lcm
+
+    cols = []
+    for v in cell.vertices:
+        z = lcm(*[int(c.denominator) for c in v])
+        cols.append([int(c.numerator) * (z // int(c.denominator)) for c in v] + [z])
+    m = len(cols)
+    V = fmpz_mat(d + 1, m, [col[r] for r in range(d + 1) for col in cols])
+    w = d + 1
+    G = fmpz_mat(w, w, [int(i == j) for i in range(w) for j in range(w)])
+    s = 1
+    pattern = []
+    zv, zr = [0] * m, [0] * w
+    for M, den, N, k, pos in inet["layers"]:
+        tick()
+        if M is not None:
+            P = M * G
+            pv = (P * V).entries()
+            pe = P.entries()
+        s = s * den
+        rows, pat = [], []
+        for i in range(N):
+            q0 = pos[i * k]
+            best = [0]
+            for j in range(1, k):
+                qb, qj = pos[i * k + best[0]], pos[i * k + j]
+                c = pv[qb * m:qb * m + m] if qb >= 0 else zv
+                a = pv[qj * m:qj * m + m] if qj >= 0 else zv
+                up = down = False
+                for t in range(m):
+                    if a[t] > c[t]:
+                        up = True
+                    elif a[t] < c[t]:
+                        down = True
+                if up and down:
+                    raise Rejected(f"cell: the sign of a piece difference (layer {len(pattern) + 1}, unit {i + 1}) "
+                                   f"is not constant on the cell {_pts(cell.vertices)}")
+                if up:
+                    best = [j]
+                elif not down:
+                    best.append(j)
+            q0 = pos[i * k + best[0]]
+            rows.extend(pe[q0 * w:q0 * w + w] if q0 >= 0 else zr)
+            pat.append(tuple(best))
+        rows.extend([0] * (w - 1) + [s])
+        G = fmpz_mat(N + 1, w, rows)
+        pattern.append(tuple(pat))
+    if inet["readout"] is not None:
+        Mo, oden = inet["readout"]
+        out, sc = (Mo * G).entries(), s * oden
+    else:
+        out, sc = G.entries()[:-w], s
+    sc = int(sc)
+    maps = tuple(tuple(mpq(int(out[o * w + c]), sc) for c in [d] + list(range(d)))
+                 for o in range(len(out) // w))
+    return maps, tuple(pattern)
 
 
 # -- compiled hardmax Transformers -------------------------------------------------------------------------------
