@@ -30,6 +30,7 @@ expression can make ``cancel`` slow.
 from __future__ import annotations
 
 import sympy
+from flint import fmpq, fmpq_mpoly_ctx
 
 __all__ = ["exp_free_zero"]
 
@@ -52,18 +53,128 @@ def _exponent_terms(arg):
     return const, out
 
 
+def _flint_zero(expr):
+    """True if ``expr`` is the zero rational function of its generators (every sub-expression that is not a
+    sum, a product, an integer power or a rational number), False if not, None if it cannot be read (a number that is
+    not rational, a denominator that is the zero polynomial).  Exact: numerator and denominator are flint
+    ``fmpq_mpoly``, sums over the least common multiple of the denominators."""
+    gens = {}
+    stack = [expr]
+    seen = set()
+    while stack:
+        e = stack.pop()
+        if e in seen:
+            continue
+        seen.add(e)
+        if e.is_Rational:
+            continue
+        if e.is_Atom and e.is_number:       # a float, pi, I, zoo: SymPy decides
+            return None
+        if e.is_Add or e.is_Mul or (e.is_Pow and e.exp.is_Integer):
+            stack.extend(e.args)
+        else:
+            gens.setdefault(e, len(gens))
+    if not gens:
+        return expr == 0
+    ctx = fmpq_mpoly_ctx.get(tuple(f"g{i}" for i in range(len(gens))), "lex")
+    g = ctx.gens()
+    one = ctx.constant(1)
+    memo = {}
+
+    def conv(e):
+        r = memo.get(e)
+        if r is not None:
+            return r
+        if e.is_Rational:
+            r = (ctx.constant(fmpq(int(e.p), int(e.q))), one)
+        elif e.is_Add:
+            n, d = conv(e.args[0])
+            for a in e.args[1:]:
+                n2, d2 = conv(a)
+                if d2 == d:
+                    n = n + n2
+                elif d2.is_one():
+                    n = n + n2 * d
+                elif d.is_one():
+                    n, d = n * d2 + n2, d2
+                else:
+                    c = d.gcd(d2)
+                    n, d = n * (d2 / c) + n2 * (d / c), d * (d2 / c)
+            r = (n, d)
+        elif e.is_Mul:
+            n, d = one, one
+            for a in e.args:
+                n2, d2 = conv(a)
+                n, d = n * n2, d * d2
+            r = (n, d)
+        elif e.is_Pow and e.exp.is_Integer:
+            n, d = conv(e.base)
+            k = int(e.exp)
+            if k < 0:
+                if n.is_zero():
+                    raise ZeroDivisionError
+                n, d, k = d, n, -k
+            r = (n ** k, d ** k)
+        else:
+            r = (g[gens[e]], one)
+        memo[e] = r
+        return r
+
+    try:
+        n, _ = conv(expr)
+    except ZeroDivisionError:
+        return None
+    return n.is_zero()
+
+
+def _rational_zero(e) -> bool:
+    """``e`` (exponentials already replaced) is the zero rational function: flint first; when flint does not
+    say 0, ``sympy.cancel`` decides as before, so a False is exactly SymPy's."""
+    if _flint_zero(e) is True:
+        return True
+    return sympy.cancel(sympy.together(e)) == 0
+
+
+def _polynomial_coefficients(arg):
+    """{monomial: coefficient} of an expanded polynomial with rational coefficients in its symbols, else None."""
+    if not (arg.free_symbols and all(f.is_Symbol for f in arg.free_symbols) and arg.is_polynomial()):
+        return None
+    terms = arg.as_coefficients_dict()
+    return terms if all(c.is_Rational for c in terms.values()) else None
+
+
+def _integer_ratio(arg, coeffs, key, polys):
+    """The integer k with arg = k key, else None: ``sympy.cancel(arg / key)`` when it is an Integer.  For two
+    expanded polynomials with rational coefficients (their canonical form) the coefficient lists decide it;
+    otherwise ``cancel`` does."""
+    if key not in polys:
+        polys[key] = _polynomial_coefficients(key)
+    kc = polys[key]
+    if coeffs is None or kc is None:
+        ratio = sympy.cancel(arg / key)
+        return int(ratio) if ratio.is_Integer else None
+    if coeffs.keys() != kc.keys():
+        return None
+    ratios = {coeffs[m] / kc[m] for m in kc}
+    if len(ratios) != 1:
+        return None
+    (ratio,) = ratios
+    return int(ratio) if ratio.is_Integer else None
+
+
 def _coarse_zero(exprs) -> bool:
     """One symbol E per distinct expanded exponent; integer multiples (e.g. exp(-a) = 1/E) share it."""
-    keys, syms = [], []
+    keys, syms, polys = [], [], {}
     for e in exprs:
         repl = {}
         for ex in sorted(e.atoms(sympy.exp), key=sympy.default_sort_key):
             arg = sympy.expand(ex.args[0])
             val = None
+            coeffs = _polynomial_coefficients(arg)
             for key, sym in zip(keys, syms):
-                ratio = sympy.cancel(arg / key)
-                if ratio.is_Integer:
-                    val = sym ** int(ratio)
+                ratio = _integer_ratio(arg, coeffs, key, polys)
+                if ratio is not None:
+                    val = sym ** ratio
                     break
             if val is None:
                 if arg.is_Rational:
@@ -73,7 +184,7 @@ def _coarse_zero(exprs) -> bool:
                     syms.append(sympy.Dummy(f"E{len(syms)}", positive=True))
                     val = syms[-1]
             repl[ex] = val
-        if sympy.cancel(sympy.together(e.xreplace(repl))) != 0:
+        if not _rational_zero(e.xreplace(repl)):
             return False
     return True
 
@@ -145,6 +256,6 @@ def exp_free_zero(expr, fine: bool = False) -> bool:
             val *= zsym[mono] ** int(coef * denom[mono])
         repl[ex] = val
     for e in exprs:
-        if sympy.cancel(sympy.together(e.xreplace(repl))) != 0:
+        if not _rational_zero(e.xreplace(repl)):
             return False
     return True
