@@ -83,3 +83,20 @@ def test_exp_free_zero_unchanged_on_the_docstring_cases():
     assert not S.exp_free_zero(sympy.exp(a) * sympy.exp(b) - sympy.exp(a + b))
     assert S.exp_free_zero(sympy.exp(a) * sympy.exp(b / 3) - sympy.exp(a + b / 3), fine=True)
     assert not S.exp_free_zero(sympy.exp(a) - sympy.exp(b), fine=True)
+
+
+def test_ball_context_converts_each_weight_once_per_precision():
+    from fractions import Fraction
+
+    from verify.arith.ball import workprec
+    from verify.arith.context import BallContext
+
+    ops = BallContext()
+    third = Fraction(1, 3)
+    with workprec(64):
+        a = ops.convert(third)
+        assert ops.convert(third) is a                          # the cached ball
+    with workprec(256):
+        b = ops.convert(third)
+        assert b is not a and b.rad() < a.rad()                 # another precision: converted again
+        assert ops.convert(Fraction(2, 3)).overlaps(2 * b) and not ops.convert(Fraction(2, 3)).overlaps(b)
