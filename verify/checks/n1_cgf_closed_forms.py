@@ -212,7 +212,13 @@ def _is_zero(expr) -> bool:
     if expr == 0:
         return True
     rewritten = expr.rewrite(sympy.exp)
-    if exp_free_zero(rewritten):
+    powers = {}                 # rewrite(exp) turns u**k into exp(k log u): back to u**k (k an integer, exact)
+    for ex in rewritten.atoms(sympy.exp):
+        k, rest = ex.args[0].as_coeff_Mul()
+        if k.is_Integer and isinstance(rest, sympy.log):
+            powers[ex] = rest.args[0] ** k
+    plain = rewritten.xreplace(powers) if powers else rewritten
+    if exp_free_zero(plain) or exp_free_zero(plain, fine=True):     # exact; simplify only if both fail
         return True
     return sympy.simplify(rewritten) == 0
 
