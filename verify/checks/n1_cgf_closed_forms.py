@@ -35,7 +35,7 @@ from flint import acb, arb
 
 from ..arith.ball import LADDER, ball_bounds, decide_with_ladder, sign, to_ball, workprec
 from ..canonical import jsonable
-from ..decide.symbolic import exp_free_zero
+from ..decide.symbolic import exp_free_zero, laurent_at_zero
 from ..arith.exact import fraction_str, parse_exact, parse_matrix, parse_vector, plain
 from ..kernel import _laws as _kernel_laws, symbolic as _kernel
 from ..errors import DomainError, InputError
@@ -223,6 +223,19 @@ def _is_zero(expr) -> bool:
     return sympy.simplify(rewritten) == 0
 
 
+def _limit_at_zero(expr, t):
+    """lim_{t -> 0} expr: from the exact Laurent expansion (:func:`verify.decide.symbolic.laurent_at_zero`) when
+    it reads the expression and knows the coefficients up to t^0 (a non-zero negative power: no finite limit,
+    ``sympy.oo`` here), else ``sympy.limit``."""
+    lau = laurent_at_zero(expr, t)
+    if lau is not None and lau[0] + len(lau[1]) > 0:
+        v, coeffs = lau         # coeffs[0] != 0 (leading zeros dropped)
+        if v < 0:
+            return sympy.oo
+        return sympy.Rational(coeffs[0].numerator, coeffs[0].denominator) if v == 0 and coeffs else sympy.Integer(0)
+    return sympy.limit(expr, t, 0)
+
+
 def _spec_cgf(dist, th):
     """The docs/paper2.md §6 formula for the law: the kernel's own copy (:func:`verify.kernel._laws.cgf_sympy`, written
     independently of the law table on purpose), so the library is compared with the one independent copy."""
@@ -347,13 +360,14 @@ def check_identities() -> Result:
         h = cube.hess_sympy([t])[0][0]
         rs, cs = sympy.Rational(r.numerator, r.denominator), sympy.Rational(c.numerator, c.denominator)
         # Laurent expansion at 0 (SymPy 1.14's limit() returns -oo for coth(t/2)/2 - 1/t with real t: not used
-        # alone); the limit of the exp-rewritten form is recorded as a cross-check.
+        # alone); the limit of the exp-rewritten form, by exact power-series arithmetic (another engine than
+        # SymPy's series), is recorded as a cross-check.
         sg = sympy.series(g, t, 0, 2).removeO()
         sh = sympy.series(h, t, 0, 2).removeO()
         laurent_ok = all(sympy.Poly(x, t).degree() >= 0 for x in (sg, sh)) if all(
             x.is_polynomial(t) for x in (sg, sh)) else False
         lim_g, lim_h = sg.subs(t, 0), sh.subs(t, 0)
-        cross = (sympy.limit(g.rewrite(sympy.exp), t, 0) == cs and sympy.limit(h.rewrite(sympy.exp), t, 0) == rs ** 2 / 3)
+        cross = _limit_at_zero(g.rewrite(sympy.exp), t) == cs and _limit_at_zero(h.rewrite(sympy.exp), t) == rs ** 2 / 3
         res[f"cube-limit:r={fraction_str(r)}"] = bool(laurent_ok and lim_g == cs and lim_h == rs ** 2 / 3 and cross)
     ok = all(res.values())
     parameters = {"shift": a2, "laws": {n: d.to_dict() for n, d in laws.items()},

@@ -259,3 +259,122 @@ def exp_free_zero(expr, fine: bool = False) -> bool:
         if not _rational_zero(e.xreplace(repl)):
             return False
     return True
+
+
+def laurent_at_zero(expr, t, terms: int = 12):
+    """The Laurent expansion of ``expr`` at ``t = 0`` as ``(v, [c_v, c_(v+1), ...])`` (exact Fractions, every
+    listed coefficient known), or None when the expression is not of the form read below.
+
+    Algorithm
+    ---------
+    Exact truncated power-series arithmetic over Q: ``expr`` is read as sums, products, integer powers,
+    rationals, ``t``, ``exp(u)`` with u = O(t) (the exponential series) and ``exp(k log u)`` = u**k (k an
+    integer).  Each value carries its valuation and as many coefficients as are known (a product keeps the
+    shorter relative length, a sum the lower absolute order; leading zeros are dropped); ``terms``
+    coefficients start each leaf.
+
+    Soundness
+    ---------
+    Every coefficient listed is exact: each operation keeps only the coefficients its inputs determine.  An
+    inverse needs a non-zero leading coefficient among the known ones, else None (never a guess).
+
+    Limits
+    ------
+    None for any other function (``log``, ``sinh`` before ``rewrite(exp)``, ...), for exp(u) with u(0) != 0
+    (an irrational constant) and when cancellation leaves no known coefficient.
+
+    >>> t = sympy.Symbol("t")
+    >>> laurent_at_zero((sympy.exp(t) + sympy.exp(-t)) / (sympy.exp(t) - sympy.exp(-t)) - 1 / t, t, 6)[0]
+    1
+    """
+    from fractions import Fraction
+
+    def strip(v, c):
+        i = 0
+        while i < len(c) and c[i] == 0:
+            i += 1
+        return (v + i, c[i:]) if i < len(c) else None
+
+    def mul(a, b):
+        n = min(len(a[1]), len(b[1]))
+        return a[0] + b[0], [sum(a[1][i] * b[1][k - i] for i in range(k + 1)) for k in range(n)]
+
+    def inv(a):
+        c, n = a[1], len(a[1])
+        out = [1 / c[0]]
+        for k in range(1, n):
+            out.append(-sum(c[i] * out[k - i] for i in range(1, k + 1)) / c[0])
+        return -a[0], out
+
+    def add(a, b):
+        v, o = min(a[0], b[0]), min(a[0] + len(a[1]), b[0] + len(b[1]))
+        c = [Fraction(0)] * (o - v)
+        for w, cs in (a, b):
+            for i, x in enumerate(cs):
+                if w + i < o:
+                    c[w + i - v] += x
+        return strip(v, c)
+
+    def power(a, k):
+        if k < 0:
+            return power(inv(a), -k)
+        out = (0, [Fraction(1)] + [Fraction(0)] * (terms - 1))
+        for _ in range(k):
+            out = mul(out, a)
+        return out
+
+    memo = {}
+
+    def conv(e):
+        if e in memo:
+            return memo[e]
+        if e == t:
+            r = (1, [Fraction(1)] + [Fraction(0)] * (terms - 1))
+        elif e.is_Rational:
+            r = (0, [Fraction(int(e.p), int(e.q))] + [Fraction(0)] * (terms - 1)) if e != 0 else "zero"
+        elif e.is_Add:
+            r = "zero"
+            for x in e.args:
+                y = conv(x)
+                if y is None:
+                    return None
+                if y != "zero":
+                    r = y if r == "zero" else add(r, y)
+                    if r is None:
+                        return None
+        elif e.is_Mul or (e.is_Pow and e.exp.is_Integer):
+            parts = [(x, 1) for x in e.args] if e.is_Mul else [(e.base, int(e.exp))]
+            r = (0, [Fraction(1)] + [Fraction(0)] * (terms - 1))
+            for x, k in parts:
+                y = conv(x)
+                if y is None or (y == "zero" and k < 0):
+                    return None
+                if y == "zero":
+                    memo[e] = "zero"
+                    return "zero"
+                r = mul(r, power(y, k))
+        elif isinstance(e, sympy.exp):
+            k, rest = e.args[0].as_coeff_Mul()
+            if k.is_Integer and isinstance(rest, sympy.log):
+                return conv(rest.args[0] ** k)
+            u = conv(e.args[0])
+            if u is None or (u != "zero" and u[0] < 1):
+                return None
+            r = (0, [Fraction(1)] + [Fraction(0)] * (terms - 1))
+            if u != "zero":
+                term = r
+                for j in range(1, terms):
+                    term = mul(term, u)
+                    term = (term[0], [x / j for x in term[1]])
+                    if term[0] >= terms:
+                        break
+                    r = add(r, term)
+        else:
+            return None
+        memo[e] = r
+        return r
+
+    out = conv(sympy.sympify(expr))
+    if out == "zero":
+        return 0, []
+    return out
