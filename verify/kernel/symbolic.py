@@ -19,7 +19,7 @@ PROVED of an identity kind means: the identity holds, symbolically, for the exac
 statement (for all values of the symbolic variables it names).  PROVED of ``cgf-quadrature`` means a
 certified enclosure of the difference lies in [-1e-40, 1e-40] at each named theta.  REFUTED means a certified
 (arb) or exact non-zero difference at named data.  Trusted: SymPy's ``expand``/``cancel``/``diff``/
-``series``, python-flint's ``acb.integral`` and arb elementary functions.  Bounds: every exact input has at
+``series``, python-flint's ``acb.integral``, arb elementary functions and ``fmpq_mpoly`` arithmetic.  Bounds: every exact input has at
 most 128-bit numerator and denominator and magnitude <= 1000; dimensions <= 3 (4 for the mixing form),
 <= 8 atoms or laws, <= 32 sample points, Taylor order <= 24.
 """
