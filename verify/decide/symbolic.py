@@ -3,12 +3,15 @@ exponential is written in fresh symbols?
 
 Algorithm
 ---------
-:func:`exp_free_zero` replaces every exp(.) by a fresh positive :class:`sympy.Dummy` and asks
-``sympy.cancel`` whether the resulting rational function is 0.  First pass: one symbol E per distinct
+:func:`exp_free_zero` replaces every exp(.) by a fresh positive :class:`sympy.Dummy` and tests whether the
+resulting rational function is 0: first exactly in python-flint ``fmpq_mpoly`` (numerators and denominators,
+every sub-expression that is not a sum, product, integer power or rational a generator), and where that does
+not give 0, by ``sympy.cancel`` (so a False is exactly SymPy's).  First pass: one symbol E per distinct
 expanded exponent, integer multiples sharing it (exp(-a) = 1/E).  Second pass (``fine=True``): every exponent
 c0 + sum_t c_t t (rational c, monomials t) becomes e^{c0} prod_t Z_t^{c_t D_t}, Z_t = exp(t / D_t) fresh, D_t
-the common denominator of the coefficients of t.  Cost: that of ``sympy.cancel`` on the substituted
-expression (the second pass can be slow for large expressions).
+the common denominator of the coefficients of t.  Cost: flint polynomial products and gcds (``sympy.cancel``
+on the substituted expression when the identity fails; the second pass can be slow for large expressions).
+:func:`laurent_at_zero`: exact Laurent expansions at 0 over Q (truncated power series; docstring below).
 
 Soundness
 ---------
@@ -16,7 +19,7 @@ An identity of rational functions in free symbols holds after any substitution w
 denominators, in particular after putting the exponentials back; so True proves the identity.  False means
 "not shown", never "non-zero".  The fresh symbols are ``Dummy`` objects, so they never coincide with a symbol
 of the input, whatever its name.  The proof rests on SymPy's ``cancel`` (exact polynomial arithmetic
-over Q).
+over Q) or on flint's exact polynomial arithmetic.
 
 Limits
 ------
