@@ -1,5 +1,5 @@
 """CPU seconds of single audits on a base commit and on the current code, side by side in one run: each round
-runs every listed audit once in a fresh subprocess per tree (the base tree from ``git archive``, the current
+runs every listed audit once (and the kernel's re-check of its Result) in a fresh subprocess per tree (the base tree from ``git archive``, the current
 checkout), alternating, imports not timed; medians over the rounds and their ratio are printed, and the
 Results' JSON (without timing, versions, float64 and figure entries, as tests/test_casesplit_speed.py) must hash
 the same on both sides.
@@ -43,7 +43,11 @@ for i in ids:
     d = strip(r.to_dict()); d.pop("versions", None)
     if isinstance(d.get("evidence"), dict):
         d["evidence"].pop("figure", None)
-    out[i] = [dt, hashlib.sha256(canonical_dumps(d).encode()).hexdigest()]
+    t = time.process_time()
+    if r.verdict.value != "inconclusive":
+        kernel.check(json.loads(r.to_json()))
+    dk = time.process_time() - t
+    out[i] = [dt, dk, hashlib.sha256(canonical_dumps(d).encode()).hexdigest()]
 print(json.dumps(out))
 """
 
@@ -73,17 +77,20 @@ def main(argv):
         subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
         for _ in range(rounds):
             for side, root in enumerate((tmp, ROOT)):
-                for i, (dt, h) in _child(root, ids).items():
-                    times[i][side].append((dt, h))
-    print(f"{'audit':42s} {'base ' + base:>12s} {'current':>10s} {'ratio':>7s}  same Result")
-    tot_b = tot_a = 0.0
+                for i, (dt, dk, h) in _child(root, ids).items():
+                    times[i][side].append((dt, dk, h))
+    print(f"{'audit':40s} {'check: base':>11s} {'current':>8s} {'ratio':>6s}   {'kernel: base':>12s} {'current':>8s} "
+          f"{'ratio':>6s}  same Result")
+    tot = [0.0] * 4
     for i in ids:
         b, a = times[i]
-        mb, ma = statistics.median(x for x, _ in b), statistics.median(x for x, _ in a)
-        tot_b, tot_a = tot_b + mb, tot_a + ma
-        same = len({h for _, h in b + a}) == 1
-        print(f"{i:42s} {mb:11.2f}s {ma:9.2f}s {mb / ma:6.2f}x  {same}")
-    print(f"{'total':42s} {tot_b:11.2f}s {tot_a:9.2f}s {tot_b / tot_a:6.2f}x  (CPU seconds, medians of {rounds})")
+        m = [statistics.median(x[k] for x in side) for k in (0, 1) for side in (b, a)]
+        tot = [t + x for t, x in zip(tot, m)]
+        same = len({x[2] for x in b + a}) == 1
+        print(f"{i:40s} {m[0]:10.2f}s {m[1]:7.2f}s {m[0] / m[1]:5.2f}x   {m[2]:11.2f}s {m[3]:7.2f}s "
+              f"{m[2] / max(m[3], 1e-9):5.2f}x  {same}")
+    print(f"{'total':40s} {tot[0]:10.2f}s {tot[1]:7.2f}s {tot[0] / tot[1]:5.2f}x   {tot[2]:11.2f}s {tot[3]:7.2f}s "
+          f"{tot[2] / tot[3]:5.2f}x  (CPU seconds, medians of {rounds})")
 
 
 if __name__ == "__main__":
