@@ -6,6 +6,7 @@ decomposition) for the O2 network and for a 2-D maxout network with >= 50 region
 
     python3 bench/t1_t6.py            # prints the table; run() returns the figures for bench/run.py
     python3 bench/t1_t6.py --t1       # only the T1 before / after comparison (5 alternating rounds)
+    T1_BEFORE=<commit> python3 bench/t1_t6.py --t1     # the same against another commit
 
 Also compares the exact hardmax evaluation of the compiled O2 Transformer with a float64 (numpy) version of the
 same forward pass (a speed ratio only: the float version is never used for a verdict).
@@ -23,7 +24,7 @@ import tempfile
 import time
 from fractions import Fraction
 
-T1_BEFORE = "355859d"          # main before the T1 fork-and-share speed-up
+T1_BEFORE = os.environ.get("T1_BEFORE", "355859d")   # main before the T1 fork-and-share speed-up (or any commit)
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _T1_CHILD = (
     "import hashlib, sys, time\n"

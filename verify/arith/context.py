@@ -279,16 +279,25 @@ class BallContext(Context):
     lifts_constants = True
 
     def __init__(self, prec: Optional[int] = None):
-        from flint import arb
+        from flint import arb, ctx
 
         self._arb = arb
+        self._flint = ctx
         self.prec = prec
+        self._balls = {}        # id(q) -> (q, precision, ball): each weight object converted once
 
     def scope(self):
         return nullcontext() if self.prec is None else workprec(self.prec)
 
     def convert(self, q):
-        return to_ball(q)
+        hit = self._balls.get(id(q))
+        if hit is not None and hit[0] is q and hit[1] == self._flint.prec:
+            return hit[2]
+        if isinstance(q, self._arb):
+            return q
+        ball = to_ball(q)
+        self._balls[id(q)] = (q, self._flint.prec, ball)     # keeps q alive: its id is not reused
+        return ball
 
     def is_native(self, v) -> bool:
         return isinstance(v, self._arb)

@@ -35,7 +35,7 @@ from flint import acb, arb
 
 from ..arith.ball import LADDER, ball_bounds, decide_with_ladder, sign, to_ball, workprec
 from ..canonical import jsonable
-from ..decide.symbolic import exp_free_zero
+from ..decide.symbolic import exp_free_zero, laurent_at_zero
 from ..arith.exact import fraction_str, parse_exact, parse_matrix, parse_vector, plain
 from ..kernel import _laws as _kernel_laws, symbolic as _kernel
 from ..errors import DomainError, InputError
@@ -212,9 +212,28 @@ def _is_zero(expr) -> bool:
     if expr == 0:
         return True
     rewritten = expr.rewrite(sympy.exp)
-    if exp_free_zero(rewritten):
+    powers = {}                 # rewrite(exp) turns u**k into exp(k log u): back to u**k (k an integer, exact)
+    for ex in rewritten.atoms(sympy.exp):
+        k, rest = ex.args[0].as_coeff_Mul()
+        if k.is_Integer and isinstance(rest, sympy.log):
+            powers[ex] = rest.args[0] ** k
+    plain = rewritten.xreplace(powers) if powers else rewritten
+    if exp_free_zero(plain) or exp_free_zero(plain, fine=True):     # exact; simplify only if both fail
         return True
     return sympy.simplify(rewritten) == 0
+
+
+def _limit_at_zero(expr, t):
+    """lim_{t -> 0} expr: from the exact Laurent expansion (:func:`verify.decide.symbolic.laurent_at_zero`) when
+    it reads the expression and knows the coefficients up to t^0 (a non-zero negative power: no finite limit,
+    ``sympy.oo`` here), else ``sympy.limit``."""
+    lau = laurent_at_zero(expr, t)
+    if lau is not None and lau[0] + len(lau[1]) > 0:
+        v, coeffs = lau         # coeffs[0] != 0 (leading zeros dropped)
+        if v < 0:
+            return sympy.oo
+        return sympy.Rational(coeffs[0].numerator, coeffs[0].denominator) if v == 0 and coeffs else sympy.Integer(0)
+    return sympy.limit(expr, t, 0)
 
 
 def _spec_cgf(dist, th):
@@ -341,13 +360,14 @@ def check_identities() -> Result:
         h = cube.hess_sympy([t])[0][0]
         rs, cs = sympy.Rational(r.numerator, r.denominator), sympy.Rational(c.numerator, c.denominator)
         # Laurent expansion at 0 (SymPy 1.14's limit() returns -oo for coth(t/2)/2 - 1/t with real t: not used
-        # alone); the limit of the exp-rewritten form is recorded as a cross-check.
+        # alone); the limit of the exp-rewritten form, by exact power-series arithmetic (another engine than
+        # SymPy's series), is recorded as a cross-check.
         sg = sympy.series(g, t, 0, 2).removeO()
         sh = sympy.series(h, t, 0, 2).removeO()
         laurent_ok = all(sympy.Poly(x, t).degree() >= 0 for x in (sg, sh)) if all(
             x.is_polynomial(t) for x in (sg, sh)) else False
         lim_g, lim_h = sg.subs(t, 0), sh.subs(t, 0)
-        cross = (sympy.limit(g.rewrite(sympy.exp), t, 0) == cs and sympy.limit(h.rewrite(sympy.exp), t, 0) == rs ** 2 / 3)
+        cross = _limit_at_zero(g.rewrite(sympy.exp), t) == cs and _limit_at_zero(h.rewrite(sympy.exp), t) == rs ** 2 / 3
         res[f"cube-limit:r={fraction_str(r)}"] = bool(laurent_ok and lim_g == cs and lim_h == rs ** 2 / 3 and cross)
     ok = all(res.values())
     parameters = {"shift": a2, "laws": {n: d.to_dict() for n, d in laws.items()},

@@ -32,6 +32,7 @@ from fractions import Fraction
 from ..canonical import jsonable
 from ..constructions.maxout_compiler import compile_maxout
 from ..constructions.reference_networks import o2_network
+from ..decide.casesplit import MPQ_TOKENS
 from ..arith.exact import fraction_str, parse_exact
 from ..errors import InputError
 from ..kernel import casesplit as K
@@ -147,10 +148,11 @@ def check_permutation_equivariance(trials: int = 12, seed: int = 20260311, tie: 
         n = 1 + t % n_max
         T = random_transformer(rng, E, rng.randint(1, depth_max), H_max)
         X = _random_input(rng, E, n, forced_ties=t % 2 == 0)
-        Y = T.evaluate(X, tie=tie)
+        Xq = tuple(tuple(MPQ_TOKENS.convert(v) for v in row) for row in X)   # the same exact values, in mpq
+        Y = T.evaluate(Xq, tie=tie, ops=MPQ_TOKENS)
         instances.append({"transformer": transformer_json(T), "X": jsonable(X)})
         for perm in itertools.permutations(range(n)):
-            Yp = T.evaluate(permute_columns(X, perm), tie=tie)
+            Yp = T.evaluate(permute_columns(Xq, perm), tie=tie, ops=MPQ_TOKENS)
             checked += 1
             if Yp != permute_columns(Y, perm):
                 return _counterexample("T11", tie, T, X, perm, f"trial {t}: permutation {list(perm)} breaks "

@@ -29,7 +29,7 @@ from fractions import Fraction
 
 from ..canonical import jsonable
 from ..constructions.group_shift import GroupShiftHead
-from ..decide.casesplit import parse_ties, scan_tree
+from ..decide.casesplit import MPQ_TOKENS, parse_ties, scan_tree
 from ..arith.exact import fraction_str, parse_exact, parse_positive, plain
 from ..errors import InputError
 from ..kernel import casesplit as K
@@ -39,6 +39,14 @@ from ..results import Method, Result, Verdict, kernel_checked as _self_checked
 __all__ = ["check_group_isolation"]
 
 MAX_CASES = 5000
+
+
+def _evaluate(gs, z, tie) -> tuple:
+    """``gs(z, tie=tie)``: the same exact evaluation of the head, in gmpy2 ``mpq`` (the case-split engine's point
+    context, as at T1's leaves), read back as Fractions."""
+    X = tuple(tuple(MPQ_TOKENS.convert(v) for v in row) for row in gs.embed(z))
+    out = gs.read(gs.transformer.evaluate(X, attention="hardmax", tie=tie, ops=MPQ_TOKENS))
+    return tuple(Fraction(int(v.numerator), int(v.denominator)) for v in out)
 
 
 def check_group_isolation(M, C, N: int = 3, k: int = 4, groups=None, values=None, cases: int = 300,
@@ -95,7 +103,7 @@ def check_group_isolation(M, C, N: int = 3, k: int = 4, groups=None, values=None
     for z in vecs:
         want = gs.expected(z)
         for tie in ties:
-            got = gs(z, tie=tie)
+            got = _evaluate(gs, z, tie)
             if got != want:
                 j = next(i for i in range(n) if got[i] != want[i])
                 return _self_checked(Result(

@@ -51,6 +51,7 @@ import mpmath
 from flint import arb
 
 from ..arith.ball import ball_bounds, to_ball
+from ..arith.ball import to_ball as _to_ball
 from ..arith.evidence import mpf_from_fraction
 
 __all__ = [
@@ -358,9 +359,17 @@ def softmax_forward_ball(transformer, X, lam) -> tuple:
     ...     print(softmax_forward_ball(T, [[0, 0], [1, 1], [0, 0]], 3)[2][0].str(5, radius=False))
     0
     """
-    rows = [[to_ball(v) for v in row] for row in X]
+    balls = {}
+
+    def to_ball(q):         # each weight object converted once per pass (the same ball at the same precision)
+        hit = balls.get(id(q))
+        if hit is None or hit[0] is not q:
+            hit = balls[id(q)] = (q, _to_ball(q))
+        return hit[1]
+
+    rows = [[_to_ball(v) for v in row] for row in X]
     E, n = len(rows), len(rows[0])
-    lam = to_ball(lam)
+    lam = _to_ball(lam)
     zero = arb(0)
     for sub in transformer.sublayers:
         cols = [[rows[e][j] for e in range(E)] for j in range(n)]

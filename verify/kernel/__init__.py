@@ -35,7 +35,7 @@ from typing import Callable, FrozenSet
 
 from ._read import Rejected, budget
 
-__all__ = ["Rejected", "Kind", "MODULES", "kinds", "check", "DEFAULT_BUDGET"]
+__all__ = ["Rejected", "Kind", "MODULES", "kinds", "has_kind", "check", "DEFAULT_BUDGET"]
 
 # every kernel module that defines certificate kinds (module-level ``KINDS: dict[str, Kind]``)
 MODULES = ("casesplit", "softmax", "emulation", "regions", "symbolic", "lse", "ntk")
@@ -73,6 +73,23 @@ def kinds() -> dict:
                 table[kind] = spec
         _KINDS.update(table)
     return dict(_KINDS)
+
+
+def has_kind(kind: str) -> bool:
+    """Is ``kind`` a kernel kind?  The same answer as ``kind in kinds()``, importing the kernel modules in the
+    order of ``MODULES`` only until one defines it (a Result's construction needs no more)."""
+    if _KINDS:
+        return kind in _KINDS
+    for name in MODULES:
+        try:
+            module = importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"{__name__}.{name}":
+                continue
+            raise
+        if kind in module.KINDS:
+            return True
+    return False
 
 
 _CLAIM = re.compile(r"^(T(1[01]|[1-9])|N(10|[1-9]))(\.[A-Za-z0-9_]+)?$")

@@ -9,7 +9,9 @@ Zero test (:func:`zero`).  ``expr`` has sinh, cosh, tanh, coth rewritten in ``ex
 rational coefficients c_m on monomials m becomes ``prod_m Z_m ** (c_m D_m)`` with ``Z_m = exp(m / D_m)`` (D_m
 the common denominator; the constant term is the monomial 1); the other exponentials share a fresh symbol
 per argument up to integer multiples.  The result is a rational function of fresh symbols; ``zero`` is True
-only when ``sympy.cancel`` reduces it to 0.  Sound: substituting the exponentials back is an evaluation, so
+only when it is the zero rational function: first read into python-flint ``fmpq_mpoly`` numerators and
+denominators (every other sub-expression a generator), and where that does not give 0, the numerator of
+``sympy.together`` expanded as before (so a rejection is exactly SymPy's).  Sound: substituting the exponentials back is an evaluation, so
 a rational function that is identically 0 gives 0 wherever the expression is defined.  False means "not
 shown" and rejects.
 
@@ -17,7 +19,7 @@ PROVED of an identity kind means: the identity holds, symbolically, for the exac
 statement (for all values of the symbolic variables it names).  PROVED of ``cgf-quadrature`` means a
 certified enclosure of the difference lies in [-1e-40, 1e-40] at each named theta.  REFUTED means a certified
 (arb) or exact non-zero difference at named data.  Trusted: SymPy's ``expand``/``cancel``/``diff``/
-``series``, python-flint's ``acb.integral`` and arb elementary functions.  Bounds: every exact input has at
+``series``, python-flint's ``acb.integral``, arb elementary functions and ``fmpq_mpoly`` arithmetic.  Bounds: every exact input has at
 most 128-bit numerator and denominator and magnitude <= 1000; dimensions <= 3 (4 for the mixing form),
 <= 8 atoms or laws, <= 32 sample points, Taylor order <= 24.
 """
@@ -28,7 +30,7 @@ import math
 from fractions import Fraction
 
 import sympy
-from flint import acb, arb
+from flint import acb, arb, fmpq, fmpq_mpoly_ctx
 
 from . import Kind
 from . import _read as R
@@ -133,7 +135,7 @@ def _substitution(atoms, fine):
             for m, c in terms.items():
                 denom[m] = sympy.ilcm(denom.get(m, 1), c.q)
     Z = {m: sympy.Dummy(positive=True) for m in sorted(denom, key=sympy.default_sort_key)}
-    keys, repl = {}, {}
+    keys, repl, coeffs = {}, {}, {}
     for ex in atoms:
         R.tick()
         if ex in parsed:
@@ -142,14 +144,97 @@ def _substitution(atoms, fine):
         arg = sympy.expand(ex.args[0])
         if arg not in keys:
             for key, sym in keys.items():
-                ratio = sympy.cancel(arg / key)
-                if ratio.is_Integer:
-                    repl[ex] = sym ** int(ratio)
+                ratio = _integer_ratio(arg, key, coeffs)
+                if ratio is not None:
+                    repl[ex] = sym ** ratio
                     break
             else:
                 keys[arg] = sympy.Dummy(positive=True)
         repl.setdefault(ex, keys.get(arg))
     return repl
+
+
+def _coefficients(arg, memo):
+    """{monomial: coefficient} of an expanded polynomial with rational coefficients in its symbols, else None."""
+    if arg not in memo:
+        ok = arg.free_symbols and all(f.is_Symbol for f in arg.free_symbols) and arg.is_polynomial()
+        terms = arg.as_coefficients_dict() if ok else None
+        memo[arg] = terms if terms is not None and all(c.is_Rational for c in terms.values()) else None
+    return memo[arg]
+
+
+def _integer_ratio(arg, key, memo):
+    """k if ``sympy.cancel(arg / key)`` is the Integer k, else None.  Two expanded polynomials with rational
+    coefficients are in canonical form: arg = k key exactly when their coefficients are proportional by k."""
+    ca, ck = _coefficients(arg, memo), _coefficients(key, memo)
+    if ca is None or ck is None:
+        ratio = sympy.cancel(arg / key)
+        return int(ratio) if ratio.is_Integer else None
+    ratios = {ca[m] / ck[m] for m in ck} if ca.keys() == ck.keys() else ()
+    return int(next(iter(ratios))) if len(ratios) == 1 and next(iter(ratios)).is_Integer else None
+
+
+def _flint_zero(expr):
+    """True if ``expr`` is the zero rational function of its generators (the sub-expressions that are not a
+    sum, a product, an integer power or a rational), False if not, None if unreadable (a number that is
+    not rational, a zero denominator).  Numerators and denominators are flint ``fmpq_mpoly``; sums over the
+    lcm of the denominators."""
+    gens, stack, seen = {}, [expr], set()
+    while stack:
+        e = stack.pop()
+        if e in seen or e.is_Rational:
+            continue
+        seen.add(e)
+        if e.is_Atom and e.is_number:       # a float, pi, I, zoo: SymPy decides
+            return None
+        if e.is_Add or e.is_Mul or (e.is_Pow and e.exp.is_Integer):
+            stack.extend(e.args)
+        else:
+            gens.setdefault(e, len(gens))
+    if not gens:
+        return expr == 0
+    ctx = fmpq_mpoly_ctx.get(tuple(f"g{i}" for i in range(len(gens))), "lex")
+    g, one, memo = ctx.gens(), ctx.constant(1), {}
+
+    def conv(e):
+        if e in memo:
+            return memo[e]
+        R.tick()
+        if e.is_Rational:
+            r = (ctx.constant(fmpq(int(e.p), int(e.q))), one)
+        elif e.is_Add:
+            n, d = conv(e.args[0])
+            for a in e.args[1:]:
+                n2, d2 = conv(a)
+                if d2 == d:
+                    n = n + n2
+                else:
+                    c = d.gcd(d2)
+                    n, d = n * (d2 / c) + n2 * (d / c), d * (d2 / c)
+            r = (n, d)
+        elif e.is_Mul:
+            n, d = one, one
+            for a in e.args:
+                n2, d2 = conv(a)
+                n, d = n * n2, d * d2
+            r = (n, d)
+        elif e.is_Pow and e.exp.is_Integer:
+            n, d = conv(e.base)
+            k = int(e.exp)
+            if k < 0:
+                if n.is_zero():
+                    raise ZeroDivisionError
+                n, d, k = d, n, -k
+            r = (n ** k, d ** k)
+        else:
+            r = (g[gens[e]], one)
+        memo[e] = r
+        return r
+
+    try:
+        return conv(expr)[0].is_zero()
+    except ZeroDivisionError:
+        return None
 
 
 _HYPERBOLIC = [sympy.sinh, sympy.cosh, sympy.tanh, sympy.coth]
@@ -164,7 +249,8 @@ def zero(expr) -> bool:
         repl = _substitution(atoms, fine)
         for e in exprs:
             R.tick()
-            if sympy.expand(sympy.fraction(sympy.together(e.xreplace(repl)))[0]) != 0:
+            x = e.xreplace(repl)
+            if _flint_zero(x) is not True and sympy.expand(sympy.fraction(sympy.together(x))[0]) != 0:
                 break
         else:
             return True

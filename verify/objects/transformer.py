@@ -193,13 +193,18 @@ def _winners(scores, tie: str, ops: Context) -> tuple:
     return tuple(winners[:1]) if tie == "first" else tuple(winners)
 
 
+_BALL_CONTEXTS: dict = {}
+
+
 def _softmax_context(name, precision, dps) -> Context:
     """The context of a softmax evaluation: ``"arb"`` balls at ``precision`` bits, ``"mpmath"`` at ``dps``
     digits (evidence), ``"sympy"`` (symbolic)."""
     if name == "arb":
         if not isinstance(precision, int) or isinstance(precision, bool) or not 16 <= precision <= 100000:
             raise InputError("precision", f"must be an integer number of bits in [16, 100000], got {precision!r}")
-        return BallContext(precision)
+        if precision not in _BALL_CONTEXTS or len(_BALL_CONTEXTS[precision]._balls) > 100_000:
+            _BALL_CONTEXTS[precision] = BallContext(precision)   # one per precision: weights converted once
+        return _BALL_CONTEXTS[precision]
     if name == "mpmath":
         if not isinstance(dps, int) or isinstance(dps, bool) or not 5 <= dps <= 10000:
             raise InputError("dps", f"must be an integer number of digits in [5, 10000], got {dps!r}")
