@@ -143,6 +143,9 @@ except ImportError:     # pragma: no cover - another scipy layout: linprog below
 
 
 _local = threading.local()
+if _hs is not None:
+    _COLWISE = int(_hs.MatrixFormat.kColwise)
+    _MINIMIZE = int(_hs.ObjSense.kMinimize)
 
 
 def _highs():
@@ -171,32 +174,26 @@ def _lp(c, A_ub, b_ub, A_eq=None, b_eq=None, ub_last=None):
         return True, res.fun, res.x, np.asarray(res.ineqlin.marginals)
     M = A_ub if A_eq is None else np.vstack([A_ub, A_eq])
     m = M.shape[0]
-    lp = _hs.HighsLp()
-    lp.num_col_, lp.num_row_ = n, m
-    lp.col_cost_ = np.asarray(c, dtype=float)
-    lp.col_lower_ = np.full(n, -np.inf)
     up = np.full(n, np.inf)
     if ub_last is not None:
         up[-1] = ub_last
-    lp.col_upper_ = up
     nb = len(b_ub)
     if b_eq is None:
-        lp.row_lower_ = np.full(nb, -np.inf)
-        lp.row_upper_ = np.asarray(b_ub, dtype=float)
+        row_lo, row_up = np.full(nb, -np.inf), np.asarray(b_ub, dtype=float)
     else:
-        lp.row_lower_ = np.concatenate([np.full(nb, -np.inf), b_eq])
-        lp.row_upper_ = np.concatenate([b_ub, b_eq])
+        row_lo = np.concatenate([np.full(nb, -np.inf), b_eq])
+        row_up = np.concatenate([b_ub, b_eq])
     MT = M.T
     nz = MT != 0
     start = np.zeros(n + 1, dtype=np.int32)
     np.cumsum(nz.sum(axis=1), out=start[1:])
-    lp.a_matrix_.format_ = _hs.MatrixFormat.kColwise
-    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = n, m
-    lp.a_matrix_.start_ = start
-    lp.a_matrix_.index_ = np.nonzero(nz)[1].astype(np.int32)
-    lp.a_matrix_.value_ = MT[nz]
+    index = np.nonzero(nz)[1].astype(np.int32)
     h = _highs()
-    h.passModel(lp)
+    # the flat overload of passModel (the same model as a HighsLp with these fields, without building one):
+    # columns, rows, non-zeros, column-wise format (column starts without the end), minimise, offset 0, costs,
+    # bounds, matrix, every column continuous
+    h.passModel(n, m, len(index), _COLWISE, _MINIMIZE, 0.0, np.asarray(c, dtype=float), np.full(n, -np.inf), up,
+                row_lo, row_up, start[:-1], index, MT[nz], np.zeros(n, dtype=np.int32))
     h.run()
     if h.getModelStatus() != _hs.HighsModelStatus.kOptimal:
         return False, None, None, None
