@@ -45,6 +45,7 @@ import random
 import threading
 import time
 from fractions import Fraction
+from operator import mul
 
 import numpy as np
 from gmpy2 import mpq
@@ -82,7 +83,7 @@ def _s(q) -> str:
 
 
 def _at(f, x):
-    return f[0] + sum((c * v for c, v in zip(f[1:], x)), _Z)
+    return sum(map(mul, f[1:], x), _Z + f[0])
 
 
 _solve = KP.solve
@@ -201,9 +202,23 @@ def _lp(c, A_ub, b_ub, A_eq=None, b_eq=None, ub_last=None):
     return True, h.getInfo().objective_function_value, np.array(sol.col_value), np.array(sol.row_dual)[:len(b_ub)]
 
 
+_FLOATS: dict = {}          # affine form (tuple of mpq) -> its float row (cleared by each search)
+
+
+def _frow(g):
+    """The float row of an affine form (correctly rounded coefficients), cached."""
+    r = _FLOATS.get(g)
+    if r is None:
+        r = _FLOATS[g] = [float(c) for c in g]
+    return r
+
+
 def _lp_arrays(E, G, d):
-    Gl = np.array([[float(c) for c in g[1:]] for g in G]) if G else np.zeros((0, d))
-    G0 = np.array([float(g[0]) for g in G])
+    if G:
+        Gf = np.array([_frow(g) for g in G])
+        Gl, G0 = Gf[:, 1:], Gf[:, 0]
+    else:
+        Gl, G0 = np.zeros((0, d)), np.zeros(0)
     El = np.array([[float(c) for c in e[1:]] for e in E]) if E else None
     E0 = np.array([-float(e[0]) for e in E]) if E else None
     return Gl, G0, El, E0
@@ -277,25 +292,36 @@ def _box_value(sf, bounds):
     return c
 
 
-def _may_bound(fs, fg, fb, d) -> bool:
+def _float_bounds(bounds, fs):
+    """The float data :func:`_may_bound` reads: the bounds as floats, max(|lo|, |hi|) per coordinate, and
+    |s f_0| + sum |s f_j| max(|lo_j|, |hi_j|) (the part of M that does not depend on g)."""
+    fb = [(float(lo), float(hi), None if fixed is None else float(fixed)) for lo, hi, fixed in bounds]
+    bm = [max(abs(lo), abs(hi)) for lo, hi, _ in fb]
+    return fb, bm, abs(fs[0]) + sum(abs(u) * b for u, b in zip(fs[1:], bm))
+
+
+def _may_bound(fs, fg, fbd, d) -> bool:
     """False only if every breakpoint a of :func:`_one_constraint` gives a box bound of s f - a g below
     -1e-9 (1 + M) in floats, M bounding the magnitudes of its terms (|s f_k| + |a g_k| times the largest
-    |bound|): the rounding error of these few operations, a's own included, is below 1e-14 M, so the exact
-    bound is < 0 too and the exact loop would find nothing for g (a speed filter: it never changes the entry)."""
-    for k in range(1, d + 1):
-        gk = fg[k]
+    |bound|; computed as (|s f_0| + sum |s f_j| b_j) + a (|g_0| + sum |g_j| b_j), the same sum regrouped): the
+    rounding error of these few operations, a's own included, is below 1e-14 M, so the exact bound is < 0 too
+    and the exact loop would find nothing for g (a speed filter: it never changes the entry).  ``fbd`` is
+    :func:`_float_bounds`."""
+    fb, bm, sfm = fbd
+    sgm = abs(fg[0]) + sum(abs(v) * b for v, b in zip(fg[1:], bm))
+    fs0, g0, fl, gl = fs[0], fg[0], fs[1:], fg[1:]
+    for k in range(d):
+        gk = gl[k]
         if not gk:
             continue
-        a = fs[k] / gk
+        a = fl[k] / gk
         if a <= 0:
             continue
-        c, mag = fs[0] - a * fg[0], abs(fs[0]) + abs(a * fg[0])
-        for j, (lo, hi, fixed) in enumerate(fb):
-            r = fs[j + 1] - a * fg[j + 1]
-            t = r * (fixed if fixed is not None else (lo if r > 0 else hi))
-            c += t
-            mag += (abs(fs[j + 1]) + abs(a * fg[j + 1])) * max(abs(lo), abs(hi))
-        if c >= -1e-9 * (1 + mag):
+        c = fs0 - a * g0
+        for (lo, hi, fixed), u, v in zip(fb, fl, gl):
+            r = u - a * v
+            c += r * (fixed if fixed is not None else (lo if r > 0 else hi))
+        if c >= -1e-9 * (1 + sfm + a * sgm):
             return True
     return False
 
@@ -305,11 +331,21 @@ def _one_constraint(G, bounds, sf, d):
     (a >= 0 maximising the box bound; the bound is concave in a, so its breakpoints suffice).  The entry, or
     None."""
     nb = 2 * sum(1 for b in bounds if b[2] is None)
-    fb = [(float(lo), float(hi), None if fixed is None else float(fixed)) for lo, hi, fixed in bounds]
-    fs = [float(c) for c in sf]
+    if nb >= len(G):
+        return None
+    # x*: a point of the closed face where s f takes its box bound c0 (< 0 here).  For every a >= 0 the box
+    # bound of s f - a g is at most s f(x*) - a g(x*) = c0 - a g(x*), so a g with g(x*) >= 0 (exactly) gives no
+    # bound >= 0 and the exact loop below would find nothing for it: skipped (exact, so the same entry).
+    xs = [fixed if fixed is not None else (lo if a > 0 else hi) for a, (lo, hi, fixed) in zip(sf[1:], bounds)]
+    fb = fs = None
     for i in range(nb, len(G)):
         g = G[i]
-        if not _may_bound(fs, [float(c) for c in g], fb, d):
+        if _at(g, xs) >= 0:
+            continue
+        if fb is None:
+            fs = [float(c) for c in sf]
+            fb = _float_bounds(bounds, fs)
+        if not _may_bound(fs, _frow(g), fb, d):
             continue            # no multiplier of g gives a box bound >= 0 (float test with a wide margin)
         alphas = {sf[k] / g[k] for k in range(1, d + 1) if g[k] and sf[k] / g[k] > 0}
         for a in sorted(alphas):
@@ -520,6 +556,7 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
     "stop", "volume_estimate"}``."""
     d = len(bx)
     t0 = time.monotonic()
+    _FLOATS.clear()
     trees, leaves, stop, stopped, roots_done = [], 0, None, None, 0
     for r, (E0, G0, bounds) in enumerate(root_cells):
         root = {}
