@@ -89,6 +89,28 @@ def _at(f, x):
 _solve = KP.solve
 
 
+def _limit(x: float, den: int):
+    """``mpq(Fraction(x).limit_denominator(den))`` without building Fractions: the closest rational to the
+    float x with denominator <= den (the continued-fraction steps of :meth:`fractions.Fraction.limit_denominator`,
+    the same tie rule), as an mpq."""
+    n0, d0 = float(x).as_integer_ratio()
+    if d0 <= den:
+        return mpq(n0, d0)
+    p0, q0, p1, q1 = 0, 1, 1, 0
+    n, d = n0, d0
+    while True:
+        a = n // d
+        q2 = q0 + a * q1
+        if q2 > den:
+            break
+        p0, q0, p1, q1 = p1, q1, p0 + a * p1, q2
+        n, d = d, n - a * d
+    k = (den - q0) // q1
+    x0 = mpq(n0, d0)
+    b1, b2 = mpq(p0 + k * p1, q0 + k * q1), mpq(p1, q1)
+    return b2 if abs(b2 - x0) <= abs(b1 - x0) else b1
+
+
 def _sparse_json(pairs) -> list:
     return [[i, _s(q)] for i, q in pairs if q]
 
@@ -269,7 +291,7 @@ def find_point(E, G, d):
     if t > 1e-12:
         xs = xv[:d]
         for den in _DENS:
-            z = [mpq(Fraction(float(xs[k])).limit_denominator(den)) for k in free]
+            z = [_limit(xs[k], den) for k in free]
             x = x_of(z)
             if all(_at(g, x) > 0 for g in G):
                 return tuple(x)
@@ -415,7 +437,14 @@ class SearchCell(KP.PolyCell):
     __slots__ = ("inherited", "found", "branch", "node", "vcache")
 
     def __init__(self, E, G, p, bounds, inherited, branch=None, node=None):
-        super().__init__(E, G, p, bounds, [], "search")
+        # the kernel's constructor without its point checks: every point the search puts in a cell was checked
+        # exactly when it was made (the root's centre, the parent's point on its own side of the split, points
+        # tested by _inside, find_point's), and the kernel checks it again
+        d = len(p)
+        self.ambient, self.E, self.G, self.p, self.bounds, self.field = d, E, G, tuple(p), bounds, "search"
+        self.vertices = [self.p] + [tuple(c + (k == i) for k, c in enumerate(self.p)) for i in range(d)]
+        self.dim = d if not E else None
+        self.signs, self.pos, self.cache = [], 0, {}
         self.inherited, self.found, self.branch, self.node = inherited, {}, branch, node
         self.vcache = {}
 
@@ -514,7 +543,7 @@ def _child_points(E, G, p, h, v, hint, d, lower=True) -> list:
     if hint is None:
         return out
     for den in _DENS[1:]:
-        q = x_of([mpq(Fraction(float(hint[k])).limit_denominator(den)) for k in free])
+        q = x_of([_limit(hint[k], den) for k in free])
         hq = _at(h, q)
         if (hq > 0) == (v > 0) or hq == 0:
             continue
