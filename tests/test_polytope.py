@@ -296,3 +296,17 @@ def test_bench_counts_byte_identical_to_pinned(key):
     out = r.to_dict()
     out.pop("timing", None)
     assert hashlib.sha256(canonical_dumps(out).encode()).hexdigest() == PINNED[key]
+
+
+def test_rational_rounding_matches_fraction_limit_denominator():
+    """The search's rounding of float coordinates (without Fractions) gives Fraction.limit_denominator's value,
+    ties included; a forged 'equal' (an off-by-one denominator bound) is told apart."""
+    from verify.decide.polytope import _DENS, _limit
+
+    rng = random.Random(3)
+    xs = [rng.uniform(-2, 2) for _ in range(100)] + [k / 7 for k in range(-20, 21)] + [0.5, -0.25, 1e-13, -3.0]
+    xs += [(2 * k + 1) / 2 ** 7 for k in range(-8, 8)]        # midpoints between grid points of denominator 64
+    for x in xs:
+        for den in _DENS:
+            assert _limit(x, den) == mpq(Fraction(x).limit_denominator(den)), (x, den)
+    assert _limit(1 / 3, 2) != mpq(Fraction(1 / 3).limit_denominator(3))

@@ -461,17 +461,23 @@ class SearchCell(KP.PolyCell):
         vkey = (v0 / a,) + tuple(c / a for c in lin)
         s = self.vcache.get(vkey)
         if s is None:
-            s = self.vcache[vkey] = self.sign(self.form(vals))
+            # norm_key of the form, from vkey: the form is (v0 - sum lin_k p_k, lin), so its key is
+            # (v0 / a - sum (lin_k / a) p_k, lin / a) -- the same rationals without dividing again
+            key = (vkey[0] - sum(map(mul, vkey[1:], self.p), _Z),) + vkey[1:]
+            s = self.vcache[vkey] = self._sign_keyed(self.form(vals), key, v0)     # the form's value at p is v0
         return s
 
     def sign(self, f) -> int:
         f = tuple(f)
         if not any(f[1:]):
             return (f[0] > 0) - (f[0] < 0)
-        key = KP.norm_key(f)
+        return self._sign_keyed(f, KP.norm_key(f))
+
+    def _sign_keyed(self, f, key, v=None) -> int:
         s = self.cache.get(key)
         if s is None:
-            v = _at(f, self.p)
+            if v is None:
+                v = _at(f, self.p)
             s = (v > 0) - (v < 0)
             self._certify(f, s, key)
             self.cache[key] = s
