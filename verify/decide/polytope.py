@@ -348,21 +348,28 @@ def _may_bound(fs, fg, fbd, d) -> bool:
     return False
 
 
-def _one_constraint(G, bounds, sf, d):
+def _one_constraint(G, bounds, sf, d, p=None):
     """Exact and LP-free: ``s f = a g + (box constraints) + c`` with one constraint g of the cell beyond the box
     (a >= 0 maximising the box bound; the bound is concave in a, so its breakpoints suffice).  The entry, or
-    None."""
+    None.  ``p``: a point of the cell with s f(p) > 0 (the cell's point), used by an exact skip test."""
     nb = 2 * sum(1 for b in bounds if b[2] is None)
     if nb >= len(G):
         return None
     # x*: a point of the closed face where s f takes its box bound c0 (< 0 here).  For every a >= 0 the box
     # bound of s f - a g is at most s f(x*) - a g(x*) = c0 - a g(x*), so a g with g(x*) >= 0 (exactly) gives no
     # bound >= 0 and the exact loop below would find nothing for it: skipped (exact, so the same entry).
+    # With p: a bound >= 0 needs a g(x*) <= c0 and a g(p) <= s f(p) (g(p) > 0), i.e. c0 / g(x*) <= a <= s f(p) /
+    # g(p); when c0 g(p) < s f(p) g(x*) (both sides multiplied by g(x*) g(p) < 0) no a >= 0 works: skipped too.
     xs = [fixed if fixed is not None else (lo if a > 0 else hi) for a, (lo, hi, fixed) in zip(sf[1:], bounds)]
+    c0 = _at(sf, xs)
+    fp = _at(sf, p) if p is not None else None
     fb = fs = None
     for i in range(nb, len(G)):
         g = G[i]
-        if _at(g, xs) >= 0:
+        gx = _at(g, xs)
+        if gx >= 0:
+            continue
+        if fp is not None and c0 * _at(g, p) < fp * gx:
             continue
         if fb is None:
             fs = [float(c) for c in sf]
@@ -390,7 +397,7 @@ def _one_constraint(G, bounds, sf, d):
     return None
 
 
-def sign_certificate(E, G, bounds, f, s, d):
+def sign_certificate(E, G, bounds, f, s, d, p=None):
     """The sign entry of :meth:`verify.kernel._poly.PolyCell.certify` for s f > 0 on the cell, or
     :class:`Split` when the float LP finds s f < 0 somewhere (or no exact certificate is found)."""
     sf = [s * c for c in f]
@@ -400,7 +407,7 @@ def sign_certificate(E, G, bounds, f, s, d):
         c0 += a * (fixed if fixed is not None else (lo if a > 0 else hi))
     if c0 >= 0:
         return "box"
-    one = _one_constraint(G, bounds, sf, d)
+    one = _one_constraint(G, bounds, sf, d, p)
     if one is not None:
         return one
     Gl, G0, El, E0 = _lp_arrays(E, G, d)
@@ -497,13 +504,13 @@ class SearchCell(KP.PolyCell):
             entry = {"l": _sparse_json(lam)}
         else:
             try:
-                entry = sign_certificate(self.E, self.G, self.bounds, f, s, self.ambient)
+                entry = sign_certificate(self.E, self.G, self.bounds, f, s, self.ambient, self.p)
             except Split as sp:
                 if s < 0 or self.branch is None:
                     raise
                 self.node = self.branch(self, key, sp.hint)
                 self.G = self.G + [key]
-                entry = sign_certificate(self.E, self.G, self.bounds, f, s, self.ambient)
+                entry = sign_certificate(self.E, self.G, self.bounds, f, s, self.ambient, self.p)
         self.found[key] = entry
         self.signs.append(entry)
         self.pos += 1
