@@ -169,6 +169,7 @@ _local = threading.local()
 if _hs is not None:
     _COLWISE = int(_hs.MatrixFormat.kColwise)
     _MINIMIZE = int(_hs.ObjSense.kMinimize)
+    _kOPT = _hs.HighsModelStatus.kOptimal
 
 
 def _highs():
@@ -197,32 +198,49 @@ def _lp(c, A_ub, b_ub, A_eq=None, b_eq=None, ub_last=None):
         return True, res.fun, res.x, np.asarray(res.ineqlin.marginals)
     M = A_ub if A_eq is None else np.vstack([A_ub, A_eq])
     m = M.shape[0]
-    up = np.full(n, np.inf)
+    free, up, cont = _col_consts(n)
     if ub_last is not None:
+        up = up.copy()
         up[-1] = ub_last
     nb = len(b_ub)
     if b_eq is None:
-        row_lo, row_up = np.full(nb, -np.inf), np.asarray(b_ub, dtype=float)
+        row_lo, row_up = _neg_inf(nb), np.asarray(b_ub, dtype=float)
     else:
-        row_lo = np.concatenate([np.full(nb, -np.inf), b_eq])
+        row_lo = np.concatenate([_neg_inf(nb), b_eq])
         row_up = np.concatenate([b_ub, b_eq])
     MT = M.T
     nz = MT != 0
-    start = np.zeros(n + 1, dtype=np.int32)
-    np.cumsum(nz.sum(axis=1), out=start[1:])
-    index = np.nonzero(nz)[1].astype(np.int32)
+    cols, index = np.nonzero(nz)                   # column-wise: column of each non-zero, its row
+    start = np.searchsorted(cols, np.arange(n)).astype(np.int32)
     h = _highs()
     # the flat overload of passModel (the same model as a HighsLp with these fields, without building one):
     # columns, rows, non-zeros, column-wise format (column starts without the end), minimise, offset 0, costs,
     # bounds, matrix, every column continuous
-    h.passModel(n, m, len(index), _COLWISE, _MINIMIZE, 0.0, np.asarray(c, dtype=float), np.full(n, -np.inf), up,
-                row_lo, row_up, start[:-1], index, MT[nz], np.zeros(n, dtype=np.int32))
+    h.passModel(n, m, len(index), _COLWISE, _MINIMIZE, 0.0, np.asarray(c, dtype=float), free, up,
+                row_lo, row_up, start, index.astype(np.int32), MT[nz], cont)
     h.run()
-    if h.getModelStatus() != _hs.HighsModelStatus.kOptimal:
+    if h.getModelStatus() != _kOPT:
         return False, None, None, None
     sol = h.getSolution()
-    return True, h.getInfo().objective_function_value, np.array(sol.col_value), np.array(sol.row_dual)[:len(b_ub)]
+    return True, h.getObjectiveValue(), np.array(sol.col_value), np.array(sol.row_dual)[:nb]
 
+
+_CONSTS: dict = {}
+
+
+def _col_consts(n):
+    """(-inf, +inf, 0) arrays of length n, shared (HiGHS copies what it reads; never written here)."""
+    out = _CONSTS.get(n)
+    if out is None:
+        out = _CONSTS[n] = (np.full(n, -np.inf), np.full(n, np.inf), np.zeros(n, dtype=np.int32))
+    return out
+
+
+def _neg_inf(m):
+    out = _CONSTS.get(-1 - m)
+    if out is None:
+        out = _CONSTS[-1 - m] = np.full(m, -np.inf)
+    return out
 
 _FLOATS: dict = {}          # affine form (tuple of mpq) -> its float row (cleared by each search)
 
