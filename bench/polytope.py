@@ -11,7 +11,7 @@ the neighbour if its polytope has Chebyshev radius > 1e-9 by HiGHS; NOT a proof)
 both (median of the repeats) and the ratio exact / walker.  ``--before REV`` (default 355859d, the commit
 before the second speed round) also runs the search of verify/decide/polytope.py as it was at REV (read with
 ``git show``), alternating with the current one in every repeat, and prints its figures and the ratio
-after / before; both must give the same trees (compared by sha256).  Then prove_emulation on d = 3..5
+after / before (wall and CPU time); both must give the same trees (compared by sha256).  Then prove_emulation on d = 3..5
 networks: cells (leaves of the split trees) per second, before and after.  The issue's targets: exact >= 10x
 the walker; prove_emulation >= 1e4 cells in <= 60 s (``--large``, one repeat unless ``--large-repeat``).
 Wall-clock medians, and the CPU-time (process time) ratio exact / walker beside them, since the machine may be
@@ -207,7 +207,7 @@ def main(argv=None) -> int:
     print("exact polyhedral cells vs float LP walker (activation regions on [-1, 1]^d, median of "
           f"{args.repeat}{'; before = ' + args.before if before else ''}):")
     print(f"{'d':>2} {'widths':>8} {'exact':>6} {'walker':>6} {'exact reg/s':>11} {'before reg/s':>12} "
-          f"{'walker reg/s':>12} {'ratio':>6} {'cpu ratio':>9} {'after/before':>12}")
+          f"{'walker reg/s':>12} {'ratio':>6} {'cpu ratio':>9} {'after/before':>12} {'cpu a/b':>7}")
     for i, (d, widths) in enumerate(cases):
         spec = relu_spec(100 + i, d, widths)
         bx = [(Fraction(-1), Fraction(1))] * d
@@ -233,7 +233,8 @@ def main(argv=None) -> int:
         print(f"{d:>2} {'x'.join(map(str, widths)):>8} {n['after']:>6} {n['walker']:>6} {rate['after']:>11.1f} "
               f"{rate.get('before', float('nan')):>12.1f} {rate['walker']:>12.1f} "
               f"{rate['after'] / rate['walker']:>6.2f} {crate['after'] / crate['walker']:>9.2f} "
-              f"{rate['after'] / rate.get('before', float('nan')):>12.2f}{note}")
+              f"{rate['after'] / rate.get('before', float('nan')):>12.2f} "
+              f"{crate['after'] / crate.get('before', float('nan')):>7.2f}{note}")
     if args.no_emulation:
         return 0
     print("\nprove_emulation (T6/T8 path, compiled Transformer, tie average), cells = leaves of the split trees:")

@@ -264,3 +264,49 @@ def test_speedups_change_no_tree(monkeypatch):
     monkeypatch.setattr(P, "_may_bound", lambda *a: True)
     monkeypatch.setattr(P.SearchCell, "decide", KP.PolyCell.decide)
     assert run() == fast
+
+
+def _bench_spec(seed, d, widths):
+    """bench/polytope.py's relu_spec (the benchmark networks), copied so the test does not import bench/."""
+    rng = random.Random(seed)
+    layers, n_in = [], d
+    for w in widths:
+        W = [[[str(Fraction(rng.randint(-8, 8), rng.randint(1, 4))) for _ in range(n_in)], ["0"] * n_in]
+             for _ in range(w)]
+        b = [[str(Fraction(rng.randint(-4, 4), rng.randint(1, 4))), "0"] for _ in range(w)]
+        layers.append({"W": W, "b": b})
+        n_in = w
+    return {"layers": layers}
+
+
+# sha256 of the canonical JSON minus timing, pinned on the commit before the per-region speed-ups (f19a7a6):
+# the speed-ups must give byte-identical Results (same trees, points and entries)
+PINNED = {(100, 3, (8,)): "67b99f702cebe948c75951b3efd64e17884d44f0cd6c9b2d53c8be8ec63e1591",
+          (101, 3, (6, 4)): "53bdea82f08c574e00f1b4655e70d8d3f202479b969b9a3a44ff9b6ec5e23c54"}
+
+
+@pytest.mark.parametrize("key", sorted(PINNED))
+def test_bench_counts_byte_identical_to_pinned(key):
+    import hashlib
+
+    from verify.canonical import canonical_dumps
+
+    seed, d, widths = key
+    r = prove_activation_count(_bench_spec(seed, d, list(widths)), [(Fraction(-1), Fraction(1))] * d)
+    out = r.to_dict()
+    out.pop("timing", None)
+    assert hashlib.sha256(canonical_dumps(out).encode()).hexdigest() == PINNED[key]
+
+
+def test_rational_rounding_matches_fraction_limit_denominator():
+    """The search's rounding of float coordinates (without Fractions) gives Fraction.limit_denominator's value,
+    ties included; a forged 'equal' (an off-by-one denominator bound) is told apart."""
+    from verify.decide.polytope import _DENS, _limit
+
+    rng = random.Random(3)
+    xs = [rng.uniform(-2, 2) for _ in range(100)] + [k / 7 for k in range(-20, 21)] + [0.5, -0.25, 1e-13, -3.0]
+    xs += [(2 * k + 1) / 2 ** 7 for k in range(-8, 8)]        # midpoints between grid points of denominator 64
+    for x in xs:
+        for den in _DENS:
+            assert _limit(x, den) == mpq(Fraction(x).limit_denominator(den)), (x, den)
+    assert _limit(1 / 3, 2) != mpq(Fraction(1 / 3).limit_denominator(3))

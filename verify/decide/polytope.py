@@ -16,7 +16,9 @@ Algorithm
    optimum is t <= 0 the cell is empty: Motzkin multipliers are solved exactly on the LP's active constraints
    and checked exactly.  A parent's point is reused by the child that contains it.
 3. A decision f at the cell's point p, s = sign f(p): s = 0 -- exact linear algebra: f is a combination of the
-   equations (certificate) or f varies on the cell (split by f); s != 0 -- the exact box bound first, else an
+   equations (certificate) or f varies on the cell (split by f); s != 0 -- the exact box bound first, else the
+   bound by one constraint of the cell and the box (exact; a constraint that the box minimiser of s f and the
+   cell's point rule out exactly is skipped, the rest pass a float filter with a wide margin first), else an
    LP minimising s f over the closed cell; its active constraints give y, lambda solved exactly and checked
    (y >= 0, constant >= 0); a negative minimum or a failed rounding splits the cell by f.  Children inherit
    the parent's certificates (still valid: a child's constraints extend the parent's).  A split with
@@ -45,6 +47,7 @@ import random
 import threading
 import time
 from fractions import Fraction
+from operator import mul
 
 import numpy as np
 from gmpy2 import mpq
@@ -82,10 +85,32 @@ def _s(q) -> str:
 
 
 def _at(f, x):
-    return f[0] + sum((c * v for c, v in zip(f[1:], x)), _Z)
+    return sum(map(mul, f[1:], x), _Z + f[0])
 
 
 _solve = KP.solve
+
+
+def _limit(x: float, den: int):
+    """``mpq(Fraction(x).limit_denominator(den))`` without building Fractions: the closest rational to the
+    float x with denominator <= den (the continued-fraction steps of :meth:`fractions.Fraction.limit_denominator`,
+    the same tie rule), as an mpq."""
+    n0, d0 = float(x).as_integer_ratio()
+    if d0 <= den:
+        return mpq(n0, d0)
+    p0, q0, p1, q1 = 0, 1, 1, 0
+    n, d = n0, d0
+    while True:
+        a = n // d
+        q2 = q0 + a * q1
+        if q2 > den:
+            break
+        p0, q0, p1, q1 = p1, q1, p0 + a * p1, q2
+        n, d = d, n - a * d
+    k = (den - q0) // q1
+    x0 = mpq(n0, d0)
+    b1, b2 = mpq(p0 + k * p1, q0 + k * q1), mpq(p1, q1)
+    return b2 if abs(b2 - x0) <= abs(b1 - x0) else b1
 
 
 def _sparse_json(pairs) -> list:
@@ -143,6 +168,10 @@ except ImportError:     # pragma: no cover - another scipy layout: linprog below
 
 
 _local = threading.local()
+if _hs is not None:
+    _COLWISE = int(_hs.MatrixFormat.kColwise)
+    _MINIMIZE = int(_hs.ObjSense.kMinimize)
+    _kOPT = _hs.HighsModelStatus.kOptimal
 
 
 def _highs():
@@ -171,42 +200,67 @@ def _lp(c, A_ub, b_ub, A_eq=None, b_eq=None, ub_last=None):
         return True, res.fun, res.x, np.asarray(res.ineqlin.marginals)
     M = A_ub if A_eq is None else np.vstack([A_ub, A_eq])
     m = M.shape[0]
-    lp = _hs.HighsLp()
-    lp.num_col_, lp.num_row_ = n, m
-    lp.col_cost_ = np.asarray(c, dtype=float)
-    lp.col_lower_ = np.full(n, -np.inf)
-    up = np.full(n, np.inf)
+    free, up, cont = _col_consts(n)
     if ub_last is not None:
+        up = up.copy()
         up[-1] = ub_last
-    lp.col_upper_ = up
     nb = len(b_ub)
     if b_eq is None:
-        lp.row_lower_ = np.full(nb, -np.inf)
-        lp.row_upper_ = np.asarray(b_ub, dtype=float)
+        row_lo, row_up = _neg_inf(nb), np.asarray(b_ub, dtype=float)
     else:
-        lp.row_lower_ = np.concatenate([np.full(nb, -np.inf), b_eq])
-        lp.row_upper_ = np.concatenate([b_ub, b_eq])
+        row_lo = np.concatenate([_neg_inf(nb), b_eq])
+        row_up = np.concatenate([b_ub, b_eq])
     MT = M.T
     nz = MT != 0
-    start = np.zeros(n + 1, dtype=np.int32)
-    np.cumsum(nz.sum(axis=1), out=start[1:])
-    lp.a_matrix_.format_ = _hs.MatrixFormat.kColwise
-    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = n, m
-    lp.a_matrix_.start_ = start
-    lp.a_matrix_.index_ = np.nonzero(nz)[1].astype(np.int32)
-    lp.a_matrix_.value_ = MT[nz]
+    cols, index = np.nonzero(nz)                   # column-wise: column of each non-zero, its row
+    start = np.searchsorted(cols, np.arange(n)).astype(np.int32)
     h = _highs()
-    h.passModel(lp)
+    # the flat overload of passModel (the same model as a HighsLp with these fields, without building one):
+    # columns, rows, non-zeros, column-wise format (column starts without the end), minimise, offset 0, costs,
+    # bounds, matrix, every column continuous
+    h.passModel(n, m, len(index), _COLWISE, _MINIMIZE, 0.0, np.asarray(c, dtype=float), free, up,
+                row_lo, row_up, start, index.astype(np.int32), MT[nz], cont)
     h.run()
-    if h.getModelStatus() != _hs.HighsModelStatus.kOptimal:
+    if h.getModelStatus() != _kOPT:
         return False, None, None, None
     sol = h.getSolution()
-    return True, h.getInfo().objective_function_value, np.array(sol.col_value), np.array(sol.row_dual)[:len(b_ub)]
+    return True, h.getObjectiveValue(), np.array(sol.col_value), np.array(sol.row_dual)[:nb]
+
+
+_CONSTS: dict = {}
+
+
+def _col_consts(n):
+    """(-inf, +inf, 0) arrays of length n, shared (HiGHS copies what it reads; never written here)."""
+    out = _CONSTS.get(n)
+    if out is None:
+        out = _CONSTS[n] = (np.full(n, -np.inf), np.full(n, np.inf), np.zeros(n, dtype=np.int32))
+    return out
+
+
+def _neg_inf(m):
+    out = _CONSTS.get(-1 - m)
+    if out is None:
+        out = _CONSTS[-1 - m] = np.full(m, -np.inf)
+    return out
+
+_FLOATS: dict = {}          # affine form (tuple of mpq) -> its float row (cleared by each search)
+
+
+def _frow(g):
+    """The float row of an affine form (correctly rounded coefficients), cached."""
+    r = _FLOATS.get(g)
+    if r is None:
+        r = _FLOATS[g] = [float(c) for c in g]
+    return r
 
 
 def _lp_arrays(E, G, d):
-    Gl = np.array([[float(c) for c in g[1:]] for g in G]) if G else np.zeros((0, d))
-    G0 = np.array([float(g[0]) for g in G])
+    if G:
+        Gf = np.array([_frow(g) for g in G])
+        Gl, G0 = Gf[:, 1:], Gf[:, 0]
+    else:
+        Gl, G0 = np.zeros((0, d)), np.zeros(0)
     El = np.array([[float(c) for c in e[1:]] for e in E]) if E else None
     E0 = np.array([-float(e[0]) for e in E]) if E else None
     return Gl, G0, El, E0
@@ -257,7 +311,7 @@ def find_point(E, G, d):
     if t > 1e-12:
         xs = xv[:d]
         for den in _DENS:
-            z = [mpq(Fraction(float(xs[k])).limit_denominator(den)) for k in free]
+            z = [_limit(xs[k], den) for k in free]
             x = x_of(z)
             if all(_at(g, x) > 0 for g in G):
                 return tuple(x)
@@ -280,39 +334,67 @@ def _box_value(sf, bounds):
     return c
 
 
-def _may_bound(fs, fg, fb, d) -> bool:
+def _float_bounds(bounds, fs):
+    """The float data :func:`_may_bound` reads: the bounds as floats, max(|lo|, |hi|) per coordinate, and
+    |s f_0| + sum |s f_j| max(|lo_j|, |hi_j|) (the part of M that does not depend on g)."""
+    fb = [(float(lo), float(hi), None if fixed is None else float(fixed)) for lo, hi, fixed in bounds]
+    bm = [max(abs(lo), abs(hi)) for lo, hi, _ in fb]
+    return fb, bm, abs(fs[0]) + sum(abs(u) * b for u, b in zip(fs[1:], bm))
+
+
+def _may_bound(fs, fg, fbd, d) -> bool:
     """False only if every breakpoint a of :func:`_one_constraint` gives a box bound of s f - a g below
     -1e-9 (1 + M) in floats, M bounding the magnitudes of its terms (|s f_k| + |a g_k| times the largest
-    |bound|): the rounding error of these few operations, a's own included, is below 1e-14 M, so the exact
-    bound is < 0 too and the exact loop would find nothing for g (a speed filter: it never changes the entry)."""
-    for k in range(1, d + 1):
-        gk = fg[k]
+    |bound|; computed as (|s f_0| + sum |s f_j| b_j) + a (|g_0| + sum |g_j| b_j), the same sum regrouped): the
+    rounding error of these few operations, a's own included, is below 1e-14 M, so the exact bound is < 0 too
+    and the exact loop would find nothing for g (a speed filter: it never changes the entry).  ``fbd`` is
+    :func:`_float_bounds`."""
+    fb, bm, sfm = fbd
+    sgm = abs(fg[0]) + sum(abs(v) * b for v, b in zip(fg[1:], bm))
+    fs0, g0, fl, gl = fs[0], fg[0], fs[1:], fg[1:]
+    for k in range(d):
+        gk = gl[k]
         if not gk:
             continue
-        a = fs[k] / gk
+        a = fl[k] / gk
         if a <= 0:
             continue
-        c, mag = fs[0] - a * fg[0], abs(fs[0]) + abs(a * fg[0])
-        for j, (lo, hi, fixed) in enumerate(fb):
-            r = fs[j + 1] - a * fg[j + 1]
-            t = r * (fixed if fixed is not None else (lo if r > 0 else hi))
-            c += t
-            mag += (abs(fs[j + 1]) + abs(a * fg[j + 1])) * max(abs(lo), abs(hi))
-        if c >= -1e-9 * (1 + mag):
+        c = fs0 - a * g0
+        for (lo, hi, fixed), u, v in zip(fb, fl, gl):
+            r = u - a * v
+            c += r * (fixed if fixed is not None else (lo if r > 0 else hi))
+        if c >= -1e-9 * (1 + sfm + a * sgm):
             return True
     return False
 
 
-def _one_constraint(G, bounds, sf, d):
+def _one_constraint(G, bounds, sf, d, p=None):
     """Exact and LP-free: ``s f = a g + (box constraints) + c`` with one constraint g of the cell beyond the box
     (a >= 0 maximising the box bound; the bound is concave in a, so its breakpoints suffice).  The entry, or
-    None."""
+    None.  ``p``: a point of the cell with s f(p) > 0 (the cell's point), used by an exact skip test."""
     nb = 2 * sum(1 for b in bounds if b[2] is None)
-    fb = [(float(lo), float(hi), None if fixed is None else float(fixed)) for lo, hi, fixed in bounds]
-    fs = [float(c) for c in sf]
+    if nb >= len(G):
+        return None
+    # x*: a point of the closed face where s f takes its box bound c0 (< 0 here).  For every a >= 0 the box
+    # bound of s f - a g is at most s f(x*) - a g(x*) = c0 - a g(x*), so a g with g(x*) >= 0 (exactly) gives no
+    # bound >= 0 and the exact loop below would find nothing for it: skipped (exact, so the same entry).
+    # With p: a bound >= 0 needs a g(x*) <= c0 and a g(p) <= s f(p) (g(p) > 0), i.e. c0 / g(x*) <= a <= s f(p) /
+    # g(p); when c0 g(p) < s f(p) g(x*) (both sides multiplied by g(x*) g(p) < 0) no a >= 0 works: skipped too.
+    xs = [fixed if fixed is not None else (lo if a > 0 else hi) for a, (lo, hi, fixed) in zip(sf[1:], bounds)]
+    c0 = _at(sf, xs)
+    fp = _at(sf, p) if p is not None else None
+    fb = fs = None
     for i in range(nb, len(G)):
         g = G[i]
-        if not _may_bound(fs, [float(c) for c in g], fb, d):
+        gx = _at(g, xs)
+        if gx >= 0:
+            continue
+        if fp is not None and c0 * _at(g, p) < fp * gx:
+            continue
+        if fb is None:
+            fs = [float(c) for c in sf]
+            fb = _float_bounds(bounds, fs)
+        if not _may_bound(fs, _frow(g), fb, d):
             continue            # no multiplier of g gives a box bound >= 0 (float test with a wide margin)
         alphas = {sf[k] / g[k] for k in range(1, d + 1) if g[k] and sf[k] / g[k] > 0}
         for a in sorted(alphas):
@@ -335,7 +417,7 @@ def _one_constraint(G, bounds, sf, d):
     return None
 
 
-def sign_certificate(E, G, bounds, f, s, d):
+def sign_certificate(E, G, bounds, f, s, d, p=None):
     """The sign entry of :meth:`verify.kernel._poly.PolyCell.certify` for s f > 0 on the cell, or
     :class:`Split` when the float LP finds s f < 0 somewhere (or no exact certificate is found)."""
     sf = [s * c for c in f]
@@ -345,7 +427,7 @@ def sign_certificate(E, G, bounds, f, s, d):
         c0 += a * (fixed if fixed is not None else (lo if a > 0 else hi))
     if c0 >= 0:
         return "box"
-    one = _one_constraint(G, bounds, sf, d)
+    one = _one_constraint(G, bounds, sf, d, p)
     if one is not None:
         return one
     Gl, G0, El, E0 = _lp_arrays(E, G, d)
@@ -382,7 +464,14 @@ class SearchCell(KP.PolyCell):
     __slots__ = ("inherited", "found", "branch", "node", "vcache")
 
     def __init__(self, E, G, p, bounds, inherited, branch=None, node=None):
-        super().__init__(E, G, p, bounds, [], "search")
+        # the kernel's constructor without its point checks: every point the search puts in a cell was checked
+        # exactly when it was made (the root's centre, the parent's point on its own side of the split, points
+        # tested by _inside, find_point's), and the kernel checks it again
+        d = len(p)
+        self.ambient, self.E, self.G, self.p, self.bounds, self.field = d, E, G, tuple(p), bounds, "search"
+        self.vertices = [self.p] + [tuple(c + (k == i) for k, c in enumerate(self.p)) for i in range(d)]
+        self.dim = d if not E else None
+        self.signs, self.pos, self.cache = [], 0, {}
         self.inherited, self.found, self.branch, self.node = inherited, {}, branch, node
         self.vcache = {}
 
@@ -399,17 +488,23 @@ class SearchCell(KP.PolyCell):
         vkey = (v0 / a,) + tuple(c / a for c in lin)
         s = self.vcache.get(vkey)
         if s is None:
-            s = self.vcache[vkey] = self.sign(self.form(vals))
+            # norm_key of the form, from vkey: the form is (v0 - sum lin_k p_k, lin), so its key is
+            # (v0 / a - sum (lin_k / a) p_k, lin / a) -- the same rationals without dividing again
+            key = (vkey[0] - sum(map(mul, vkey[1:], self.p), _Z),) + vkey[1:]
+            s = self.vcache[vkey] = self._sign_keyed(self.form(vals), key, v0)     # the form's value at p is v0
         return s
 
     def sign(self, f) -> int:
         f = tuple(f)
         if not any(f[1:]):
             return (f[0] > 0) - (f[0] < 0)
-        key = KP.norm_key(f)
+        return self._sign_keyed(f, KP.norm_key(f))
+
+    def _sign_keyed(self, f, key, v=None) -> int:
         s = self.cache.get(key)
         if s is None:
-            v = _at(f, self.p)
+            if v is None:
+                v = _at(f, self.p)
             s = (v > 0) - (v < 0)
             self._certify(f, s, key)
             self.cache[key] = s
@@ -429,13 +524,13 @@ class SearchCell(KP.PolyCell):
             entry = {"l": _sparse_json(lam)}
         else:
             try:
-                entry = sign_certificate(self.E, self.G, self.bounds, f, s, self.ambient)
+                entry = sign_certificate(self.E, self.G, self.bounds, f, s, self.ambient, self.p)
             except Split as sp:
                 if s < 0 or self.branch is None:
                     raise
                 self.node = self.branch(self, key, sp.hint)
                 self.G = self.G + [key]
-                entry = sign_certificate(self.E, self.G, self.bounds, f, s, self.ambient)
+                entry = sign_certificate(self.E, self.G, self.bounds, f, s, self.ambient, self.p)
         self.found[key] = entry
         self.signs.append(entry)
         self.pos += 1
@@ -481,7 +576,7 @@ def _child_points(E, G, p, h, v, hint, d, lower=True) -> list:
     if hint is None:
         return out
     for den in _DENS[1:]:
-        q = x_of([mpq(Fraction(float(hint[k])).limit_denominator(den)) for k in free])
+        q = x_of([_limit(hint[k], den) for k in free])
         hq = _at(h, q)
         if (hq > 0) == (v > 0) or hq == 0:
             continue
@@ -523,6 +618,7 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
     "stop", "volume_estimate"}``."""
     d = len(bx)
     t0 = time.monotonic()
+    _FLOATS.clear()
     trees, leaves, stop, stopped, roots_done = [], 0, None, None, 0
     for r, (E0, G0, bounds) in enumerate(root_cells):
         root = {}
