@@ -318,3 +318,34 @@ def test_near_dependent_gaussians_and_mixtures_never_refuted():
     assert r.verdict.value == "proved" and r.method.value == "exact"
     mix = [GaussianMixture(1, [1, 1], S1), GaussianMixture(1 + eps, [1, 1], S1), GaussianMixture(2, [1, 1], S1)]
     assert independent_mod_affine(mix).verdict.value != "refuted"
+
+
+def test_small_modular_block_equals_the_numpy_block():
+    """The Python-int path of the modular matrix (small blocks, the N6 trials) gives the same residues in the
+    same order as the numpy path, also where a normaliser vanishes modulo a small prime."""
+    from fractions import Fraction
+
+    import verify.decide.independence_certificates as IC
+    from verify.decide.lattice import common_denominator
+    from verify.laws import Discrete
+
+    rng = random.Random(5)
+    for _ in range(40):
+        d, N = rng.randint(1, 3), rng.randint(1, 5)
+        laws = []
+        for _ in range(N):
+            pts = {tuple(Fraction(rng.randint(-9, 9), rng.choice([1, 2, 3])) for _ in range(d))
+                   for _ in range(rng.randint(1, 4))}
+            w = [rng.randint(1, 5) for _ in pts]
+            laws.append(Discrete([list(p) for p in sorted(pts)], [Fraction(x, sum(w)) for x in w]))
+        q = common_denominator(laws)
+        for variant in ("hessian", "gradient"):
+            for p in (IC.PRIMES[0], 13, 7):
+                zp = [tuple(rng.randrange(2, 1 << 20) for _ in range(d)) for _ in range(3)]
+                small = IC._modular_block_small(laws, variant, zp, q, p)
+                IC.SMALL_BLOCK, old = -1, IC.SMALL_BLOCK
+                try:
+                    big = IC._modular_block(laws, variant, zp, q, p)
+                finally:
+                    IC.SMALL_BLOCK = old
+                assert small == big

@@ -50,9 +50,10 @@ def check_iid_samples(trials: int = 1000, n_laws: int = 5, n_points: int = 3, di
     results, failures = [], []
     for t in range(trials):
         laws = f25_trial(rng, n_laws, n_points, dim, dist=dist)
-        s2 = s2_holds(laws)
-        s2_count += s2
         r = independent_mod_affine(laws, "affine", claim=claim, seed=t, search=False)
+        s2 = r.evidence.get("S2")          # the decision's own s2_holds(laws) (evidence); computed here if absent
+        s2 = s2_holds(laws) if not isinstance(s2, bool) else s2
+        s2_count += s2
         results.append(r)
         if not r.proved or not s2:
             failures.append({"trial": t, "S2": s2, "verdict": r.verdict.value})

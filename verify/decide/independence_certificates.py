@@ -61,6 +61,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 from flint import fmpq, fmpq_mat, nmod_mat
+from gmpy2 import powmod
 
 from flint import arb
 
@@ -118,6 +119,10 @@ def modular_matrix(laws, variant: str, zpoints: Sequence, q: int, p: int):
     return [sum((b[r] for b in blocks), []) for r in range(len(blocks[0]))], []
 
 
+SMALL_BLOCK = 4096           # points x laws x atoms up to which the block is formed with Python ints (no numpy:
+#                              for the many small families of the N6 audits numpy's per-call overhead dominates)
+
+
 def _modular_block(laws, variant: str, zpoints: Sequence, q: int, p: int):
     """The Hessian (``variant='hessian'``: d(d+1)/2 rows per point) or gradient (d rows per point) matrix
     of the laws at theta_k = q log z_k, reduced modulo p, as a list of rows (columns = laws), computed for
@@ -130,6 +135,8 @@ def _modular_block(laws, variant: str, zpoints: Sequence, q: int, p: int):
     d = laws[0].dim
     K = max(len(l.atoms) for l in laws)
     M = len(zpoints)
+    if variant in ("hessian", "gradient") and M * N * K <= SMALL_BLOCK:
+        return _modular_block_small(laws, variant, zpoints, q, p)
     # coordinates X = q x mod p and weights mod p; padded atoms get weight 0 (and X = 0).  z^X mod p is a
     # product over j of z_j^{X_j}: one Python pow per point and distinct exponent of coordinate j (a table),
     # then gathered by index (exact: z_j^e = z_j^(e mod (p - 1)) mod p as p does not divide z_j).
@@ -154,7 +161,7 @@ def _modular_block(laws, variant: str, zpoints: Sequence, q: int, p: int):
         for i, k, X in Xint:
             idx[i, k] = pos[X[j]]
             Xp[i, k, j] = X[j] % p
-        table = np.array([[pow(zp[j], v % (p - 1), p) for v in vals] for zp in Zi], dtype=np.int64)   # (M, U_j)
+        table = np.array([[int(powmod(zp[j], v % (p - 1), p)) for v in vals] for zp in Zi], dtype=np.int64)
         mono = (mono * table[:, idx]) % p
     wt = (mono * W[None, :, :]) % p                                    # w_k z^{X_k}
     S = wt.sum(axis=2) % p                                             # (M, N)
@@ -178,6 +185,56 @@ def _modular_block(laws, variant: str, zpoints: Sequence, q: int, p: int):
     else:
         raise InputError("variant", f"must be 'hessian' or 'gradient', got {variant!r}")
     return block.reshape(M * block.shape[1], N).tolist(), []
+
+
+def _modular_block_small(laws, variant: str, zpoints: Sequence, q: int, p: int):
+    """:func:`_modular_block` with Python integers: the same residues in the same order (every entry is the
+    same expression modulo p), for small blocks."""
+    d = laws[0].dim
+    Xs, Ws = [], []
+    for i, law in enumerate(laws):
+        W = []
+        for k, w in enumerate(law.weights):
+            r = _residue(w, p)
+            if r is None:
+                return None, [("weight", i, k)]
+            W.append(r)
+        Ws.append(W)
+        Xs.append([[x.numerator * (q // x.denominator) for x in a] for a in law.atoms])    # q x, integer
+    Zi = [[int(z) % p for z in zp] for zp in zpoints]
+    if any(z == 0 for zp in Zi for z in zp):
+        return None, [("z divisible by p",)]
+    vals = [sorted({X[j] for A in Xs for X in A}) for j in range(d)]
+    tables = [[{v: int(powmod(zp[j], v % (p - 1), p)) for v in vals[j]} for j in range(d)] for zp in Zi]
+    Xm = [[[x % p for x in X] for X in A] for A in Xs]
+    pairs = [(a, b) for a in range(d) for b in range(a, d)] if variant == "hessian" else None
+    bad, blocks = [], []
+    for m in range(len(Zi)):
+        tab = tables[m]
+        cols = []
+        for i, (A, W, Am) in enumerate(zip(Xs, Ws, Xm)):
+            wt = []
+            for X, w in zip(A, W):
+                v = w
+                for j in range(d):
+                    v = v * tab[j][X[j]] % p
+                wt.append(v)
+            S = sum(wt) % p
+            if S == 0:
+                bad.append((m, i))
+                continue
+            Sinv = pow(S, -1, p)
+            P = [v * Sinv % p for v in wt]
+            G = [sum(u * X[j] % p for u, X in zip(P, Am)) % p for j in range(d)]
+            if pairs is None:
+                cols.append(G)
+            else:
+                cols.append([(sum(u * X[a] % p * X[b] % p for u, X in zip(P, Am)) % p - G[a] * G[b] % p) % p
+                             for a, b in pairs])
+        blocks.append(cols)
+    if bad:
+        return None, bad
+    return [list(r) for cols in blocks for r in zip(*cols)], []
 
 
 def _zpoints(rng: random.Random, M: int, d: int) -> list:

@@ -41,8 +41,8 @@ intersection of the open CGF domains (convex; only Laplace laws bound it).
 * ``series-vandermonde`` (PROVED, N4): B_2k != 0, the Taylor coefficients of log(sinh u / u) and log cosh u,
   and non-zero Vandermonde determinants in squares, recomputed with exact power series.
 
-Trusted: python-flint (fmpq_mat, nmod_mat, fmpq_mpoly, arb_mat determinants, fmpz.is_prime), SymPy
-``expand`` and ``bernoulli``, and :mod:`verify.kernel._laws` (the CGF formulas).
+Trusted: python-flint (fmpq_mat, nmod_mat, fmpq_mpoly, arb_mat determinants, fmpz.is_prime), gmpy2
+``powmod`` (z^e mod p), SymPy ``expand`` and ``bernoulli``, and :mod:`verify.kernel._laws` (the CGF formulas).
 """
 
 from __future__ import annotations
@@ -54,6 +54,7 @@ from math import comb, gcd
 from operator import mul
 
 import sympy
+from gmpy2 import powmod
 from flint import arb, arb_mat, fmpq, fmpq_mat, fmpq_mpoly_ctx, fmpz, fmpz_mat, nmod_mat
 
 from . import Kind, _read
@@ -315,7 +316,7 @@ def _modp(laws, modulo, cert, field) -> str:
         tick()
         row = [1] * len(exps)
         for zj, vj, wj in zip(z, vals, where):
-            pw = [pow(zj, e % (p - 1), p) for e in vj]
+            pw = [int(powmod(zj, e % (p - 1), p)) for e in vj]
             row = [v * pw[n] % p for v, n in zip(row, wj)]
         mono.append(row)
     packed = [int.from_bytes(b"".join([mono[k][u].to_bytes(nb, sys.byteorder) for k in range(nP)]), sys.byteorder)
