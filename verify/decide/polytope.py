@@ -64,7 +64,7 @@ DEFAULT_MAX_CELLS = 200_000
 MAX_DIM = KP.MAX_POLY_DIM
 DEFAULT_TIME_BUDGET = 600.0
 RESUME = True       # a split with f(p) > 0 goes on in its positive child (False: restart it; the same tree)
-POOL = 0          # seeded exact sample points of the box for region counts (PointPool; 0: none)
+POOL = 1000          # seeded exact sample points of the box for region counts (PointPool; 0: none)
 _Z = mpq(0)
 _DENS = (2 ** 6, 2 ** 12, 2 ** 24, 2 ** 40)
 
