@@ -280,12 +280,12 @@ def _bench_spec(seed, d, widths):
 
 
 # sha256 of the canonical JSON minus timing.  Re-recorded when region counts got the point pool (PointPool in
-# verify/decide/polytope.py): the certificate format is unchanged, the trees differ by design (far children's
-# points are pool points, splits found without an LP, own-constraint entries); counts 59 / 54 as before and
+# verify/decide/polytope.py) and the chords: the certificate format is unchanged, the trees differ by design
+# (far children's points are pool or chord points, splits found without an LP, own-constraint entries); counts 59 / 54 as before and
 # as the float walker's, both accepted by the kernel.  With POOL = 0 the Results are those of the earlier pins
 # (67b99f70..., 53bdea82...; test_pool_off_gives_the_earlier_trees).  Later speed-ups must keep these.
-PINNED = {(100, 3, (8,)): "4b40e84860ec8640b8df6c4184fa91e280a47020ab3a01d23b62cf47d6d9b3f9",
-          (101, 3, (6, 4)): "7f666d51be91ed7a4a8deec01ff6768bfd39b586c7a29707bec32b22cdb73773"}
+PINNED = {(100, 3, (8,)): "1b75ac11bdc7d15bfcc2212afa7671dbd415000afad0aeeca0f5b78f4fa50744",
+          (101, 3, (6, 4)): "82ac6e0b1bc6df781d7322c082ecf612ec9a6c38233daa07d4eb2b7c9277a1cb"}
 
 
 @pytest.mark.parametrize("key", sorted(PINNED))
@@ -345,6 +345,20 @@ def test_pool_certificates_forged_are_rejected():
     e["y"][0][1] = str(2 * Fraction(e["y"][0][1]))
     with pytest.raises(Rejected):
         check(bad)
+
+
+def test_chord_point_is_exact_and_can_fail():
+    """A chord from the cell's point finds an exact point with s f < 0 strictly inside when f vanishes on the
+    chord, and nothing when s f > 0 on the whole cell (no float verdict)."""
+    import verify.decide.polytope as P
+
+    box = [(mpq(-1), mpq(1))] * 3
+    E, G, bounds = KP.interior_root(box)
+    cell = P.SearchCell(E, G, (mpq(0),) * 3, bounds, {})
+    f = (mpq(1, 2), mpq(1), mpq(0), mpq(0))
+    q = P._chord_point(cell, f, 1)
+    assert q is not None and P._at(f, q) < 0 and P._inside(E, G, q)
+    assert P._chord_point(cell, (mpq(2), mpq(1), mpq(1), mpq(0)), 1) is None
 
 
 def test_rational_rounding_matches_fraction_limit_denominator():

@@ -64,6 +64,7 @@ DEFAULT_MAX_CELLS = 200_000
 MAX_DIM = KP.MAX_POLY_DIM
 DEFAULT_TIME_BUDGET = 600.0
 RESUME = True       # a split with f(p) > 0 goes on in its positive child (False: restart it; the same tree)
+CHORDS = 5           # chords tried from the cell's point before the bound / LP path (region counts)
 POOL = 1000          # seeded exact sample points of the box for region counts (PointPool; 0: none)
 _Z = mpq(0)
 _DENS = (2 ** 6, 2 ** 12, 2 ** 24, 2 ** 40)
@@ -600,18 +601,61 @@ class PointPool:
         return idx[v > tol], idx[v < -tol]
 
     def opposite(self, cell, f, s):
+        """An exact point of the cell with s f < 0 (a pool point, else one on the chord from the cell's point
+        along -s grad f), or None (then the bound / LP path decides)."""
         idx = cell.pidx
-        if idx is None or not len(idx):
-            return None
-        v, tol = self.values(idx, f)
-        v = s * v
-        j = int(np.argmin(v))
-        if v[j] >= -tol:
-            return None
-        q = self.point(int(idx[j]))
-        if s * _at(f, q) < 0 and _inside(cell.E, cell.G, q):
-            return q
+        if idx is not None and len(idx):
+            v, tol = self.values(idx, f)
+            v = s * v
+            j = int(np.argmin(v))
+            if v[j] < -tol:
+                q = self.point(int(idx[j]))
+                if s * _at(f, q) < 0 and _inside(cell.E, cell.G, q):
+                    return q
+        return _chord_point(cell, f, s)
+
+
+def _chord_point(cell, f, s):
+    """From the cell's point p along w = -s grad f (rounded to rationals): the float chord {p + t w} of the cell
+    ends at t_max; if s f reaches 0 at t0 < t_max, the exact point p + t w with t rational in (t0, t_max) is
+    checked exactly (strictly inside, s f < 0) and returned; else None.  Floats only propose."""
+    if cell.E:
         return None
+    p, G = cell.p, cell.G
+    fl = _frow(f)
+    pf = np.array([float(c) for c in p])
+    Gf = np.array([_frow(g) for g in G])
+    gp = Gf[:, 0] + Gf[:, 1:] @ pf
+    fp = s * (fl[0] + float(np.dot(fl[1:], pf)))
+    if fp <= 0:
+        return None
+    direction = -s * np.array(fl[1:])
+    for _ in range(CHORDS):
+        w = [_limit(c, 2 ** 6) for c in direction]
+        if not any(w):
+            return None
+        wf = np.array([float(c) for c in w])
+        gw = Gf[:, 1:] @ wf
+        fw = s * float(np.dot(fl[1:], wf))
+        neg = gw < 0
+        if fw >= 0 or not neg.any():
+            return None
+        r = np.where(neg, -gp / np.where(neg, gw, -1.0), np.inf)
+        k = int(np.argmin(r))
+        t_max, t0 = float(r[k]), -fp / fw
+        if t0 < t_max * (1 - 1e-9):
+            t = _limit(t0 + (t_max - t0) / 2, 2 ** 24)
+            q = tuple(a + t * b for a, b in zip(p, w))
+            if s * _at(f, q) < 0 and _inside(cell.E, G, q):
+                return q
+            return None
+        n = Gf[k, 1:]                   # blocked by g_k: slide along its hyperplane
+        direction = wf - (wf @ n) / (n @ n) * n
+        m = np.abs(direction).max()
+        if not m > 1e-12:
+            return None
+        direction = direction / m
+    return None
 
 
 def _inside(E, G, x) -> bool:
