@@ -280,12 +280,12 @@ def _bench_spec(seed, d, widths):
 
 
 # sha256 of the canonical JSON minus timing.  Re-recorded when region counts got the point pool (PointPool in
-# verify/decide/polytope.py) and the chords: the certificate format is unchanged, the trees differ by design
-# (far children's points are pool or chord points, splits found without an LP, own-constraint entries); counts 59 / 54 as before and
+# verify/decide/polytope.py): the certificate format is unchanged, the trees differ by design (far children's
+# points are pool points, splits found without an LP, own-constraint entries); counts 59 / 54 as before and
 # as the float walker's, both accepted by the kernel.  With POOL = 0 the Results are those of the earlier pins
 # (67b99f70..., 53bdea82...; test_pool_off_gives_the_earlier_trees).  Later speed-ups must keep these.
-PINNED = {(100, 3, (8,)): "1b75ac11bdc7d15bfcc2212afa7671dbd415000afad0aeeca0f5b78f4fa50744",
-          (101, 3, (6, 4)): "82ac6e0b1bc6df781d7322c082ecf612ec9a6c38233daa07d4eb2b7c9277a1cb"}
+PINNED = {(100, 3, (8,)): "e02a80bec8e614042f50dede21cd4380eb8f5243f7d30008482d8a5c5de3ccf8",
+          (101, 3, (6, 4)): "bb474ca83c55e967787b3be50d698a183270f8c7b1214ca45aca397cd7442f43"}
 
 
 @pytest.mark.parametrize("key", sorted(PINNED))
@@ -347,11 +347,12 @@ def test_pool_certificates_forged_are_rejected():
         check(bad)
 
 
-def test_chord_point_is_exact_and_can_fail():
-    """A chord from the cell's point finds an exact point with s f < 0 strictly inside when f vanishes on the
-    chord, and nothing when s f > 0 on the whole cell (no float verdict)."""
+def test_chord_point_is_exact_and_can_fail(monkeypatch):
+    """A chord from the cell's point (off by default, CHORDS = 0) finds an exact point with s f < 0 strictly
+    inside when f vanishes on the chord, and nothing when s f > 0 on the whole cell (no float verdict)."""
     import verify.decide.polytope as P
 
+    monkeypatch.setattr(P, "CHORDS", 5)
     box = [(mpq(-1), mpq(1))] * 3
     E, G, bounds = KP.interior_root(box)
     cell = P.SearchCell(E, G, (mpq(0),) * 3, bounds, {})

@@ -64,7 +64,8 @@ DEFAULT_MAX_CELLS = 200_000
 MAX_DIM = KP.MAX_POLY_DIM
 DEFAULT_TIME_BUDGET = 600.0
 RESUME = True       # a split with f(p) > 0 goes on in its positive child (False: restart it; the same tree)
-CHORDS = 5           # chords tried from the cell's point before the bound / LP path (region counts)
+CHORDS = 0           # float chords tried from the cell's point before the bound / LP path (region counts; measured
+                     # not to pay on the bench networks: their cost exceeds the LPs they save, so off)
 POOL = 1000          # seeded exact sample points of the box for region counts (PointPool; 0: none)
 _Z = mpq(0)
 _DENS = (2 ** 6, 2 ** 12, 2 ** 24, 2 ** 40)
@@ -471,7 +472,9 @@ class SearchCell(KP.PolyCell):
         # tested by _inside, find_point's), and the kernel checks it again
         d = len(p)
         self.ambient, self.E, self.G, self.p, self.bounds, self.field = d, E, G, tuple(p), bounds, "search"
-        self.vertices = [self.p] + [tuple(c + (k == i) for k, c in enumerate(self.p)) for i in range(d)]
+        # the vertices feed decide() only, which region counts (a pool) do not call (_eval_pattern decides)
+        self.vertices = None if pool is not None else \
+            [self.p] + [tuple(c + (k == i) for k, c in enumerate(self.p)) for i in range(d)]
         self.dim = d if not E else None
         self.signs, self.pos, self.cache = [], 0, {}
         self.inherited, self.found, self.branch, self.node = inherited, {}, branch, node
@@ -565,8 +568,11 @@ class PointPool:
     def __init__(self, bx, n, seed=0):
         d = len(bx)
         rng = random.Random(seed)
-        m = 2 ** 12
-        self.steps = [[rng.randrange(1, m) for _ in range(d)] for _ in range(n)]
+        m, b = 2 ** 13, 12            # odd numerators 2k + 1 < 2^13: never on the box's boundary
+        self.steps = []
+        for _ in range(n):
+            r = rng.getrandbits(b * d)
+            self.steps.append([2 * ((r >> (b * j)) & 4095) + 1 for j in range(d)])
         self.bx, self.m = bx, m
         lo = np.array([float(a) for a, _ in bx])
         wd = np.array([float(b - a) for a, b in bx])
@@ -619,7 +625,7 @@ def _chord_point(cell, f, s):
     """From the cell's point p along w = -s grad f (rounded to rationals): the float chord {p + t w} of the cell
     ends at t_max; if s f reaches 0 at t0 < t_max, the exact point p + t w with t rational in (t0, t_max) is
     checked exactly (strictly inside, s f < 0) and returned; else None.  Floats only propose."""
-    if cell.E:
+    if cell.E or not CHORDS:
         return None
     p, G = cell.p, cell.G
     fl = _frow(f)
@@ -631,7 +637,7 @@ def _chord_point(cell, f, s):
         return None
     direction = -s * np.array(fl[1:])
     for _ in range(CHORDS):
-        w = [_limit(c, 2 ** 6) for c in direction]
+        w = [mpq(int(c), 64) for c in np.rint(direction * 64)]
         if not any(w):
             return None
         wf = np.array([float(c) for c in w])
