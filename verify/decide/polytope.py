@@ -66,6 +66,7 @@ DEFAULT_TIME_BUDGET = 600.0
 RESUME = True       # a split with f(p) > 0 goes on in its positive child (False: restart it; the same tree)
 CHORDS = 0           # float chords tried from the cell's point before the bound / LP path (region counts; measured
                      # not to pay on the bench networks: their cost exceeds the LPs they save, so off)
+COUNT_PRESOLVE = "off"   # HiGHS presolve for region counts (below)
 POOL = 1000          # seeded exact sample points of the box for region counts (PointPool; 0: none)
 _Z = mpq(0)
 _DENS = (2 ** 6, 2 ** 12, 2 ** 24, 2 ** 40)
@@ -184,8 +185,13 @@ def _highs():
     if h is None:
         h = _local.highs = _hs._Highs()
         h.setOptionValue("output_flag", False)
+        _local.presolve_set = "choose"
     else:
         h.clearModel()
+    want = getattr(_local, "presolve", "choose")
+    if want != _local.presolve_set:
+        h.setOptionValue("presolve", want)
+        _local.presolve_set = want
     return h
 
 
@@ -755,6 +761,10 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
             continue
         centre = tuple(fixed if fixed is not None else (lo + hi) / 2 for lo, hi, fixed in bounds)
         pp = PointPool(bx, pool) if pool and not E0 else None
+        # region counts (a pool) solve their small LPs without HiGHS's presolve (less fixed cost per LP; it may
+        # pick another optimum among degenerate ones, hence other points, never another verdict: every answer
+        # is checked exactly); emulation keeps the default, so its trees stay as they were
+        _local.presolve = COUNT_PRESOLVE if pp is not None else "choose"
         stack = [(root, E0, G0, centre, {}, None if pp is None else np.arange(pool))]
 
         def branch(cell, h, hint, push_pos=False):
@@ -813,6 +823,7 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
             continue
         if stop is not None:
             break
+    _local.presolve = "choose"
     complete = stop is None and stopped is None
     info = {"trees": trees, "complete": complete, "stopped": stopped, "leaves": leaves, "roots": len(root_cells),
             "roots_done": roots_done, "stop": stop, "seconds": time.monotonic() - t0}
