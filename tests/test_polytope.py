@@ -360,6 +360,8 @@ def test_chord_point_is_exact_and_can_fail(monkeypatch):
     q = P._chord_point(cell, f, 1)
     assert q is not None and P._at(f, q) < 0 and P._inside(E, G, q)
     assert P._chord_point(cell, (mpq(2), mpq(1), mpq(1), mpq(0)), 1) is None
+    for b in (box, [(mpq(-1), mpq(2)), (mpq(0), mpq(1, 3))]):
+        assert P._open_box_root(b) == KP.interior_root(b)
 
 
 def test_rational_rounding_matches_fraction_limit_denominator():

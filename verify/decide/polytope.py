@@ -883,10 +883,27 @@ def activation_search(network: dict, bx, *, max_cells: int = DEFAULT_MAX_CELLS,
         patterns.append(_eval_pattern(net, cell, memo))
         return None
 
-    info = search([KP.interior_root(bxq)], leaf, lower=False, max_cells=max_cells, time_budget=time_budget, bx=bxq,
+    info = search([_open_box_root(bxq)], leaf, lower=False, max_cells=max_cells, time_budget=time_budget, bx=bxq,
                   pool=POOL)
     info["patterns"] = patterns
     return info
+
+
+def _open_box_root(bx) -> tuple:
+    """:func:`verify.kernel._poly.interior_root` (the same ``(E, G, bounds)``) without building the other
+    3^d - 1 faces."""
+    d = len(bx)
+    if not 1 <= d <= MAX_DIM:
+        return KP.interior_root(bx)         # the kernel's error
+    G, bounds = [], []
+    for k, (lo, hi) in enumerate(bx):
+        lo, hi = mpq(lo), mpq(hi)
+        unit = [_Z] * d
+        unit[k] = mpq(1)
+        G.append(tuple([-lo] + unit))
+        G.append(tuple([hi] + [-a for a in unit]))
+        bounds.append((lo, hi, None))
+    return [], G, bounds
 
 
 def _eval_pattern(net: dict, cell, memo: dict) -> tuple:
