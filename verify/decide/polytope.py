@@ -26,6 +26,12 @@ Algorithm
    (:class:`SearchCell`; the same tree and entries as a restart).
 4. A leaf whose evaluation completes is recorded with its point and entries; emulation compares the two
    sides on it (a difference: an exact witness, the cell's point), region counts record its pattern.
+5. Region counts only (:func:`activation_search`; emulation trees are unaffected): the root is the open box
+   alone; the pattern is evaluated by :func:`_eval_pattern` (the kernel's decisions, memoised per prefix
+   pattern); a :class:`PointPool` of seeded exact box points lets a decision that changes sign at a pool point
+   split the cell with no LP (that point, checked exactly, is the far child's point); a decision equal to one of
+   the cell's constraints up to a positive factor gets its one-multiplier entry directly; HiGHS runs without
+   presolve (``COUNT_PRESOLVE``).
 
 Soundness
 ---------
