@@ -279,10 +279,13 @@ def _bench_spec(seed, d, widths):
     return {"layers": layers}
 
 
-# sha256 of the canonical JSON minus timing, pinned on the commit before the per-region speed-ups (f19a7a6):
-# the speed-ups must give byte-identical Results (same trees, points and entries)
-PINNED = {(100, 3, (8,)): "67b99f702cebe948c75951b3efd64e17884d44f0cd6c9b2d53c8be8ec63e1591",
-          (101, 3, (6, 4)): "53bdea82f08c574e00f1b4655e70d8d3f202479b969b9a3a44ff9b6ec5e23c54"}
+# sha256 of the canonical JSON minus timing.  Re-recorded when region counts got the point pool (PointPool in
+# verify/decide/polytope.py): the certificate format is unchanged, the trees differ by design (far children's
+# points are pool points, splits found without an LP, own-constraint entries); counts 59 / 54 as before and
+# as the float walker's, both accepted by the kernel.  With POOL = 0 the Results are those of the earlier pins
+# (67b99f70..., 53bdea82...; test_pool_off_gives_the_earlier_trees).  Later speed-ups must keep these.
+PINNED = {(100, 3, (8,)): "e02a80bec8e614042f50dede21cd4380eb8f5243f7d30008482d8a5c5de3ccf8",
+          (101, 3, (6, 4)): "bb474ca83c55e967787b3be50d698a183270f8c7b1214ca45aca397cd7442f43"}
 
 
 @pytest.mark.parametrize("key", sorted(PINNED))
@@ -296,6 +299,69 @@ def test_bench_counts_byte_identical_to_pinned(key):
     out = r.to_dict()
     out.pop("timing", None)
     assert hashlib.sha256(canonical_dumps(out).encode()).hexdigest() == PINNED[key]
+
+
+def _digest(r):
+    import hashlib
+
+    from verify.canonical import canonical_dumps
+
+    out = r.to_dict()
+    out.pop("timing", None)
+    return hashlib.sha256(canonical_dumps(out).encode()).hexdigest()
+
+
+def test_pool_off_gives_the_earlier_trees_and_the_same_count(monkeypatch):
+    """Without the point pool the memoised pattern evaluator gives the Result of the pre-pool pin (the same
+    decisions as the kernel's eval_maxout); with it the count is the same and the kernel accepts both."""
+    import verify.decide.polytope as P
+
+    spec, box = _bench_spec(100, 3, [8]), [(Fraction(-1), Fraction(1))] * 3
+    on = prove_activation_count(spec, box)
+    monkeypatch.setattr(P, "POOL", 0)
+    off = prove_activation_count(spec, box)
+    assert _digest(off) == "67b99f702cebe948c75951b3efd64e17884d44f0cd6c9b2d53c8be8ec63e1591"
+    assert on.parameters["count"] == off.parameters["count"] == 59
+    for r in (on, off):
+        assert check(json.loads(json.dumps(r.to_dict()))).startswith("regions-polytope: 59 activation regions")
+
+
+def test_pool_certificates_forged_are_rejected():
+    """The pool path's new pieces can fail: a far child's pool point moved to the other side of its split, and
+    an own-constraint entry with a doubled multiplier, are both rejected by the kernel."""
+    spec, box = _bench_spec(100, 3, [8]), [(Fraction(-1), Fraction(1))] * 3
+    r = json.loads(json.dumps(prove_activation_count(spec, box).to_dict()))
+    bad = copy.deepcopy(r)
+    n = _first(bad["certificate"]["roots"],
+               lambda n: "children" in n and n["children"][1] is not None and "point" in n["children"][1])
+    n["children"][1]["point"] = _first([n["children"][0]], lambda m: "point" in m)["point"]
+    with pytest.raises(Rejected):
+        check(bad)
+    bad = copy.deepcopy(r)
+    leaf = _first(bad["certificate"]["roots"],
+                  lambda m: any(isinstance(e, dict) and len(e.get("y", [])) == 1 and not e.get("l")
+                                for e in m.get("signs", [])))
+    e = next(e for e in leaf["signs"] if isinstance(e, dict) and len(e.get("y", [])) == 1 and not e.get("l"))
+    e["y"][0][1] = str(2 * Fraction(e["y"][0][1]))
+    with pytest.raises(Rejected):
+        check(bad)
+
+
+def test_chord_point_is_exact_and_can_fail(monkeypatch):
+    """A chord from the cell's point (off by default, CHORDS = 0) finds an exact point with s f < 0 strictly
+    inside when f vanishes on the chord, and nothing when s f > 0 on the whole cell (no float verdict)."""
+    import verify.decide.polytope as P
+
+    monkeypatch.setattr(P, "CHORDS", 5)
+    box = [(mpq(-1), mpq(1))] * 3
+    E, G, bounds = KP.interior_root(box)
+    cell = P.SearchCell(E, G, (mpq(0),) * 3, bounds, {})
+    f = (mpq(1, 2), mpq(1), mpq(0), mpq(0))
+    q = P._chord_point(cell, f, 1)
+    assert q is not None and P._at(f, q) < 0 and P._inside(E, G, q)
+    assert P._chord_point(cell, (mpq(2), mpq(1), mpq(1), mpq(0)), 1) is None
+    for b in (box, [(mpq(-1), mpq(2)), (mpq(0), mpq(1, 3))]):
+        assert P._open_box_root(b) == KP.interior_root(b)
 
 
 def test_rational_rounding_matches_fraction_limit_denominator():

@@ -26,6 +26,12 @@ Algorithm
    (:class:`SearchCell`; the same tree and entries as a restart).
 4. A leaf whose evaluation completes is recorded with its point and entries; emulation compares the two
    sides on it (a difference: an exact witness, the cell's point), region counts record its pattern.
+5. Region counts only (:func:`activation_search`; emulation trees are unaffected): the root is the open box
+   alone; the pattern is evaluated by :func:`_eval_pattern` (the kernel's decisions, memoised per prefix
+   pattern); a :class:`PointPool` of seeded exact box points lets a decision that changes sign at a pool point
+   split the cell with no LP (that point, checked exactly, is the far child's point); a decision equal to one of
+   the cell's constraints up to a positive factor gets its one-multiplier entry directly; HiGHS runs without
+   presolve (``COUNT_PRESOLVE``).
 
 Soundness
 ---------
@@ -64,6 +70,10 @@ DEFAULT_MAX_CELLS = 200_000
 MAX_DIM = KP.MAX_POLY_DIM
 DEFAULT_TIME_BUDGET = 600.0
 RESUME = True       # a split with f(p) > 0 goes on in its positive child (False: restart it; the same tree)
+CHORDS = 0           # float chords tried from the cell's point before the bound / LP path (region counts; measured
+                     # not to pay on the bench networks: their cost exceeds the LPs they save, so off)
+COUNT_PRESOLVE = "off"   # HiGHS presolve for region counts (below)
+POOL = 1000          # seeded exact sample points of the box for region counts (PointPool; 0: none)
 _Z = mpq(0)
 _DENS = (2 ** 6, 2 ** 12, 2 ** 24, 2 ** 40)
 
@@ -73,7 +83,7 @@ class Split(Exception):
 
     def __init__(self, form, hint=None):
         super().__init__("split")
-        self.form, self.hint = form, hint
+        self.form, self.hint = form, hint       # hint: a float minimiser, or an exact point (tuple) of the far side
 
 
 class Stuck(Exception):
@@ -181,8 +191,13 @@ def _highs():
     if h is None:
         h = _local.highs = _hs._Highs()
         h.setOptionValue("output_flag", False)
+        _local.presolve_set = "choose"
     else:
         h.clearModel()
+    want = getattr(_local, "presolve", "choose")
+    if want != _local.presolve_set:
+        h.setOptionValue("presolve", want)
+        _local.presolve_set = want
     return h
 
 
@@ -461,19 +476,22 @@ class SearchCell(KP.PolyCell):
     from scratch would take the same decisions with the same entries up to f (same point, same inherited
     entries), so the tree and its entries are exactly those of a restart; only the repeated prefix is saved."""
 
-    __slots__ = ("inherited", "found", "branch", "node", "vcache")
+    __slots__ = ("inherited", "found", "branch", "node", "vcache", "pool", "pidx")
 
-    def __init__(self, E, G, p, bounds, inherited, branch=None, node=None):
+    def __init__(self, E, G, p, bounds, inherited, branch=None, node=None, pool=None, pidx=None):
         # the kernel's constructor without its point checks: every point the search puts in a cell was checked
         # exactly when it was made (the root's centre, the parent's point on its own side of the split, points
         # tested by _inside, find_point's), and the kernel checks it again
         d = len(p)
         self.ambient, self.E, self.G, self.p, self.bounds, self.field = d, E, G, tuple(p), bounds, "search"
-        self.vertices = [self.p] + [tuple(c + (k == i) for k, c in enumerate(self.p)) for i in range(d)]
+        # the vertices feed decide() only, which region counts (a pool) do not call (_eval_pattern decides)
+        self.vertices = None if pool is not None else \
+            [self.p] + [tuple(c + (k == i) for k, c in enumerate(self.p)) for i in range(d)]
         self.dim = d if not E else None
         self.signs, self.pos, self.cache = [], 0, {}
         self.inherited, self.found, self.branch, self.node = inherited, {}, branch, node
         self.vcache = {}
+        self.pool, self.pidx = pool, pidx
 
     def decide(self, vals, f=None) -> int:
         """``sign(form(vals))`` with a cache keyed by the vertex values scaled as :func:`norm_key` scales the
@@ -510,6 +528,17 @@ class SearchCell(KP.PolyCell):
             self.cache[key] = s
         return s
 
+    def _own_constraint(self, f, s, key):
+        """Region counts: s f a positive multiple of a constraint g_i of the cell (a split's own half-space) gets
+        the entry y_i = s f_k / g_ik directly (exact; what the one-constraint bound finds when g_i comes first)."""
+        sk = key if s > 0 else tuple(-c for c in key)
+        gi = self.pool.gindex(self.G)
+        i = gi.get(sk)
+        if i is None:
+            return None
+        k = next(j for j in range(1, len(f)) if f[j])
+        return {"y": _sparse_json([(i, s * f[k] / self.G[i][k])]), "l": []}
+
     def certify(self, f, s) -> None:
         self._certify(tuple(f), s, KP.norm_key(f))
 
@@ -522,8 +551,13 @@ class SearchCell(KP.PolyCell):
             if lam is None:
                 raise Split(tuple(f))
             entry = {"l": _sparse_json(lam)}
+        elif self.pool is not None and (entry := self._own_constraint(f, s, key)) is not None:
+            pass
         else:
             try:
+                q = None if self.pool is None else self.pool.opposite(self, f, s)
+                if q is not None:
+                    raise Split(tuple(f), q)
                 entry = sign_certificate(self.E, self.G, self.bounds, f, s, self.ambient, self.p)
             except Split as sp:
                 if s < 0 or self.branch is None:
@@ -534,6 +568,112 @@ class SearchCell(KP.PolyCell):
         self.found[key] = entry
         self.signs.append(entry)
         self.pos += 1
+
+
+class PointPool:
+    """Seeded exact sample points of the open box (region counts only): a cell keeps the indices of the points
+    that floats place inside it, and a decision f with s f(p) > 0 at the cell's point whose sign is -s at one of
+    them (checked exactly: the point strictly inside the cell, s f < 0 there) splits the cell with no LP; that
+    point is the far child's point.  Floats only choose the candidate; a failed exact check falls back to the
+    usual bound / LP path.  Deterministic (seeded), so the same inputs give the same tree."""
+
+    def __init__(self, bx, n, seed=0):
+        d = len(bx)
+        rng = random.Random(seed)
+        m, b = 2 ** 13, 12            # odd numerators 2k + 1 < 2^13: never on the box's boundary
+        self.steps = []
+        for _ in range(n):
+            r = rng.getrandbits(b * d)
+            self.steps.append([2 * ((r >> (b * j)) & 4095) + 1 for j in range(d)])
+        self.bx, self.m = bx, m
+        lo = np.array([float(a) for a, _ in bx])
+        wd = np.array([float(b - a) for a, b in bx])
+        self.F = lo + wd * (np.array(self.steps, dtype=float).reshape(n, d) / m)
+        self.exact = {}
+        self._gi = [None, None]
+        self.scale = 1.0 + float(max(max(abs(a), abs(b)) for a, b in bx))
+
+    def gindex(self, G):
+        """{constraint: its last index in G} for the cell's G, cached by identity of the list (G lists are
+        never mutated: a child gets a new list)."""
+        c = self._gi
+        if c[0] is not G:
+            c[0], c[1] = G, {g: i for i, g in enumerate(G)}
+        return c[1]
+
+    def point(self, i):
+        q = self.exact.get(i)
+        if q is None:
+            q = self.exact[i] = tuple(a + (b - a) * mpq(k, self.m) for (a, b), k in zip(self.bx, self.steps[i]))
+        return q
+
+    def values(self, idx, h):
+        hf = _frow(h)
+        return self.F[idx] @ np.array(hf[1:]) + hf[0], 1e-9 * self.scale * (1.0 + sum(map(abs, hf)))
+
+    def split(self, idx, h):
+        """The indices (float-classified, margin 1e-9) on the sides h > 0 and h < 0."""
+        if idx is None or not len(idx):
+            return idx, idx
+        v, tol = self.values(idx, h)
+        return idx[v > tol], idx[v < -tol]
+
+    def opposite(self, cell, f, s):
+        """An exact point of the cell with s f < 0 (a pool point, else one on the chord from the cell's point
+        along -s grad f), or None (then the bound / LP path decides)."""
+        idx = cell.pidx
+        if idx is not None and len(idx):
+            v, tol = self.values(idx, f)
+            v = s * v
+            j = int(np.argmin(v))
+            if v[j] < -tol:
+                q = self.point(int(idx[j]))
+                if s * _at(f, q) < 0 and _inside(cell.E, cell.G, q):
+                    return q
+        return _chord_point(cell, f, s)
+
+
+def _chord_point(cell, f, s):
+    """From the cell's point p along w = -s grad f (rounded to rationals): the float chord {p + t w} of the cell
+    ends at t_max; if s f reaches 0 at t0 < t_max, the exact point p + t w with t rational in (t0, t_max) is
+    checked exactly (strictly inside, s f < 0) and returned; else None.  Floats only propose."""
+    if cell.E or not CHORDS:
+        return None
+    p, G = cell.p, cell.G
+    fl = _frow(f)
+    pf = np.array([float(c) for c in p])
+    Gf = np.array([_frow(g) for g in G])
+    gp = Gf[:, 0] + Gf[:, 1:] @ pf
+    fp = s * (fl[0] + float(np.dot(fl[1:], pf)))
+    if fp <= 0:
+        return None
+    direction = -s * np.array(fl[1:])
+    for _ in range(CHORDS):
+        w = [mpq(int(c), 64) for c in np.rint(direction * 64)]
+        if not any(w):
+            return None
+        wf = np.array([float(c) for c in w])
+        gw = Gf[:, 1:] @ wf
+        fw = s * float(np.dot(fl[1:], wf))
+        neg = gw < 0
+        if fw >= 0 or not neg.any():
+            return None
+        r = np.where(neg, -gp / np.where(neg, gw, -1.0), np.inf)
+        k = int(np.argmin(r))
+        t_max, t0 = float(r[k]), -fp / fw
+        if t0 < t_max * (1 - 1e-9):
+            t = _limit(t0 + (t_max - t0) / 2, 2 ** 24)
+            q = tuple(a + t * b for a, b in zip(p, w))
+            if s * _at(f, q) < 0 and _inside(cell.E, G, q):
+                return q
+            return None
+        n = Gf[k, 1:]                   # blocked by g_k: slide along its hyperplane
+        direction = wf - (wf @ n) / (n @ n) * n
+        m = np.abs(direction).max()
+        if not m > 1e-12:
+            return None
+        direction = direction / m
+    return None
 
 
 def _inside(E, G, x) -> bool:
@@ -612,7 +752,7 @@ def _volume_fraction(trees, root_cells, bx, points: int = 2000, seed: int = 0) -
     return hit / points
 
 
-def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: float, bx):
+def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: float, bx, pool=0):
     """Process every root's split tree depth-first.  ``leaf_fn(cell)`` returns None to accept the leaf or a
     value that stops the search (a difference).  Returns ``{"trees", "complete", "stopped", "leaves", "roots_done",
     "stop", "volume_estimate"}``."""
@@ -626,7 +766,12 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
         if stop is not None or stopped is not None:
             continue
         centre = tuple(fixed if fixed is not None else (lo + hi) / 2 for lo, hi, fixed in bounds)
-        stack = [(root, E0, G0, centre, {})]
+        pp = PointPool(bx, pool) if pool and not E0 else None
+        # region counts (a pool) solve their small LPs without HiGHS's presolve (less fixed cost per LP; it may
+        # pick another optimum among degenerate ones, hence other points, never another verdict: every answer
+        # is checked exactly); emulation keeps the default, so its trees stay as they were
+        _local.presolve = COUNT_PRESOLVE if pp is not None else "choose"
+        stack = [(root, E0, G0, centre, {}, None if pp is None else np.arange(pool))]
 
         def branch(cell, h, hint, push_pos=False):
             """Record the split of ``cell.node`` by h and queue its children (the positive one too when the
@@ -639,12 +784,18 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
             node["_h"] = [float(c) for c in h]
             inh = {**cell.inherited, **cell.found}
             neg = tuple(-c for c in h)
-            pts = _child_points(E, G, p, h, v, hint, d, lower)
+            if isinstance(hint, tuple):         # an exact point of the far side (the point pool's)
+                pts = [p, hint, None] if v > 0 else [hint, p, None]
+            else:
+                pts = _child_points(E, G, p, h, v, hint, d, lower)
+            ipos, ineg = (None, None) if pp is None else pp.split(cell.pidx, h)
             if lower:
-                stack.append((kids[2], E + [h], G, pts[2], inh))
-            stack.append((kids[1], E, G + [neg], pts[1], inh))
+                stack.append((kids[2], E + [h], G, pts[2], inh, None))
+            stack.append((kids[1], E, G + [neg], pts[1], inh, ineg))
             if push_pos:
-                stack.append((kids[0], E, G + [h], pts[0], inh))
+                stack.append((kids[0], E, G + [h], pts[0], inh, ipos))
+            else:
+                cell.pidx = ipos
             return kids[0]
 
         while stack:
@@ -654,13 +805,13 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
             if time.monotonic() - t0 > time_budget:
                 stopped = f"time_budget = {time_budget} s spent"
                 break
-            node, E, G, p, inherited = stack.pop()
+            node, E, G, p, inherited, pidx = stack.pop()
             if p is None:
                 p = find_point(E, G, d)
                 if isinstance(p, dict):
                     node["empty"] = p
                     continue
-            cell = SearchCell(E, G, p, bounds, inherited, branch if RESUME else None, node)
+            cell = SearchCell(E, G, p, bounds, inherited, branch if RESUME else None, node, pp, pidx)
             try:
                 out = leaf_fn(cell)
             except Split as sp:
@@ -678,6 +829,7 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
             continue
         if stop is not None:
             break
+    _local.presolve = "choose"
     complete = stop is None and stopped is None
     info = {"trees": trees, "complete": complete, "stopped": stopped, "leaves": leaves, "roots": len(root_cells),
             "roots_done": roots_done, "stop": stop, "seconds": time.monotonic() - t0}
@@ -731,14 +883,70 @@ def activation_search(network: dict, bx, *, max_cells: int = DEFAULT_MAX_CELLS,
     net = KC.read_maxout(network, "network")
     bxq = [(mpq(lo), mpq(hi)) for lo, hi in bx]
     patterns = []
+    memo: dict = {}
 
     def leaf(cell):
-        patterns.append(KC.eval_maxout(net, cell)[1])
+        patterns.append(_eval_pattern(net, cell, memo))
         return None
 
-    info = search([KP.interior_root(bxq)], leaf, lower=False, max_cells=max_cells, time_budget=time_budget, bx=bxq)
+    info = search([_open_box_root(bxq)], leaf, lower=False, max_cells=max_cells, time_budget=time_budget, bx=bxq,
+                  pool=POOL)
     info["patterns"] = patterns
     return info
+
+
+def _open_box_root(bx) -> tuple:
+    """:func:`verify.kernel._poly.interior_root` (the same ``(E, G, bounds)``) without building the other
+    3^d - 1 faces."""
+    d = len(bx)
+    if not 1 <= d <= MAX_DIM:
+        return KP.interior_root(bx)         # the kernel's error
+    G, bounds = [], []
+    for k, (lo, hi) in enumerate(bx):
+        lo, hi = mpq(lo), mpq(hi)
+        unit = [_Z] * d
+        unit[k] = mpq(1)
+        G.append(tuple([-lo] + unit))
+        G.append(tuple([hi] + [-a for a in unit]))
+        bounds.append((lo, hi, None))
+    return [], G, bounds
+
+
+def _eval_pattern(net: dict, cell, memo: dict) -> tuple:
+    """The pattern of :func:`verify.kernel._cells.eval_maxout` (the same decisions, forms and order), with each
+    layer's pieces and their differences (and the differences' keys) computed once per pattern of the layers
+    before it (``memo``) instead of once per cell."""
+    d = cell.ambient
+    prefix = ()
+    for li, (W, b) in enumerate(net["layers"]):
+        units = memo.get(prefix)
+        if units is None:
+            h = memo.get(("h", prefix))
+            if h is None:
+                h = KC.identity(d)
+            units = memo[prefix] = [([KC.add(KC._comb(zip(w, h), d), KC.const(bij, d)) for w, bij in zip(Wi, bi)],
+                                     {}) for Wi, bi in zip(W, b)]
+        pat = []
+        for pieces, diffs in units:
+            best = [0]
+            for j in range(1, len(pieces)):
+                dk = diffs.get((j, best[0]))
+                if dk is None:
+                    f = KC.sub(pieces[j], pieces[best[0]])
+                    dk = diffs[(j, best[0])] = (f, KP.norm_key(f) if any(f[1:]) else None)
+                f, key = dk
+                s = (f[0] > 0) - (f[0] < 0) if key is None else cell._sign_keyed(f, key)
+                if s > 0:
+                    best = [j]
+                elif s == 0:
+                    best.append(j)
+            pat.append(tuple(best))
+        pat = tuple(pat)
+        nxt = prefix + (pat,)
+        if li + 1 < len(net["layers"]) and ("h", nxt) not in memo:
+            memo[("h", nxt)] = [pieces[bp[0]] for (pieces, _), bp in zip(units, pat)]
+        prefix = nxt
+    return prefix
 
 
 CONVENTIONS = {"region": "activation regions = maximal open sets with constant argmax sets (exact polyhedral cells of "
