@@ -58,6 +58,15 @@ from ..arith.context import EXACT, Context, MpfrContext, MpmathContext
 from ..errors import InputError, SizeLimitError
 from ..laws.cgf import discrete_grad_float as tilted_mean  # ∇Λ_μ(θ), μ = Σ_k w_k δ_{keys_k} (float64)
 
+try:        # the C routine np.einsum calls when optimize=False (the default): the same call, without the
+    #         Python-level dispatch (the particle net makes ~50 tiny einsum calls per gradient)
+    from numpy._core.multiarray import c_einsum as _einsum
+except ImportError:             # numpy 1.x
+    try:
+        from numpy.core.multiarray import c_einsum as _einsum
+    except ImportError:
+        _einsum = np.einsum
+
 __all__ = [
     "tilted_mean", "particle_forward", "mean_field_velocity", "mean_field_flow",
     "BACKENDS", "backend", "HPModel", "gbs_integrate",
@@ -445,23 +454,26 @@ class ParticleNet:
         self.logw = np.stack([np.log(np.asarray(w, float)) for _, w in inputs])   # (b, n)
         self.queries = np.asarray(queries, float)
         self.n = self.ctx.shape[1]
+        # constants of every forward pass (the same arrays the pass used to rebuild each call)
+        self._query_block = np.broadcast_to(self.queries, (self.ctx.shape[0],) + self.queries.shape)
+        self._logw_scores = self.logw[:, None, None, :]
 
     def _forward(self, A, V):
         L, H = A.shape[:2]
         n = self.n
-        b = self.ctx.shape[0]
-        Z = np.concatenate([self.ctx, np.broadcast_to(self.queries, (b,) + self.queries.shape)], axis=1)
+        Z = np.concatenate([self.ctx, self._query_block], axis=1)
+        logw = self._logw_scores
         tape = []
         for l in range(L):
             X = Z[:, :n]
-            theta = np.einsum("hij,btj->bhti", A[l], Z)
-            s = np.einsum("bhti,bki->bhtk", theta, X) + self.logw[:, None, None, :]
+            theta = _einsum("hij,btj->bhti", A[l], Z)
+            s = _einsum("bhti,bki->bhtk", theta, X) + logw
             s -= s.max(axis=-1, keepdims=True)
             P = np.exp(s)
             P /= P.sum(axis=-1, keepdims=True)
-            M = np.einsum("bhtk,bki->bhti", P, X)
+            M = _einsum("bhtk,bki->bhti", P, X)
             tape.append((Z, theta, P, M))
-            Z = Z + np.einsum("hij,bhtj->bti", V[l], M) / (L * H)
+            Z = Z + _einsum("hij,bhtj->bti", V[l], M) / (L * H)
         return Z, tape
 
     def outputs(self, A, V):
@@ -480,15 +492,15 @@ class ParticleNet:
         for l in reversed(range(L)):
             Z, theta, P, M = tape[l]
             X = Z[:, :n]
-            dV[:, l] = c * np.einsum("bti,bhtj->bhij", G, M)
-            U = c * np.einsum("hji,btj->bhti", V[l], G)                    # V^T g per (b, h, t)
-            UX = np.einsum("bhti,bki->bhtk", U, X)
-            UM = np.einsum("bhti,bhti->bht", U, M)
+            dV[:, l] = c * _einsum("bti,bhtj->bhij", G, M)
+            U = c * _einsum("hji,btj->bhti", V[l], G)                    # V^T g per (b, h, t)
+            UX = _einsum("bhti,bki->bhtk", U, X)
+            UM = _einsum("bhti,bhti->bht", U, M)
             g = P * (UX - UM[..., None])
-            gtheta = np.einsum("bhtk,bki->bhti", g, X)
-            dA[:, l] = np.einsum("bhti,btj->bhij", gtheta, Z)
-            Gnew = G + np.einsum("hij,bhti->btj", A[l], gtheta)              # through theta = A z
-            Gnew[:, :n] += np.einsum("bhtk,bhti->bki", P, U) + np.einsum("bhtk,bhti->bki", g, theta)
+            gtheta = _einsum("bhtk,bki->bhti", g, X)
+            dA[:, l] = _einsum("bhti,btj->bhij", gtheta, Z)
+            Gnew = G + _einsum("hij,bhti->btj", A[l], gtheta)              # through theta = A z
+            Gnew[:, :n] += _einsum("bhtk,bhti->bki", P, U) + _einsum("bhtk,bhti->bki", g, theta)
             G = Gnew
         return dA, dV
 
@@ -499,9 +511,17 @@ class ParticleNet:
         dA, dV = self._backward(tape, A, V, r)
         return 0.5 * float(np.sum(r * r)), dA.sum(axis=0), dV.sum(axis=0)
 
+    def loss_and_jacobian(self, A, V, targets):
+        """(ℒ, J) from one forward pass: the loss of :meth:`loss_and_grad` and :meth:`jacobian`, the same numbers."""
+        Zf, tape = self._forward(A, V)
+        r = Zf[:, self.n:] - np.asarray(targets, float)
+        return 0.5 * float(np.sum(r * r)), self._jacobian(tape, A, V)
+
     def jacobian(self, A, V) -> np.ndarray:
         """J: rows = outputs (i, a, c) (law-major), columns = parameters (A then V, flattened)."""
-        _, tape = self._forward(A, V)
+        return self._jacobian(self._forward(A, V)[1], A, V)
+
+    def _jacobian(self, tape, A, V) -> np.ndarray:
         b = self.ctx.shape[0]
         m, d = self.queries.shape
         J = np.zeros((b, m, d, 2 * A.size))
@@ -583,6 +603,12 @@ def _lowrank_bdf():
             self.lu = self._lu
             self.solve_lu = lambda LU, b: LU.solve(b)
 
+        def _validate_jac(self, jac, sparsity):
+            # BDF.__init__ would estimate a dense finite-difference Jacobian here (one rhs call per parameter,
+            # not counted in nfev) that __init__ above replaces at once by the low-rank one: skip it.  Nothing
+            # else reads it (its jac_factor only feeds later finite-difference Jacobians, which never happen)
+            return None, None
+
         def _lu(self, A):
             self.nlu += 1
             return A
@@ -630,8 +656,8 @@ def gradient_flow(net: ParticleNet, A0, V0, targets, t_end: float, times, rtol: 
     rows = []
     for t in times:
         A, V = split(sol.sol(t) if t > 0 else y0)
-        loss, _, _ = net.loss_and_grad(A, V, targets)
-        K = ntk_from_jacobian(net.jacobian(A, V), L, H)
+        loss, J = net.loss_and_jacobian(A, V, targets)       # one forward pass for both (same numbers)
+        K = ntk_from_jacobian(J, L, H)
         rows.append({"t": float(t), "loss": loss, "lambda_min": float(np.linalg.eigvalsh(K)[0])})
     info = {"solver": solver, "rtol": rtol, "atol": atol, "nfev": int(sol.nfev), "steps": int(len(sol.t) - 1)}
     return rows, info
