@@ -212,12 +212,15 @@ def gbs_integrate(f, y0: list, s0, s1, macro_steps: int, levels: int, ctx: Conte
     err = 0.0
     s = s0
     ns = [2 * (j + 1) for j in range(levels)]
+    # the extrapolation constants, converted once (the same conversions every macro step made)
+    ratios = [[ctx.convert(Fraction(ns[j] ** 2, ns[j - k] ** 2) - 1) for k in range(j + 1)] for j in range(levels)]
     for _ in range(macro_steps):
         table = []
+        f_start = f(s, y)               # f(s, y) opens every level's midpoint rule: evaluated once (f is pure)
         for j, n in enumerate(ns):
             h = H / n
             z0 = y
-            f0 = f(s, z0)
+            f0 = f_start
             z1 = [a + h * b for a, b in zip(z0, f0)]
             for i in range(1, n):
                 fi = f(s + i * h, z1)
@@ -225,7 +228,7 @@ def gbs_integrate(f, y0: list, s0, s1, macro_steps: int, levels: int, ctx: Conte
             fn = f(s + H, z1)
             row = [[(a + b + h * c) / 2 for a, b, c in zip(z0, z1, fn)]]
             for k in range(1, j + 1):
-                ratio = ctx.convert(Fraction(ns[j] ** 2, ns[j - k] ** 2) - 1)
+                ratio = ratios[j][k]
                 prev = table[j - 1][k - 1]
                 cur = row[k - 1]
                 row.append([c + (c - p) / ratio for c, p in zip(cur, prev)])
@@ -258,6 +261,9 @@ class HPModel:
 
     def __init__(self, ctx, weights, layers, queries=(), be: Optional[Context] = None):
         self.be = be or backend()
+        # MpfrContext.exp is gmpy2.exp of its argument: call it directly (same function, one call less)
+        self._exp = self.be._g.exp if type(self.be) is MpfrContext else self.be.exp
+        self._invs = {}
         self.d = len(ctx[0])
         self.n = len(ctx)
         self.m = len(queries)
@@ -287,7 +293,7 @@ class HPModel:
                 t = t + th * x
             scores.append(t)
         top = max(scores)
-        exp = self.be.exp
+        exp = self._exp
         e = [wk * exp(sk - top) for wk, sk in zip(self.w, scores)]
         Z = sum(e)
         p = [ek / Z for ek in e]
@@ -305,17 +311,48 @@ class HPModel:
         Y = [y[(n + a) * d:(n + a + 1) * d] for a in range(m)]
         return X, Y
 
+    def _inv(self, H):
+        """1/H in the backend (converted once per H; every call is inside ``self.be.scope()``)."""
+        v = self._invs.get(H)
+        if v is None:
+            v = self._invs[H] = self.be.convert(Fraction(1, H))
+        return v
+
     def velocity(self, heads, y):
         X, Y = self._unpack(y)
         d = self.d
+        rd = range(d)
         out = []
-        inv = self.be.convert(Fraction(1, len(heads)))
-        attend = self._attend
+        inv = self._inv(len(heads))
+        w = self.w
+        exp = self._exp
         for z in X + Y:
             acc = [0] * d
             for A, V in heads:
-                mbar = attend(A, X, z)[2]
-                for i in range(d):
+                # mbar = self._attend(A, X, z)[2], inlined: the same operations in the same order
+                theta = []
+                for row in A:
+                    t = 0
+                    for a, zj in zip(row, z):
+                        t = t + a * zj
+                    theta.append(t)
+                scores = []
+                for xk in X:
+                    t = 0
+                    for th, x in zip(theta, xk):
+                        t = t + th * x
+                    scores.append(t)
+                top = max(scores)
+                e = [wk * exp(sk - top) for wk, sk in zip(w, scores)]
+                Zs = sum(e)
+                p = [ek / Zs for ek in e]
+                mbar = []
+                for i in rd:
+                    t = 0
+                    for pk, xk in zip(p, X):
+                        t = t + pk * xk[i]
+                    mbar.append(t)
+                for i in rd:
                     t = 0                                  # sum(V[i][j] * mbar[j]) as a loop, same order
                     for v, mb in zip(V[i], mbar):
                         t = t + v * mb
@@ -365,7 +402,7 @@ class HPModel:
         X, Y = self._unpack(state)
         P = [duals[k * d:(k + 1) * d] for k in range(n)]
         R = [duals[(n + a) * d:(n + a + 1) * d] for a in range(m)]
-        inv = self.be.convert(Fraction(1, H))
+        inv = self._inv(H)
         vel = [0] * nz
         ddual = [0] * nz
         grads = []
