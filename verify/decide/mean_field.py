@@ -536,6 +536,8 @@ class ParticleNet:
             g = P * (UX - UM[..., None])
             gtheta = _einsum("bhtk,bki->bhti", g, X)
             dA[:, l] = _einsum("bhti,btj->bhij", gtheta, Z)
+            if l == 0:              # the cotangent of the input tokens is not needed
+                break
             Gnew = G + _einsum("hij,bhti->btj", A[l], gtheta)              # through theta = A z
             Gnew[:, :n] += _einsum("bhtk,bhti->bki", P, U) + _einsum("bhtk,bhti->bki", g, theta)
             G = Gnew
