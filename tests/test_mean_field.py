@@ -161,3 +161,26 @@ def test_gradient_flow_calls_the_gradient_only_for_counted_evaluations():
     assert rows[0]["loss"] == orig(A0, V0, T)[0]
     loss, J = net.loss_and_jacobian(A0, V0, T)
     assert loss == orig(A0, V0, T)[0] and np.array_equal(J, net.jacobian(A0, V0))
+
+
+def test_two_term_contractions_equal_einsum_bit_for_bit():
+    """ParticleNet's d = 2 contractions (_sum2) against the einsums they replace, signed zeros included."""
+    from verify.decide.mean_field import _sum2
+
+    rng = np.random.default_rng(5)
+    for trial in range(30):
+        A = rng.normal(size=(16, 2, 2))
+        Z = rng.normal(size=(2, 5, 2))
+        A[rng.random(A.shape) < 0.4] = -0.0 if trial % 2 else 0.0
+        Z[rng.random(Z.shape) < 0.3] = -0.0
+        X = Z[:, :3]
+        th = np.einsum("hij,btj->bhti", A, Z)
+        assert th.tobytes() == _sum2(A[None, :, None, :, 0], Z[:, None, :, None, 0], A[None, :, None, :, 1],
+                                     Z[:, None, :, None, 1]).tobytes()
+        U = np.einsum("hji,btj->bhti", A, Z)
+        assert U.tobytes() == _sum2(A[None, :, None, 0, :], Z[:, None, :, None, 0], A[None, :, None, 1, :],
+                                    Z[:, None, :, None, 1]).tobytes()
+        assert np.einsum("bhti,bki->bhtk", U, X).tobytes() == _sum2(
+            U[..., None, 0], X[:, None, None, :, 0], U[..., None, 1], X[:, None, None, :, 1]).tobytes()
+        assert np.einsum("bhti,bhti->bht", U, th).tobytes() == _sum2(U[..., 0], th[..., 0], U[..., 1],
+                                                                    th[..., 1]).tobytes()

@@ -475,6 +475,18 @@ class HPModel:
 
 
 # ----------------------------------------------------------- float64 particle net with backprop (N10)
+def _sum2(x0, y0, x1, y1, zero: bool = True):
+    """x0*y0 + x1*y1 (+ 0.0): a two-term contraction of einsum as two products and one sum.  einsum
+    accumulates 0 + x0*y0 + x1*y1 into a zeroed output; a sum of two terms is the same number in either
+    order (IEEE addition commutes), and the final + 0.0 turns a -0 into +0 as einsum's zero start does, so
+    the result is the same bit for bit (tests/test_mean_field.py compares them, signed zeros included)."""
+    out = x0 * y0
+    out += x1 * y1
+    if zero:
+        out += 0.0
+    return out
+
+
 class ParticleNet:
     """The L-layer particle model for several inputs sharing query tokens, with reverse-mode gradients.
 
@@ -500,11 +512,20 @@ class ParticleNet:
         n = self.n
         Z = np.concatenate([self.ctx, self._query_block], axis=1)
         logw = self._logw_scores
+        d2 = A.shape[-1] == 2
         tape = []
         for l in range(L):
             X = Z[:, :n]
-            theta = _einsum("hij,btj->bhti", A[l], Z)
-            s = _einsum("bhti,bki->bhtk", theta, X) + logw
+            if d2:          # the same numbers as the einsums below, with less overhead (see _sum2)
+                Al = A[l]
+                theta = _sum2(Al[None, :, None, :, 0], Z[:, None, :, None, 0], Al[None, :, None, :, 1],
+                              Z[:, None, :, None, 1])
+                # + logw (non-zero) absorbs the sign of a zero sum: no + 0.0 needed
+                s = _sum2(theta[..., None, 0], X[:, None, None, :, 0], theta[..., None, 1],
+                          X[:, None, None, :, 1], zero=False) + logw
+            else:
+                theta = _einsum("hij,btj->bhti", A[l], Z)
+                s = _einsum("bhti,bki->bhtk", theta, X) + logw
             s -= s.max(axis=-1, keepdims=True)
             P = np.exp(s)
             P /= P.sum(axis=-1, keepdims=True)
@@ -526,13 +547,21 @@ class ParticleNet:
         G[:, n:] = G_out
         dA = np.zeros((b,) + A.shape)
         dV = np.zeros((b,) + V.shape)
+        d2 = A.shape[-1] == 2
         for l in reversed(range(L)):
             Z, theta, P, M = tape[l]
             X = Z[:, :n]
             dV[:, l] = c * _einsum("bti,bhtj->bhij", G, M)
-            U = c * _einsum("hji,btj->bhti", V[l], G)                    # V^T g per (b, h, t)
-            UX = _einsum("bhti,bki->bhtk", U, X)
-            UM = _einsum("bhti,bhti->bht", U, M)
+            if d2:          # the same numbers as the einsums below (see _sum2)
+                Vl = V[l]
+                U = c * _sum2(Vl[None, :, None, 0, :], G[:, None, :, None, 0], Vl[None, :, None, 1, :],
+                              G[:, None, :, None, 1])
+                UX = _sum2(U[..., None, 0], X[:, None, None, :, 0], U[..., None, 1], X[:, None, None, :, 1])
+                UM = _sum2(U[..., 0], M[..., 0], U[..., 1], M[..., 1])
+            else:
+                U = c * _einsum("hji,btj->bhti", V[l], G)                    # V^T g per (b, h, t)
+                UX = _einsum("bhti,bki->bhtk", U, X)
+                UM = _einsum("bhti,bhti->bht", U, M)
             g = P * (UX - UM[..., None])
             gtheta = _einsum("bhtk,bki->bhti", g, X)
             dA[:, l] = _einsum("bhti,btj->bhij", gtheta, Z)
