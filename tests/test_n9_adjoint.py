@@ -41,3 +41,17 @@ def test_exact_instance():
         assert check_adjoint_exact_instance(variant=variant).verdict is Verdict.REFUTED
     with pytest.raises(InputError, match="^v"):
         check_adjoint_exact_instance("full", v=0)
+
+
+def test_fd_loss_memo_returns_the_direct_numbers():
+    from verify.checks.n9_adjoint_gradient import (BETA, QUERY, QUERY_TARGET, TARGETS, WEIGHTS, _LOSS_MEMO,
+                                                   _loss_value, n9_configuration)
+    from verify.decide.mean_field import HPModel, backend
+
+    layers, _ = n9_configuration("layers-4")
+    be = backend("gmpy2", 20)
+    first = _loss_value(layers, be, 1, 3)
+    assert _loss_value(layers, be, 1, 3) is first and len(_LOSS_MEMO) >= 1
+    direct = HPModel(BETA, WEIGHTS, layers, QUERY, be).loss_value(TARGETS, QUERY_TARGET, 1, 3)
+    assert repr(direct[0]) == repr(first[0]) and direct[1] == first[1]
+    assert _loss_value(layers, backend("gmpy2", 21), 1, 3) is not first          # precision is part of the key

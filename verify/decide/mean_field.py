@@ -58,6 +58,15 @@ from ..arith.context import EXACT, Context, MpfrContext, MpmathContext
 from ..errors import InputError, SizeLimitError
 from ..laws.cgf import discrete_grad_float as tilted_mean  # ∇Λ_μ(θ), μ = Σ_k w_k δ_{keys_k} (float64)
 
+try:        # the C routine np.einsum calls when optimize=False (the default): the same call, without the
+    #         Python-level dispatch (the particle net makes ~50 tiny einsum calls per gradient)
+    from numpy._core.multiarray import c_einsum as _einsum
+except ImportError:             # numpy 1.x
+    try:
+        from numpy.core.multiarray import c_einsum as _einsum
+    except ImportError:
+        _einsum = np.einsum
+
 __all__ = [
     "tilted_mean", "particle_forward", "mean_field_velocity", "mean_field_flow",
     "BACKENDS", "backend", "HPModel", "gbs_integrate",
@@ -203,12 +212,15 @@ def gbs_integrate(f, y0: list, s0, s1, macro_steps: int, levels: int, ctx: Conte
     err = 0.0
     s = s0
     ns = [2 * (j + 1) for j in range(levels)]
+    # the extrapolation constants, converted once (the same conversions every macro step made)
+    ratios = [[ctx.convert(Fraction(ns[j] ** 2, ns[j - k] ** 2) - 1) for k in range(j + 1)] for j in range(levels)]
     for _ in range(macro_steps):
         table = []
+        f_start = f(s, y)               # f(s, y) opens every level's midpoint rule: evaluated once (f is pure)
         for j, n in enumerate(ns):
             h = H / n
             z0 = y
-            f0 = f(s, z0)
+            f0 = f_start
             z1 = [a + h * b for a, b in zip(z0, f0)]
             for i in range(1, n):
                 fi = f(s + i * h, z1)
@@ -216,7 +228,7 @@ def gbs_integrate(f, y0: list, s0, s1, macro_steps: int, levels: int, ctx: Conte
             fn = f(s + H, z1)
             row = [[(a + b + h * c) / 2 for a, b, c in zip(z0, z1, fn)]]
             for k in range(1, j + 1):
-                ratio = ctx.convert(Fraction(ns[j] ** 2, ns[j - k] ** 2) - 1)
+                ratio = ratios[j][k]
                 prev = table[j - 1][k - 1]
                 cur = row[k - 1]
                 row.append([c + (c - p) / ratio for c, p in zip(cur, prev)])
@@ -249,6 +261,9 @@ class HPModel:
 
     def __init__(self, ctx, weights, layers, queries=(), be: Optional[Context] = None):
         self.be = be or backend()
+        # MpfrContext.exp is gmpy2.exp of its argument: call it directly (same function, one call less)
+        self._exp = self.be._g.exp if type(self.be) is MpfrContext else self.be.exp
+        self._invs = {}
         self.d = len(ctx[0])
         self.n = len(ctx)
         self.m = len(queries)
@@ -278,7 +293,7 @@ class HPModel:
                 t = t + th * x
             scores.append(t)
         top = max(scores)
-        exp = self.be.exp
+        exp = self._exp
         e = [wk * exp(sk - top) for wk, sk in zip(self.w, scores)]
         Z = sum(e)
         p = [ek / Z for ek in e]
@@ -296,17 +311,48 @@ class HPModel:
         Y = [y[(n + a) * d:(n + a + 1) * d] for a in range(m)]
         return X, Y
 
+    def _inv(self, H):
+        """1/H in the backend (converted once per H; every call is inside ``self.be.scope()``)."""
+        v = self._invs.get(H)
+        if v is None:
+            v = self._invs[H] = self.be.convert(Fraction(1, H))
+        return v
+
     def velocity(self, heads, y):
         X, Y = self._unpack(y)
         d = self.d
+        rd = range(d)
         out = []
-        inv = self.be.convert(Fraction(1, len(heads)))
-        attend = self._attend
+        inv = self._inv(len(heads))
+        w = self.w
+        exp = self._exp
         for z in X + Y:
             acc = [0] * d
             for A, V in heads:
-                mbar = attend(A, X, z)[2]
-                for i in range(d):
+                # mbar = self._attend(A, X, z)[2], inlined: the same operations in the same order
+                theta = []
+                for row in A:
+                    t = 0
+                    for a, zj in zip(row, z):
+                        t = t + a * zj
+                    theta.append(t)
+                scores = []
+                for xk in X:
+                    t = 0
+                    for th, x in zip(theta, xk):
+                        t = t + th * x
+                    scores.append(t)
+                top = max(scores)
+                e = [wk * exp(sk - top) for wk, sk in zip(w, scores)]
+                Zs = sum(e)
+                p = [ek / Zs for ek in e]
+                mbar = []
+                for i in rd:
+                    t = 0
+                    for pk, xk in zip(p, X):
+                        t = t + pk * xk[i]
+                    mbar.append(t)
+                for i in rd:
                     t = 0                                  # sum(V[i][j] * mbar[j]) as a loop, same order
                     for v, mb in zip(V[i], mbar):
                         t = t + v * mb
@@ -356,7 +402,7 @@ class HPModel:
         X, Y = self._unpack(state)
         P = [duals[k * d:(k + 1) * d] for k in range(n)]
         R = [duals[(n + a) * d:(n + a + 1) * d] for a in range(m)]
-        inv = self.be.convert(Fraction(1, H))
+        inv = self._inv(H)
         vel = [0] * nz
         ddual = [0] * nz
         grads = []
@@ -429,6 +475,18 @@ class HPModel:
 
 
 # ----------------------------------------------------------- float64 particle net with backprop (N10)
+def _sum2(x0, y0, x1, y1, zero: bool = True):
+    """x0*y0 + x1*y1 (+ 0.0): a two-term contraction of einsum as two products and one sum.  einsum
+    accumulates 0 + x0*y0 + x1*y1 into a zeroed output; a sum of two terms is the same number in either
+    order (IEEE addition commutes), and the final + 0.0 turns a -0 into +0 as einsum's zero start does, so
+    the result is the same bit for bit (tests/test_mean_field.py compares them, signed zeros included)."""
+    out = x0 * y0
+    out += x1 * y1
+    if zero:
+        out += 0.0
+    return out
+
+
 class ParticleNet:
     """The L-layer particle model for several inputs sharing query tokens, with reverse-mode gradients.
 
@@ -445,23 +503,35 @@ class ParticleNet:
         self.logw = np.stack([np.log(np.asarray(w, float)) for _, w in inputs])   # (b, n)
         self.queries = np.asarray(queries, float)
         self.n = self.ctx.shape[1]
+        # constants of every forward pass (the same arrays the pass used to rebuild each call)
+        self._query_block = np.broadcast_to(self.queries, (self.ctx.shape[0],) + self.queries.shape)
+        self._logw_scores = self.logw[:, None, None, :]
 
     def _forward(self, A, V):
         L, H = A.shape[:2]
         n = self.n
-        b = self.ctx.shape[0]
-        Z = np.concatenate([self.ctx, np.broadcast_to(self.queries, (b,) + self.queries.shape)], axis=1)
+        Z = np.concatenate([self.ctx, self._query_block], axis=1)
+        logw = self._logw_scores
+        d2 = A.shape[-1] == 2
         tape = []
         for l in range(L):
             X = Z[:, :n]
-            theta = np.einsum("hij,btj->bhti", A[l], Z)
-            s = np.einsum("bhti,bki->bhtk", theta, X) + self.logw[:, None, None, :]
+            if d2:          # the same numbers as the einsums below, with less overhead (see _sum2)
+                Al = A[l]
+                theta = _sum2(Al[None, :, None, :, 0], Z[:, None, :, None, 0], Al[None, :, None, :, 1],
+                              Z[:, None, :, None, 1])
+                # + logw (non-zero) absorbs the sign of a zero sum: no + 0.0 needed
+                s = _sum2(theta[..., None, 0], X[:, None, None, :, 0], theta[..., None, 1],
+                          X[:, None, None, :, 1], zero=False) + logw
+            else:
+                theta = _einsum("hij,btj->bhti", A[l], Z)
+                s = _einsum("bhti,bki->bhtk", theta, X) + logw
             s -= s.max(axis=-1, keepdims=True)
             P = np.exp(s)
             P /= P.sum(axis=-1, keepdims=True)
-            M = np.einsum("bhtk,bki->bhti", P, X)
+            M = _einsum("bhtk,bki->bhti", P, X)
             tape.append((Z, theta, P, M))
-            Z = Z + np.einsum("hij,bhtj->bti", V[l], M) / (L * H)
+            Z = Z + _einsum("hij,bhtj->bti", V[l], M) / (L * H)
         return Z, tape
 
     def outputs(self, A, V):
@@ -477,18 +547,28 @@ class ParticleNet:
         G[:, n:] = G_out
         dA = np.zeros((b,) + A.shape)
         dV = np.zeros((b,) + V.shape)
+        d2 = A.shape[-1] == 2
         for l in reversed(range(L)):
             Z, theta, P, M = tape[l]
             X = Z[:, :n]
-            dV[:, l] = c * np.einsum("bti,bhtj->bhij", G, M)
-            U = c * np.einsum("hji,btj->bhti", V[l], G)                    # V^T g per (b, h, t)
-            UX = np.einsum("bhti,bki->bhtk", U, X)
-            UM = np.einsum("bhti,bhti->bht", U, M)
+            dV[:, l] = c * _einsum("bti,bhtj->bhij", G, M)
+            if d2:          # the same numbers as the einsums below (see _sum2)
+                Vl = V[l]
+                U = c * _sum2(Vl[None, :, None, 0, :], G[:, None, :, None, 0], Vl[None, :, None, 1, :],
+                              G[:, None, :, None, 1])
+                UX = _sum2(U[..., None, 0], X[:, None, None, :, 0], U[..., None, 1], X[:, None, None, :, 1])
+                UM = _sum2(U[..., 0], M[..., 0], U[..., 1], M[..., 1])
+            else:
+                U = c * _einsum("hji,btj->bhti", V[l], G)                    # V^T g per (b, h, t)
+                UX = _einsum("bhti,bki->bhtk", U, X)
+                UM = _einsum("bhti,bhti->bht", U, M)
             g = P * (UX - UM[..., None])
-            gtheta = np.einsum("bhtk,bki->bhti", g, X)
-            dA[:, l] = np.einsum("bhti,btj->bhij", gtheta, Z)
-            Gnew = G + np.einsum("hij,bhti->btj", A[l], gtheta)              # through theta = A z
-            Gnew[:, :n] += np.einsum("bhtk,bhti->bki", P, U) + np.einsum("bhtk,bhti->bki", g, theta)
+            gtheta = _einsum("bhtk,bki->bhti", g, X)
+            dA[:, l] = _einsum("bhti,btj->bhij", gtheta, Z)
+            if l == 0:              # the cotangent of the input tokens is not needed
+                break
+            Gnew = G + _einsum("hij,bhti->btj", A[l], gtheta)              # through theta = A z
+            Gnew[:, :n] += _einsum("bhtk,bhti->bki", P, U) + _einsum("bhtk,bhti->bki", g, theta)
             G = Gnew
         return dA, dV
 
@@ -499,9 +579,17 @@ class ParticleNet:
         dA, dV = self._backward(tape, A, V, r)
         return 0.5 * float(np.sum(r * r)), dA.sum(axis=0), dV.sum(axis=0)
 
+    def loss_and_jacobian(self, A, V, targets):
+        """(ℒ, J) from one forward pass: the loss of :meth:`loss_and_grad` and :meth:`jacobian`, the same numbers."""
+        Zf, tape = self._forward(A, V)
+        r = Zf[:, self.n:] - np.asarray(targets, float)
+        return 0.5 * float(np.sum(r * r)), self._jacobian(tape, A, V)
+
     def jacobian(self, A, V) -> np.ndarray:
         """J: rows = outputs (i, a, c) (law-major), columns = parameters (A then V, flattened)."""
-        _, tape = self._forward(A, V)
+        return self._jacobian(self._forward(A, V)[1], A, V)
+
+    def _jacobian(self, tape, A, V) -> np.ndarray:
         b = self.ctx.shape[0]
         m, d = self.queries.shape
         J = np.zeros((b, m, d, 2 * A.size))
@@ -583,6 +671,12 @@ def _lowrank_bdf():
             self.lu = self._lu
             self.solve_lu = lambda LU, b: LU.solve(b)
 
+        def _validate_jac(self, jac, sparsity):
+            # BDF.__init__ would estimate a dense finite-difference Jacobian here (one rhs call per parameter,
+            # not counted in nfev) that __init__ above replaces at once by the low-rank one: skip it.  Nothing
+            # else reads it (its jac_factor only feeds later finite-difference Jacobians, which never happen)
+            return None, None
+
         def _lu(self, A):
             self.nlu += 1
             return A
@@ -630,8 +724,8 @@ def gradient_flow(net: ParticleNet, A0, V0, targets, t_end: float, times, rtol: 
     rows = []
     for t in times:
         A, V = split(sol.sol(t) if t > 0 else y0)
-        loss, _, _ = net.loss_and_grad(A, V, targets)
-        K = ntk_from_jacobian(net.jacobian(A, V), L, H)
+        loss, J = net.loss_and_jacobian(A, V, targets)       # one forward pass for both (same numbers)
+        K = ntk_from_jacobian(J, L, H)
         rows.append({"t": float(t), "loss": loss, "lambda_min": float(np.linalg.eigvalsh(K)[0])})
     info = {"solver": solver, "rtol": rtol, "atol": atol, "nfev": int(sol.nfev), "steps": int(len(sol.t) - 1)}
     return rows, info
