@@ -772,8 +772,11 @@ def _residual_core(A: list, n: int, prec: int, u2: Fraction, entry: Fraction, bl
     sums = [fmpz(0)] * n                   # sum_j |R'_ij| over the entries computed so far
     pivots = []
 
-    def fl(v: int) -> float:
-        return float(Fraction(int(v)) * u2)
+    def fl(v: int) -> float:                # an approximate pivot (evidence only)
+        try:
+            return float(Fraction(int(v)) * u2)
+        except OverflowError:
+            return float("inf") if v > 0 else float("-inf")
 
     for j0 in range(0, n, block):
         j1 = min(n, j0 + block)
