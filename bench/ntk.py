@@ -16,8 +16,10 @@ Columns (medians over the repeats):
               (verify.decide.ntk_gram.ntk_gram_features, shared exponentials) and, up to 64 rows, the panel
               ball Cholesky (verify.arith.ball.ball_cholesky_panel) of the Gram built slab by slab as far as
               the factorisation gets; above 64 rows the residual certificate
-              (verify.arith.ball.certify_pd_residual: a floating-point Cholesky factor L of the Gram's
-              midpoints minus c I and a rigorous bound on the rows of K - c I - L L^T); the ladder started
+              (verify.arith.ball.certify_pd_residual: a fixed-point Cholesky factor L of the Gram's
+              midpoints minus c I in exact integers, whose residual K - c I - L L^T is then exact up to the
+              radii, and a rigorous bound on its rows; the finer rungs of verify.decide.ntk.residual_ladder,
+              64, 128, 192, 256, 384, ...); the ladder started
               at the rung the float64 Gram predicts (verify.decide.ntk.predicted_start: its condition number,
               and above 64 rows how far a shifted float64 Cholesky gets; the float64 Gram's time is counted
               in 'after');
@@ -28,6 +30,14 @@ Ratios: before / after (the speed-up), after / float64 and before / float64 (cer
 """
 
 from __future__ import annotations
+
+import os
+
+# numpy's BLAS on one thread, like every other path here: on the shared 2-core machine a threaded OpenBLAS
+# spins (measured: eigvalsh of the 400-row Gram 1.2 s of CPU time threaded, 0.009 s on one thread).  Only
+# effective when numpy is first imported here (python3 bench/ntk.py), not under bench/run.py.
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 
 import argparse
 import random
@@ -42,7 +52,7 @@ from flint import arb_mat
 import scipy.linalg.lapack  # noqa: F401  (imported once here, not inside the first timed row)
 
 from verify.decide.ntk import (FLOAT64_UNDECIDED_RATIO, RESIDUAL_MIN_SIZE, ladder_cholesky, predicted_start,
-                               shifted_cholesky_pivots)
+                               residual_ladder, shifted_cholesky_pivots)
 from verify.decide.ntk_gram import _discrete_atoms, apply_head, gaussian_heads, ntk_gram_float64, query_lists
 from verify.arith.ball import ball_cholesky, workprec
 from verify.laws import Discrete
@@ -98,11 +108,12 @@ def after(laws, heads):
     M = ntk_gram_float64(laws, query_lists(laws, QUERIES), heads)
     eig = np.linalg.eigvalsh(M)
     ratio = float(eig[0] / eig[-1])
+    rungs = residual_ladder(LADDER) if len(M) > RESIDUAL_MIN_SIZE else LADDER
     start = predicted_start({"size": len(M), "ratio": ratio, "undecided": not abs(ratio) > FLOAT64_UNDECIDED_RATIO,
                              "naive_rule": "PD" if eig[0] > 0 else "not PD",
                              **({"shifted_cholesky_pivots": shifted_cholesky_pivots(M)} if len(M) > RESIDUAL_MIN_SIZE
-                                else {})}, LADDER)
-    feats, chol, attempts = ladder_cholesky(laws, QUERIES, LADDER[start:], head_set=heads)
+                                else {})}, rungs)
+    feats, chol, attempts = ladder_cholesky(laws, QUERIES, rungs[start:], head_set=heads)
     return (("PD" if chol.positive_definite else "undecided"), attempts[-1]["precision_bits"],
             time.perf_counter() - t0, time.process_time() - c0)
 

@@ -116,3 +116,34 @@ def test_lower_product_encloses_the_gram(monkeypatch):
     n = feats.size
     assert all(Lw[i, j].overlaps(K[i, j]) for i in range(n) for j in range(i + 1))
     assert all(Lw[i, j] == 0 for i in range(n) for j in range(i + 1, n))
+
+
+def _rank_one_update(n, eps):
+    """I - (1 + eps) u u^T / |u|^2 for an integer vector u: eigenvalue -eps along u, 1 elsewhere (exact)."""
+    u = [F((-1) ** i * (i % 7 + 1)) for i in range(n)]
+    uu = sum(x * x for x in u)
+    return arb_mat(n, n, [to_ball((1 if i == j else 0) - (1 + eps) * u[i] * u[j] / uu)
+                          for i in range(n) for j in range(n)])
+
+
+def test_integer_factor_separates_a_tiny_negative_from_a_tiny_positive_eigenvalue():
+    # 70 rows (above the panel width 32, several panels): lambda_min = +-2^-150; at 256 bits the shift
+    # c ~ 8 n^2 2^-256 is far below 2^-150, so PD is certified, and the indefinite twin never is
+    n = 70
+    with workprec(256):
+        pd, neg, sing = (_rank_one_update(n, e) for e in (F(-1, 2 ** 150), F(1, 2 ** 150), F(0)))
+        r = certify_pd_residual(pd)
+        assert r.positive_definite is True and r.residual < r.shift < F(1, 2 ** 150)
+        for block in (9, 32):
+            assert certify_pd_residual(neg, block).positive_definite is None
+            assert certify_pd_residual(sing, block).positive_definite is None
+    with workprec(128):        # too few bits for a condition number of 2^150: undecided, never "PD"
+        assert certify_pd_residual(pd).positive_definite is None
+
+
+def test_residual_ladder_adds_rungs_between_doublings_only():
+    from verify.decide.ntk import residual_ladder
+
+    assert residual_ladder((64, 128, 256, 512)) == (64, 128, 192, 256, 384, 512)
+    assert residual_ladder((200, 400, 800)) == (200, 320, 400, 640, 800)
+    assert residual_ladder((200,)) == (200,) and residual_ladder((256, 300)) == (256, 300)

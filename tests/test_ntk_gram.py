@@ -131,3 +131,15 @@ def test_size_limits_refused_up_front():
 def test_domain_error_for_laplace_outside_its_domain():
     with pytest.raises(DomainError, match="^heads"):
         ntk_gram([SymmetricLaplace([[1, 0], [0, 1]])], Q94, head_set=[[[10, 0], [0, 10]]])
+
+
+def test_gaussian_heads_memo_returns_the_same_exact_heads_and_a_fresh_info():
+    from verify.decide import ntk_gram as NG
+
+    NG._HEADS_CACHE.clear()
+    h1, i1 = NG.gaussian_heads(5, 2, seed=3, scale=F(1, 4))
+    i1["seed"] = -1                                   # a caller mutating its info must not reach the memo
+    h2, i2 = NG.gaussian_heads(5, 2, seed=3, scale=F(1, 4))
+    assert h1 == h2 and i2["seed"] == 3 and len(NG._HEADS_CACHE) == 1
+    assert NG.gaussian_heads(5, 2, seed=4, scale=F(1, 4))[0] != h1       # another seed: other heads
+    assert NG.gaussian_heads(5, 2, seed=3, scale=F(1, 2))[0] != h1       # another scale: other heads

@@ -30,8 +30,9 @@ time with the panel solves and trailing updates in Arb's ``arb_mat`` routines; :
 and :func:`ball_cholesky_panel` keep the textbook order with the inner sums as ``arb_mat`` products (the
 panel version reads the matrix one column panel at a time, so a lazily built matrix is built only as far
 as the factorisation gets).  :func:`certify_pd_residual` proves positive-definiteness without an interval
-factorisation: a floating-point Cholesky factor L of the midpoints minus c I (:func:`approximate_cholesky`)
-and a rigorous bound, below c, on the absolute row sums of K - c I - L L^T.
+factorisation: a fixed-point Cholesky factor L of the midpoints minus c I, computed in exact integer
+arithmetic (``fmpz_mat``), whose residual K - c I - L L^T it therefore knows exactly up to the entries'
+radii and one rounding, and a rigorous bound, below c, on that residual's absolute row sums.
 
 Soundness
 ---------
@@ -66,7 +67,7 @@ __all__ = [
     "ball_cholesky", "ball_cholesky_blocked", "ball_cholesky_dot", "ball_cholesky_panel", "lower_column_blocks",
     "CholeskyOutcome", "CHOLESKY_BLOCK", "CHOLESKY_PANEL",
     "certify_positive_definite", "certify_full_column_rank", "approximate_cholesky", "certify_pd_residual",
-    "ResidualOutcome", "RESIDUAL_BLOCK",
+    "ResidualOutcome", "RESIDUAL_BLOCK", "RESIDUAL_PANEL",
     "ball_str",
 ]
 
@@ -568,6 +569,7 @@ def certify_full_column_rank(build: Callable[[int], Sequence[Sequence[arb]]],
 # ------------------------------------------------------------------------------- PD by a residual bound
 RESIDUAL_BLOCK = 128      # the block size of approximate_cholesky
 RESIDUAL_LEAF = 32        # ... and of its leading blocks (the textbook loop at or below)
+RESIDUAL_PANEL = 32       # the panel width of certify_pd_residual's integer factorisation
 
 
 def _mirrored_lower(K: arb_mat) -> arb_mat:
@@ -581,7 +583,8 @@ def approximate_cholesky(M: arb_mat, block: int = RESIDUAL_BLOCK, leaf: int = RE
     """(L, pivots, failed_at): a floating-point Cholesky factor of the symmetric ``arb_mat`` M at the current
     precision, with no error bound: L is an n x n lower-triangular ``arb_mat`` of exact (midpoint) entries,
     ``pivots`` the approximate squared pivots (Python floats), ``failed_at`` the first pivot not > 0 (then
-    L is None) or None.  It decides nothing: :func:`certify_pd_residual` proves a bound on its residual.
+    L is None) or None.  It decides nothing (the arb version of the factor; :func:`certify_pd_residual`
+factors in exact integers instead, which is faster and gives the residual exactly).
 
     Right-looking, ``block`` columns at a time on the midpoints: the leading block by the same routine with
     blocks of ``leaf`` columns (the textbook loop at or below ``leaf``), the panel L21^T = L11^-1 A21^T by
@@ -666,77 +669,152 @@ class ResidualOutcome:
     failed_at: Optional[int] = None
 
 
-def certify_pd_residual(K: arb_mat, block: int = RESIDUAL_BLOCK) -> ResidualOutcome:
+def _mid_fixed(x: arb, s: int) -> int:
+    """floor(mid(x) 2^s) as an ``fmpz`` (exact: the midpoint is a dyadic number)."""
+    m, e = x.mid().man_exp()
+    e = int(e) + s
+    return m << e if e >= 0 else m >> -e
+
+
+def certify_pd_residual(K: arb_mat, block: int = RESIDUAL_PANEL) -> ResidualOutcome:
     """Certify that every symmetric matrix inside the ball matrix K (lower triangle read) is positive definite,
-    from a floating-point Cholesky factor and a rigorous bound on its residual, at the current precision.
+    from a fixed-point Cholesky factor computed in exact integer arithmetic, whose residual is then exact.
 
     Algorithm
     ---------
-    K is mirrored from its lower triangle; c = 8 (n + 2)^2 2^-p max_i mid(K_ii) (p the working precision: a
-    few times the backward error a p-bit Cholesky is expected to make, and the entries' own radii).  :func:`approximate_cholesky` of
-    mid(K) - c I gives an exact dyadic lower-triangular L (no error bound needed).  Then
-    R = (K - c I) - L L^T as balls (one ``arb_mat`` product) and for every row i the upper bound s_i of
-    sum_j |R_ij| (``abs_upper`` of each ball, summed in ball arithmetic); PD when c - max_i s_i is
-    certainly > 0.  Cost: two n^3 products inside Arb (the factor's trailing updates, L L^T) at p bits,
-    n b^2 / 6 ball operations in Python (b = ``block``).
+    p = the working precision, t = max_i mid(K_ii), u = 2^-s with u ~ 2^-(p+8) sqrt(t) (a fixed-point
+    quantum).  K's midpoints are rounded down to integers at scale u^2 (Kz = floor(mid(K) / u^2), the lower
+    triangle mirrored) and the shift is the integer C = floor(8 (n + 2)^2 t_z 2^-p) (t_z = max_i Kz_ii),
+    i.e. c = C u^2 (about 8 (n + 2)^2 2^-p t: a few times the error a p-bit factorisation is expected to
+    make, and the entries' own radii).  A left-looking Cholesky of the integer matrix A = Kz - C I by panels
+    of ``block`` columns gives an integer lower-triangular Z (L = Z u): per panel one ``fmpz_mat`` product
+    with the columns already factored, then per column one ``fmpz_mat`` matrix-vector product, an integer
+    square root for the pivot and round-to-nearest integer divisions below it.  Every Schur complement
+    entry is computed exactly, so the residual R' = A - Z Z^T falls out of the factorisation exactly, entry
+    by entry (R'_ij = S_ij - Z_ij Z_jj).  With r = the largest radius of K's lower entries, the row bound
+    is s_i = (sum_j |R'_ij| + n) u^2 + n r (R' symmetric), compared exactly with c.  Cost: about n^3/6
+    integer multiply-adds inside flint, n^2/2 integer operations in Python.
 
     Soundness
     ---------
-    Fix any symmetric matrix A inside the balls.  L, c are exact, so A - c I - L L^T lies entry for entry
-    inside the balls of R (Arb's inclusion guarantee, docs/conventions.md section 2); it is symmetric, so
-    its spectral radius is at most its largest absolute row sum, at most max_i s_i < c.  Hence
-    S = A - L L^T = c I + (A - c I - L L^T) has every eigenvalue >= c - max_i s_i > 0, and A = L L^T + S is
-    positive semidefinite plus positive definite: positive definite.  The floating-point factor only
-    chooses L; whether it is accurate decides nothing but whether the bound passes.  The precision a
-    success needs is about log2 of the condition number plus 2 log2 n bits, against about one bit per row
-    more for the interval Cholesky, whose radii grow down the factorisation.
+    Fix any symmetric matrix A inside the balls (only the lower triangle is read; the upper one mirrors it).
+    L = Z u and c = C u^2 are exact, and A - c I - L L^T = (A - mid K) + (mid K - Kz u^2) + R' u^2 entry
+    for entry, with |A_ij - mid K_ij| <= r (the balls), 0 <= mid K_ij - Kz_ij u^2 < u^2 (the floor) and
+    R' exact; it is symmetric, so its spectral radius is at most its largest absolute row sum, at most
+    max_i s_i < c.  Hence S = A - L L^T has every eigenvalue >= c - max_i s_i > 0, and A = L L^T + S is
+    positive semidefinite plus positive definite: positive definite.  The factorisation only chooses Z (the
+    roundings, the square roots); whether it is accurate decides nothing but whether the bound passes.  The
+    precision a success needs is about log2 of the condition number plus 2 log2 n bits, against about one
+    bit per row more for the interval Cholesky, whose radii grow down the factorisation.
 
     Limits
     ------
-    ``None`` (undecided, never "not PD") when the approximate factorisation breaks down (``failed_at``:
-    a pivot of mid(K) - c I not > 0, e.g. lambda_min(K) below c) or the bound fails; a non-square matrix is
-    a ``ValueError``.  The pivots are floating-point estimates, not enclosures.
+    ``None`` (undecided, never "not PD") when the factorisation breaks down (``failed_at``: a pivot of
+    A not > 0, e.g. lambda_min(K) below c), an entry is not finite, or the bound fails; a non-square
+    matrix is a ``ValueError``.  The pivots are floating-point estimates, not enclosures.
     """
     if not isinstance(K, arb_mat):
         raise ValueError("K: must be an arb_mat")
     n = K.nrows()
     if K.ncols() != n:
         raise ValueError(f"K: {n} x {K.ncols()} is not square")
-    Ks = _mirrored_lower(K)
+    if not isinstance(block, int) or block < 1:
+        raise ValueError(f"block: must be an integer >= 1, got {block!r}")
     prec = ctx.prec
-    top = max((Ks[i, i].mid() for i in range(n)), default=arb(0))
+    e = K.entries()
+    lower = [e[i * n:i * n + i + 1] for i in range(n)]
+    if not n or not all(x.is_finite() for row in lower for x in row):
+        return ResidualOutcome(None, None, None, (), failed_at=0)
+    top = max(row[-1].mid() for row in lower)
     if not top > 0:
         return ResidualOutcome(None, None, None, (), failed_at=0)
-    c = (arb(8 * (n + 2) ** 2) * top * arb(2) ** (-prec)).mid()
-    cI = arb_mat(n, n, [c if i == j else 0 for i in range(n) for j in range(n)])
-    L, pivots, failed = approximate_cholesky(Ks.mid() - cI, block)
-    if L is None:
-        return ResidualOutcome(None, None, None, pivots, failed_at=failed)
-    ke, le = Ks.entries(), L.entries()
-    sums = [arb(0)] * n
-    # R = K - c I - L L^T on the lower triangle, one block column of RESIDUAL_BLOCK at a time: rows J0..n of
-    # L L^T need only L's first J1 columns (L is lower triangular), one arb_mat product each
-    for J0 in range(0, n, block):
-        J1 = min(n, J0 + block)
-        A = arb_mat([le[i * n:i * n + J1] for i in range(J0, n)])
-        B = arb_mat([le[i * n:i * n + J1] for i in range(J0, J1)])
-        b, h = J1 - J0, n - J0
-        Kb = arb_mat(h, b, [ke[(J0 + r) * n + J0 + q] for r in range(h) for q in range(b)])
-        Cb = arb_mat(h, b, [c if r == q else 0 for r in range(h) for q in range(b)])
-        R = (Kb - Cb - A * B.transpose()).entries()   # R[J0 + r, J0 + q] = (K - c I - L L^T)[J0 + r, J0 + q]
-        for r in range(h):
-            i = J0 + r
-            row = R[r * b:r * b + min(b, r + 1)]
-            for q, x in enumerate(row):
-                u = x.abs_upper()
-                sums[i] += u
-                if q != r:
-                    sums[J0 + q] += u                  # R is symmetric: R_ji = R_ij
-    worst = Fraction(0)
-    for s in sums:
-        if not s.is_finite():
-            return ResidualOutcome(None, arf_to_fraction(c.mid()), None, pivots, failed_at=n)
-        worst = max(worst, ball_bounds(s)[1])
-    shift = arf_to_fraction(c.mid())
-    return ResidualOutcome(True if worst < shift else None, shift, worst, pivots,
-                           failed_at=None if worst < shift else n)
+    s2 = 2 * (prec + 8) - _log2(top)                                    # u^2 = 2^-s2
+    A = [[_mid_fixed(x, s2) for x in row] for row in lower]
+    u2 = _pow2(-s2)
+    # |A_ij - Kz_ij u^2| <= (radius) + (floor error) for every A inside the balls
+    entry = ball_bounds(_max_rad(lower))[1] + u2
+    return _residual_core(A, n, prec, u2, entry, block)
+
+
+def _log2(x: arb) -> int:
+    """An integer within 1 of log2 of the positive exact number mid(x)."""
+    q = arf_to_fraction(x.mid())
+    return q.numerator.bit_length() - q.denominator.bit_length()
+
+
+def _pow2(k: int) -> Fraction:
+    return Fraction(2 ** k) if k >= 0 else Fraction(1, 2 ** -k)
+
+
+def _max_rad(rows) -> arb:
+    """The largest radius of the balls in ``rows`` (an exact arb: radii are dyadic numbers)."""
+    rmax = arb(0)
+    for row in rows:
+        for x in row:
+            rx = x.rad()
+            if rx > rmax:
+                rmax = rx
+    return rmax
+
+
+def _residual_core(A: list, n: int, prec: int, u2: Fraction, entry: Fraction, block: int) -> ResidualOutcome:
+    """The integer factorisation and exact residual of :func:`certify_pd_residual`: ``A`` the lower triangle
+    (rows of ``fmpz``) of an integer matrix at scale ``u2``, every entry of the exact matrix within ``entry``
+    of A u2 (modified in place: the shift is subtracted from its diagonal)."""
+    from flint import fmpz, fmpz_mat
+
+    if not max(row[-1] for row in A) > 0:
+        return ResidualOutcome(None, None, None, (), failed_at=0)
+    C = (8 * (n + 2) ** 2 * int(max(row[-1] for row in A))) >> prec
+    for i in range(n):
+        A[i][i] -= C
+    Z = [[] for _ in range(n)]              # Z[i] = [Z_i0, ..., Z_i,j-1]
+    sums = [fmpz(0)] * n                   # sum_j |R'_ij| over the entries computed so far
+    pivots = []
+
+    def fl(v: int) -> float:                # an approximate pivot (evidence only)
+        try:
+            return float(Fraction(int(v)) * u2)
+        except OverflowError:
+            return float("inf") if v > 0 else float("-inf")
+
+    for j0 in range(0, n, block):
+        j1 = min(n, j0 + block)
+        b, r = j1 - j0, n - j0
+        Cm = [A[j0 + rr][j0:j0 + min(b, rr + 1)] for rr in range(r)]
+        if j0:
+            W = (fmpz_mat([Z[i][:j0] for i in range(j0, n)]) * fmpz_mat([Z[i][:j0] for i in range(j0, j1)]).transpose()).entries()
+            for rr in range(r):
+                row = Cm[rr]
+                base = rr * b
+                for c in range(len(row)):
+                    row[c] -= W[base + c]
+        P = fmpz_mat(r, b)                  # the panel of Z, Z[j0:, j0:j1]
+        for c in range(b):
+            j = j0 + c
+            if c:
+                d = (P * fmpz_mat(b, 1, Z[j][j0:] + [0] * (b - c))).entries()
+                sjj = Cm[c][c] - d[c]
+            else:
+                d = None
+                sjj = Cm[c][c]
+            pivots.append(fl(sjj))
+            if not sjj > 0:
+                return ResidualOutcome(None, None, None, tuple(pivots), failed_at=j)
+            z = sjj.isqrt()
+            sums[j] += abs(sjj - z * z)
+            P[c, c] = z
+            Z[j].append(z)
+            z2 = 2 * z
+            for rr in range(c + 1, r):
+                t = Cm[rr][c] if d is None else Cm[rr][c] - d[rr]
+                q = (2 * t + z) // z2               # round(t / z)
+                P[rr, c] = q
+                Z[j0 + rr].append(q)
+                res = abs(t - q * z)                # R'_(j0+rr, j), exactly
+                sums[j0 + rr] += res
+                sums[j] += res
+    shift = C * u2
+    worst = (int(max(sums)) * u2) + n * entry
+    ok = worst < shift
+    return ResidualOutcome(True if ok else None, shift, worst, tuple(pivots), failed_at=None if ok else n)

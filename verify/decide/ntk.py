@@ -74,7 +74,7 @@ from ..errors import InputError
 from ..kernel import Rejected, ntk as kernel_ntk
 from ..results import Method, Result, Verdict
 
-__all__ = ["ntk_positive_definite", "ladder_cholesky", "predicted_bits", "float64_verdicts", "predicted_start",
+__all__ = ["ntk_positive_definite", "ladder_cholesky", "residual_ladder", "predicted_bits", "float64_verdicts", "predicted_start",
            "shifted_cholesky_pivots", "RESIDUAL_MIN_SIZE", "certified_spectrum", "null_vector_from_relation",
            "null_basis_from_relation", "numerical_null_basis", "canonical_basis", "instance_parameters", "pd_certificate",
            "null_certificate",
@@ -519,8 +519,8 @@ def ladder_cholesky(dists, queries, ladder: Sequence[int], **gram_args) -> tuple
     ``arb_mat`` product) handed to the Cholesky, which stops at the first pivot not certainly > 0, so a
     failing rung builds only the panels up to that pivot.  Above 64 rows: the lower triangle of
     k = F F^T / H (:meth:`~verify.decide.ntk_gram.GramFeatures.lower_product`, one product per slab),
-    a floating-point Cholesky factor L of mid(k) - c I and a rigorous bound on the rows of k - c I - L L^T
-    (attempts record ``"method": "residual"``; ``failed_at_pivot`` is where the floating-point factor broke
+    a fixed-point Cholesky factor L of mid(k) - c I in exact integers and a rigorous bound on the rows of
+    k - c I - L L^T (attempts record ``"method": "residual"``; ``failed_at_pivot`` is where the factor broke
     down, or n when the bound failed).  After a failure, the rungs q with 2 q below :func:`predicted_bits`
     are skipped (never the last one; recorded as ``skipped_after`` in the failed attempt).
 
@@ -565,6 +565,28 @@ def ladder_cholesky(dists, queries, ladder: Sequence[int], **gram_args) -> tuple
 
 
 RESIDUAL_MIN_SIZE = CHOLESKY_PANEL   # above this many rows a rung is decided by certify_pd_residual
+
+
+def residual_ladder(ladder: Sequence[int]) -> tuple:
+    """The rungs the residual certificate climbs (above ``RESIDUAL_MIN_SIZE`` rows): ``ladder`` with, between
+    consecutive rungs p < q, the rung 3p/2 rounded up to a multiple of 64 bits (one limb) when it lies strictly
+    between them.  Its cost grows with the limbs, and its need is about log2(cond) + 2 log2(n) bits, so a rung
+    half-way saves a limb or two where the doubling ladder overshoots.  Up to 64 rows the ladder is unchanged.
+
+    >>> residual_ladder((64, 128, 256, 512))
+    (64, 128, 192, 256, 384, 512)
+    >>> residual_ladder((200, 400, 800))
+    (200, 320, 400, 640, 800)
+    """
+    ladder = tuple(ladder)
+    out = []
+    for k, p in enumerate(ladder):
+        out.append(p)
+        if k + 1 < len(ladder):
+            mid = -(-3 * p // 128) * 64
+            if p < mid < ladder[k + 1]:
+                out.append(mid)
+    return tuple(out)
 SKIP_MIN_PIVOTS = 32      # pivots a failed rung must have passed before its growth predicts the next rungs
 
 
@@ -611,15 +633,17 @@ def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed
     if not ladder or any(not isinstance(p, int) or not 16 <= p <= 4096 for p in ladder):
         raise InputError("ladder", "must be a non-empty list of precisions in bits, each in [16, 4096]")
     ladder = tuple(ladder)
-    start, f64 = 0, None
+    start, f64, rungs = 0, None, ladder
     try:       # float64 evidence first: where to start the ladder (an error here is raised below, in order)
         qlists, H, _ = ntk_inputs(dists, queries, heads=heads, seed=seed, law=law, key_dim=key_dim,
                                   head_set=head_set, scale=scale, reading=reading)
+        if sum(len(q) for q in qlists) > RESIDUAL_MIN_SIZE:
+            rungs = residual_ladder(ladder)         # the residual certificate's finer rungs
         f64 = _float64_evidence(dists, _Inputs(qlists, H))
-        start = predicted_start(f64, ladder)
+        start = predicted_start(f64, rungs)
     except Exception:                               # noqa: BLE001 - the Gram below raises it properly
         f64 = None
-    feats, chol, attempts = ladder_cholesky(dists, queries, ladder[start:], heads=heads, seed=seed, law=law,
+    feats, chol, attempts = ladder_cholesky(dists, queries, rungs[start:], heads=heads, seed=seed, law=law,
                                             key_dim=key_dim, head_set=head_set, scale=scale, reading=reading)
     gram = feats.gram()
     dim = len(gram.heads[0])
@@ -636,8 +660,10 @@ def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed
     scope = _scope(gram, dim)
     evidence = {"float64": f64, "ladder": list(ladder), "ladder_attempts": attempts, "scope": scope,
                 "head_law": jsonable(gram.head_law), "mean_field_argument": MEAN_FIELD_ARGUMENT}
+    if rungs != ladder:
+        evidence["residual_rungs"] = list(rungs)
     if start:
-        evidence["ladder_start"] = (f"started at {ladder[start]} bits: float64 predicts that lower rungs cannot "
+        evidence["ladder_start"] = (f"started at {rungs[start]} bits: float64 predicts that lower rungs cannot "
                                     f"separate the pivots from 0 (lambda_min/lambda_max ~ {f64['ratio']:.3g})")
 
     def result(verdict, method, cert):
@@ -645,7 +671,8 @@ def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed
                       conventions=conventions, seeds=seeds, evidence=evidence)
 
     if chol.positive_definite:
-        sub = pd_certificate(params, ladder[ladder.index(gram.precision):])
+        sub = pd_certificate(params, ladder[ladder.index(gram.precision):] if gram.precision in ladder else
+                             tuple(p for p in ladder if p > gram.precision) or ladder[-1:])
         if sub is not None:
             low = min(Fraction(x) for x in sub["pivots"])
             cert = {"kind": "ntk-cholesky", **sub,

@@ -118,6 +118,10 @@ def gaussian_heads(count: int, dim: int, seed: int, key_dim: Optional[int] = Non
     scale = parse_exact(scale, "scale")
     if scale <= 0:
         raise InputError("scale", f"must be > 0, got {fraction_str(scale)}")
+    key = (count, dim, seed, k, scale)
+    if key in _HEADS_CACHE:           # the same heads again (the N7 check asks twice per instance)
+        heads, info = _HEADS_CACHE[key]
+        return heads, dict(info)
     rng = np.random.Generator(np.random.PCG64(seed))
     heads = []
     for _ in range(count):
@@ -131,7 +135,13 @@ def gaussian_heads(count: int, dim: int, seed: int, key_dim: Optional[int] = Non
     info = {"law": "gaussian", "description": HEAD_LAW_GAUSSIAN, "seed": seed, "key_dim": k,
             "scale": scale, "count": count, "support": ("all d x d matrices" if k >= dim else
                                                         f"matrices of rank <= {k} (key_dim < d)")}
+    if len(_HEADS_CACHE) >= 64:
+        _HEADS_CACHE.clear()
+    _HEADS_CACHE[key] = (tuple(heads), dict(info))
     return tuple(heads), info
+
+
+_HEADS_CACHE: dict = {}   # (count, dim, seed, key_dim, scale) -> (heads, info): exact, immutable heads
 
 
 def default_head_count(n_laws: int, n_queries: int, dim: int) -> int:
