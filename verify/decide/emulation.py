@@ -192,15 +192,7 @@ def _ffn_across(sub, X, ops, memo):
         pats.append(pat)
         new = per_token.get((j, pat))
         if new is None:
-            dot = ops.sparse_combination
-            new = []
-            for e, (row, b) in enumerate(zip(sub._w2, sub.b2)):
-                v = col[e]
-                if row:
-                    v = v + dot(act, row, b)
-                elif b != 0:
-                    v = v + (ops.convert(b) if ops.lifts_constants else b)
-                new.append(v)
+            new = sub.output_column(col, act, ops)
             per_token[(j, pat)] = new
         outs.append(new)
     pats = tuple(pats)

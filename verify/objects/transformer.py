@@ -485,6 +485,19 @@ class FeedForward:
         return {"kind": "ffn", "width": self.width, "W1": _nnz(self.W1), "b1": _nnz([self.b1]),
                 "W2": _nnz(self.W2), "b2": _nnz([self.b2])}
 
+    def output_column(self, col, act, ops: Context = EXACT) -> list:
+        """x + W2 a + b2 for one column x (``col``) and its hidden activations a (``act``), in ``ops``."""
+        dot = ops.sparse_combination
+        new = []
+        for e, (row, b) in enumerate(zip(self._w2, self.b2)):
+            v = col[e]
+            if row:
+                v = v + dot(act, row, b)
+            elif b != 0:
+                v = v + (ops.convert(b) if ops.lifts_constants else b)
+            new.append(v)
+        return new
+
     def apply(self, X, *, attention="hardmax", tie="average", scale=None, ops: Context = EXACT):
         """Token-wise: x + W2 ReLU(W1 x + b1) + b2 for every column x."""
         cols = list(zip(*X))
@@ -492,15 +505,7 @@ class FeedForward:
         dot = ops.sparse_combination
         for col in cols:
             act = [ops.relu(dot(col, row, b)) for row, b in zip(self._w1, self.b1)]
-            new = []
-            for e, (row, b) in enumerate(zip(self._w2, self.b2)):
-                v = col[e]
-                if row:
-                    v = v + dot(act, row, b)
-                elif b != 0:
-                    v = v + (ops.convert(b) if ops.lifts_constants else b)
-                new.append(v)
-            out_cols.append(new)
+            out_cols.append(self.output_column(col, act, ops))
         return tuple(tuple(out_cols[j][e] for j in range(len(cols))) for e in range(len(X)))
 
 
