@@ -379,28 +379,11 @@ class SearchCell(KP.PolyCell):
     from scratch would take the same decisions with the same entries up to f (same point, same inherited
     entries), so the tree and its entries are exactly those of a restart; only the repeated prefix is saved."""
 
-    __slots__ = ("inherited", "found", "branch", "node", "vcache")
+    __slots__ = ("inherited", "found", "branch", "node")
 
     def __init__(self, E, G, p, bounds, inherited, branch=None, node=None):
         super().__init__(E, G, p, bounds, [], "search")
         self.inherited, self.found, self.branch, self.node = inherited, {}, branch, node
-        self.vcache = {}
-
-    def decide(self, vals, f=None) -> int:
-        """``sign(form(vals))`` with a cache keyed by the vertex values scaled as :func:`norm_key` scales the
-        form (the point is fixed, so equal keys are equal forms up to a positive factor): a repeated decision
-        skips building its form."""
-        v0 = vals[0]
-        lin = [v - v0 for v in vals[1:]]
-        a = next((c for c in lin if c), None)
-        if a is None:
-            return (v0 > 0) - (v0 < 0)
-        a = abs(a)
-        vkey = (v0 / a,) + tuple(c / a for c in lin)
-        s = self.vcache.get(vkey)
-        if s is None:
-            s = self.vcache[vkey] = self.sign(self.form(vals))
-        return s
 
     def sign(self, f) -> int:
         f = tuple(f)
