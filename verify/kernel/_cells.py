@@ -569,9 +569,15 @@ def eval_transformer(T: dict, cell: Cell, tie: str):
             _, pre = _cached(memo, (sid, si, "pre"), lambda: [
                 [[x + b for x in _lin(srow, col, m)] for srow, b in zip(s["sW1"], s["b1"])] for col in X])
             dec = []
-            for us in pre:
-                for u in us:
-                    dec.append(cell.decide(u) > 0)
+            if memo is None:
+                for us in pre:
+                    for u in us:
+                        dec.append(cell.decide(u) > 0)
+            else:                                   # the cell's value keys of the pre-activations, shared too
+                _, keys = _cached(memo, (sid, si, "keys"), lambda: [[cell.value_key(u) for u in us] for us in pre])
+                for us, ks in zip(pre, keys):
+                    for u, k in zip(us, ks):
+                        dec.append(cell.decide(u, None, k) > 0)
             dec = tuple(dec)
             sid, X = _cached(memo, (sid, si, dec), lambda: _ffn_out(s, X, pre, dec, E, m))
             decisions.append(dec)

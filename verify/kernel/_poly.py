@@ -77,6 +77,18 @@ def _frame(d: int) -> list:
     return fr
 
 
+def value_key(vals):
+    """For vertex values at 0, e_1, .., e_d: the sign of the constant (an int) when they are all equal, else the
+    values divided by the absolute value of the first non-zero difference v_i - v_0 (equal keys: the same form
+    up to a positive factor)."""
+    v0 = vals[0]
+    a = next((v - v0 for v in vals[1:] if v != v0), None)
+    if a is None:
+        return (v0 > 0) - (v0 < 0)
+    a = abs(a)
+    return tuple(v / a for v in vals)
+
+
 def norm_key(f) -> tuple:
     """f divided by the absolute value of its first non-zero linear coefficient (f has one)."""
     a = next(abs(c) for c in f[1:] if c)
@@ -113,10 +125,30 @@ def solve(A, b):
     return u
 
 
+def _fast_q(v):
+    """The exact number v (a JSON int or ``"p"`` / ``"p/q"`` string) as mpq when it is plainly well-formed, else
+    None (then :func:`read_q` reads it, with its error messages); accepts exactly what :func:`read_q` accepts."""
+    t = type(v)
+    if t is int:
+        return mpq(v) if v.bit_length() <= 4 * _read.MAX_DIGITS else None
+    if t is str and len(v) < 4000 and _read._NUM.match(v):
+        p, _, q = v.partition("/")
+        den = int(q) if q else 1
+        return mpq(int(p), den) if den else None
+    return None
+
+
 def _sparse(v, field: str, n: int, positive: bool) -> list:
     """``[[index, q], ...]`` with strictly increasing indices in [0, n), non-zero values (> 0 if positive)."""
     out, last = [], -1
     for k, pair in enumerate(_read.lst(v, field, 0, max(n, 0))):
+        if type(pair) is list and len(pair) == 2 and type(pair[0]) is int and last < pair[0] < n:
+            q = _fast_q(pair[1])                  # the common case, read without building field names
+            if q is not None and q != 0 and (q > 0 or not positive):
+                tick()
+                out.append((pair[0], q))
+                last = pair[0]
+                continue
         pair = _read.lst(pair, f"{field}[{k}]", 2, 2)
         i = _read.integer(pair[0], f"{field}[{k}][0]", last + 1, n - 1)
         q = read_q(pair[1], f"{field}[{k}][1]")
@@ -156,6 +188,7 @@ class PolyCell:
         self.signs, self.pos, self.cache, self.vcache = signs, 0, {}, {}
 
     SHARED_VERTICES = True       # the same vertices for every cell of R^d (eval_transformer shares work)
+    value_key = staticmethod(value_key)
 
     # -- the interface of _cells.Cell -------------------------------------------------------------------------
     def values(self, f) -> list:
@@ -166,20 +199,17 @@ class PolyCell:
         v0 = vals[0]
         return (v0,) + tuple(v - v0 for v in vals[1:])
 
-    def decide(self, vals, f=None) -> int:
+    def decide(self, vals, f=None, vkey=None) -> int:
         """``sign(form(vals))``.  Shortcuts with the same answers and entries: values all equal (a zero linear
-        part) give the sign of the constant; a repeat of earlier values up to a positive factor (the key: the
-        values divided by the absolute value of the first non-zero difference v_i - v_0, i.e. the form scaled
-        as :func:`norm_key` scales it, since the point is fixed) reuses the sign ``sign`` cached for it."""
-        v0 = vals[0]
-        a = next((v - v0 for v in vals[1:] if v != v0), None)
-        if a is None:
-            return (v0 > 0) - (v0 < 0)
-        a = abs(a)
-        vkey = tuple(v / a for v in vals)
-        s = self.vcache.get(vkey)
+        part) give the sign of the constant; a repeat of earlier values up to a positive factor (the key of
+        :func:`value_key`: the form scaled as :func:`norm_key` scales it) reuses the sign ``sign`` cached for
+        it.  ``vkey``: ``value_key(vals)`` computed beforehand by the kernel's evaluator (shared between cells)."""
+        k = value_key(vals) if vkey is None else vkey
+        if type(k) is int:
+            return k
+        s = self.vcache.get(k)
         if s is None:
-            s = self.vcache[vkey] = self.sign(self.form(vals))
+            s = self.vcache[k] = self.sign(self.form(vals))
         return s
 
     def is_constant(self, vals) -> bool:
