@@ -476,7 +476,7 @@ class SearchCell(KP.PolyCell):
     from scratch would take the same decisions with the same entries up to f (same point, same inherited
     entries), so the tree and its entries are exactly those of a restart; only the repeated prefix is saved."""
 
-    __slots__ = ("inherited", "found", "branch", "node", "vcache", "pool", "pidx")
+    __slots__ = ("inherited", "found", "branch", "node", "pool", "pidx")
 
     def __init__(self, E, G, p, bounds, inherited, branch=None, node=None, pool=None, pidx=None):
         # the kernel's constructor without its point checks: every point the search puts in a cell was checked
@@ -484,33 +484,14 @@ class SearchCell(KP.PolyCell):
         # tested by _inside, find_point's), and the kernel checks it again
         d = len(p)
         self.ambient, self.E, self.G, self.p, self.bounds, self.field = d, E, G, tuple(p), bounds, "search"
-        # the vertices feed decide() only, which region counts (a pool) do not call (_eval_pattern decides)
-        self.vertices = None if pool is not None else \
-            [self.p] + [tuple(c + (k == i) for k, c in enumerate(self.p)) for i in range(d)]
+        # the vertices feed decide() only, which region counts (a pool) do not call (_eval_pattern decides);
+        # otherwise the kernel's shared frame 0, e_1, ..., e_d (its evaluator shares work between such cells)
+        self.vertices = None if pool is not None else KP._frame(d)
         self.dim = d if not E else None
         self.signs, self.pos, self.cache = [], 0, {}
         self.inherited, self.found, self.branch, self.node = inherited, {}, branch, node
         self.vcache = {}
         self.pool, self.pidx = pool, pidx
-
-    def decide(self, vals, f=None) -> int:
-        """``sign(form(vals))`` with a cache keyed by the vertex values scaled as :func:`norm_key` scales the
-        form (the point is fixed, so equal keys are equal forms up to a positive factor): a repeated decision
-        skips building its form."""
-        v0 = vals[0]
-        lin = [v - v0 for v in vals[1:]]
-        a = next((c for c in lin if c), None)
-        if a is None:
-            return (v0 > 0) - (v0 < 0)
-        a = abs(a)
-        vkey = (v0 / a,) + tuple(c / a for c in lin)
-        s = self.vcache.get(vkey)
-        if s is None:
-            # norm_key of the form, from vkey: the form is (v0 - sum lin_k p_k, lin), so its key is
-            # (v0 / a - sum (lin_k / a) p_k, lin / a) -- the same rationals without dividing again
-            key = (vkey[0] - sum(map(mul, vkey[1:], self.p), _Z),) + vkey[1:]
-            s = self.vcache[vkey] = self._sign_keyed(self.form(vals), key, v0)     # the form's value at p is v0
-        return s
 
     def sign(self, f) -> int:
         f = tuple(f)

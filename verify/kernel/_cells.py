@@ -485,13 +485,56 @@ def transformer_sizes(T: dict) -> dict:
 
 
 def _lin(srow, col, m):
-    """sum_j c * col[j] over the sparse row, for vertex-value vectors of length m."""
-    out = [_Z] * m
+    """sum_j c * col[j] over the sparse row, for vertex-value vectors of length m (an entry ``None`` of col is
+    an identically zero vector, an inactive FFN unit: its terms are skipped)."""
+    out = None
     for j, c in srow:
         v = col[j]
-        for i in range(m):
-            out[i] += c * v[i]
-    return out
+        if v is None:
+            continue
+        out = [c * x for x in v] if out is None else [a + c * x for a, x in zip(out, v)]
+    return [_Z] * m if out is None else out
+
+
+def _embed_terms(T: dict) -> list:
+    """The embedding as sparse terms: ``[[(c0, [(k, c), ...]) for e] for j]`` with X[j][e](x) = c0 + sum c x_k
+    over the non-zero coefficients only (cached on the parsed object)."""
+    terms = T.get("_embed")
+    if terms is None:
+        one, xs, d = T["embed_one"], T["embed_x"], T["d"]
+        terms = T["_embed"] = [[(one[e][j], [(k, xs[k][e][j]) for k in range(d) if xs[k][e][j]])
+                                for e in range(T["E"])] for j in range(T["n"])]
+    return terms
+
+
+MEMO_MAX = 4096        # entries of the evaluation memo of one parsed Transformer (cleared when full)
+
+
+def _memo(T: dict, cell):
+    """The memo of decision-free work shared between cells, or None.  Only for cells whose ``vertices`` are the
+    same for every cell of the dimension (``cell.SHARED_VERTICES``, the polyhedral cells of
+    :mod:`verify.kernel._poly`): then every vertex-value vector is a function of the Transformer and the
+    decisions taken so far only, never of the cell."""
+    if not getattr(cell, "SHARED_VERTICES", False):
+        return None
+    memo = T.get("_memo")
+    if memo is None or memo["vertices"] != cell.vertices:
+        memo = T["_memo"] = {"vertices": list(cell.vertices), "next": 0, "entries": {}}
+    return memo
+
+
+def _cached(memo, key, fn):
+    """``fn()``, or its value stored under ``key`` (``(id, value)``: the id names the value in later keys)."""
+    if memo is None:
+        return None, fn()
+    entries = memo["entries"]
+    hit = entries.get(key)
+    if hit is None:
+        if len(entries) >= MEMO_MAX:
+            entries.clear()
+        memo["next"] += 1
+        hit = entries[key] = (memo["next"], fn())
+    return hit
 
 
 def eval_transformer(T: dict, cell: Cell, tie: str):
@@ -501,7 +544,13 @@ def eval_transformer(T: dict, cell: Cell, tie: str):
     be constant on the cell) and every hardmax argmax set is decided on the whole cell (:meth:`Cell.decide`).
     ``average`` puts 1/|A| on each maximiser, ``first`` 1 on the smallest key index of A.  Internally every
     value is the vector of its values at the cell's vertices (an affine function on a relatively open convex
-    cell is determined by them, and linear operations act on them vertex-wise)."""
+    cell is determined by them, and linear operations act on them vertex-wise).
+
+    Shared work: where the cell's vertices are the same for every cell (:func:`_memo`), the embedding, the
+    pre-activations and queries / keys / values of a sublayer (functions of its input only) and a sublayer's
+    output (a function of its input and its decisions, and of the tie rule for attention) are computed once
+    and reused; the decisions themselves are taken on every cell, in the same order, through ``cell.decide``.
+    Values are never changed in place, so a shared value is the value the evaluation would compute."""
     if tie not in TIE_RULES:
         raise Rejected(f"tie: {tie!r:.40} is not one of average, first")
     d = cell.ambient
@@ -509,36 +558,35 @@ def eval_transformer(T: dict, cell: Cell, tie: str):
         raise Rejected(f"transformer: input dimension {T['d']}, the cell is in R^{d}")
     n, E, V = T["n"], T["E"], cell.vertices
     m = len(V)
-    one, xs = T["embed_one"], T["embed_x"]
-    X = [[[one[e][j] + sum((xs[k][e][j] * v[k] for k in range(d)), _Z) for v in V] for e in range(E)]
-         for j in range(n)]
+    memo = _memo(T, cell)
+    sid, X = _cached(memo, ("embed",), lambda: [
+        [[c0 + sum((c * v[k] for k, c in tm), _Z) for v in V] if tm else [c0] * m for c0, tm in row]
+        for row in _embed_terms(T)])
     decisions = []
-    for kind, s in T["sublayers"]:
+    for si, (kind, s) in enumerate(T["sublayers"]):
         tick()
         if kind == "ffn":
-            new, dec = [], []
-            for col in X:
-                hidden = []
-                for srow, b in zip(s["sW1"], s["b1"]):
-                    u = _lin(srow, col, m)
-                    u = [x + b for x in u]
-                    sg = cell.decide(u)
-                    dec.append(sg > 0)
-                    hidden.append(u if sg > 0 else [_Z] * m)
-                out = []
-                for e in range(E):
-                    w = _lin(s["sW2"][e], hidden, m)
-                    out.append([a + c + s["b2"][e] for a, c in zip(col[e], w)])
-                new.append(out)
-            decisions.append(tuple(dec))
-            X = new
-        else:
-            delta = [[[_Z] * m for _ in range(E)] for _ in range(n)]
+            _, pre = _cached(memo, (sid, si, "pre"), lambda: [
+                [[x + b for x in _lin(srow, col, m)] for srow, b in zip(s["sW1"], s["b1"])] for col in X])
             dec = []
-            for hd in s:
-                Q = [[_lin(r, col, m) for r in hd["sW_Q"]] for col in X]
-                K = [[_lin(r, col, m) for r in hd["sW_K"]] for col in X]
-                Vv = [[_lin(r, col, m) for r in hd["sW_V"]] for col in X]
+            if memo is None:
+                for us in pre:
+                    for u in us:
+                        dec.append(cell.decide(u) > 0)
+            else:                                   # the cell's value keys of the pre-activations, shared too
+                _, keys = _cached(memo, (sid, si, "keys"), lambda: [[cell.value_key(u) for u in us] for us in pre])
+                for us, ks in zip(pre, keys):
+                    for u, k in zip(us, ks):
+                        dec.append(cell.decide(u, None, k) > 0)
+            dec = tuple(dec)
+            sid, X = _cached(memo, (sid, si, dec), lambda: _ffn_out(s, X, pre, dec, E, m))
+            decisions.append(dec)
+        else:
+            _, qkv = _cached(memo, (sid, si, "qkv"), lambda: [
+                tuple([[_lin(r, col, m) for r in hd[key]] for col in X] for key in ("sW_Q", "sW_K", "sW_V"))
+                for hd in s])
+            dec = []
+            for Q, K, _ in qkv:
                 for j in range(n):
                     scores = [_dot(K[l], Q[j], cell) for l in range(n)]
                     best = [0]
@@ -549,18 +597,37 @@ def eval_transformer(T: dict, cell: Cell, tie: str):
                         elif sg == 0:
                             best.append(l)
                     dec.append(tuple(best))
-                    chosen = best[:1] if tie == "first" else best
-                    w = mpq(1, len(chosen))
-                    val = [[w * sum((Vv[l][a][i] for l in chosen), _Z) for i in range(m)]
-                           for a in range(len(hd["W_V"]))]
-                    for e in range(E):
-                        if hd["sW_O"][e]:
-                            delta[j][e] = [x + y for x, y in zip(delta[j][e], _lin(hd["sW_O"][e], val, m))]
-            X = [[[a + b for a, b in zip(X[j][e], delta[j][e])] for e in range(E)] for j in range(n)]
-            decisions.append(tuple(dec))
-    col = X[T["read_token"]]
-    out = [[x + b for x in _lin(srow, col, m)] for srow, b in zip(T["s_read_W"], T["read_b"])]
+            dec = tuple(dec)
+            sid, X = _cached(memo, (sid, si, dec, tie), lambda: _attention_out(s, X, qkv, dec, tie, n, E, m))
+            decisions.append(dec)
+    _, out = _cached(memo, (sid, "read"), lambda: [
+        [x + b for x in _lin(srow, X[T["read_token"]], m)] for srow, b in zip(T["s_read_W"], T["read_b"])])
     return [cell.form(vals) for vals in out], tuple(decisions)
+
+
+def _ffn_out(s, X, pre, dec, E, m):
+    """The FFN sublayer's output from its input, pre-activations and ReLU decisions (token-major order)."""
+    new, r = [], len(s["b1"])
+    for j, (col, us) in enumerate(zip(X, pre)):
+        hidden = [u if dec[j * r + i] else None for i, u in enumerate(us)]      # None: the unit is 0 on the cell
+        new.append([[a + c + b for a, c in zip(col[e], _lin(s["sW2"][e], hidden, m))]
+                    for e, b in enumerate(s["b2"])])
+    return new
+
+
+def _attention_out(s, X, qkv, dec, tie, n, E, m):
+    """The attention sublayer's output from its input, values and argmax sets (head-major, then query token)."""
+    delta = [[[_Z] * m for _ in range(E)] for _ in range(n)]
+    for h, (hd, (_, _, Vv)) in enumerate(zip(s, qkv)):
+        for j in range(n):
+            best = dec[h * n + j]
+            chosen = best[:1] if tie == "first" else best
+            w = mpq(1, len(chosen))
+            val = [[w * sum((Vv[l][a][i] for l in chosen), _Z) for i in range(m)] for a in range(len(hd["W_V"]))]
+            for e in range(E):
+                if hd["sW_O"][e]:
+                    delta[j][e] = [x + y for x, y in zip(delta[j][e], _lin(hd["sW_O"][e], val, m))]
+    return [[[a + b for a, b in zip(X[j][e], delta[j][e])] for e in range(E)] for j in range(n)]
 
 
 def _dot(k, q, cell):

@@ -29,11 +29,13 @@ Guarantees (docs/regions.md, "Polyhedral cells in any dimension", proves each le
   positive factor reuses its sign and consumes no entry.  :func:`walk` rejects a leaf whose entries are not
   consumed exactly.
 * the cell exposes the interface of :class:`verify.kernel._cells.Cell` that ``eval_maxout`` and
-  ``eval_transformer`` use: ``vertices`` are the d + 1 points p, p + e_1, ..., p + e_d (an affine function is
-  determined by its values there, linear operations act on them point-wise, and the first is the cell's
-  point, so "constant on the cell" is "f - f(p) = 0 on the cell", decided by exact elimination against the
-  equations; "not constant" is always the safe answer); ``decide(vals)`` turns the values into the form and
-  calls ``sign``.  So every decision those evaluators take holds on the whole cell.
+  ``eval_transformer`` use: ``vertices`` are the d + 1 points 0, e_1, ..., e_d of R^d, the same for every
+  cell (an affine function is determined by its values there, linear operations act on them point-wise, and a
+  function affine on the cell is the restriction of the form they define; the evaluator shares its
+  decision-free work between cells because of that); "constant on the cell" is "f - f(p) = 0 on the cell",
+  decided by exact elimination against the equations ("not constant" is always the safe answer);
+  ``decide(vals)`` turns the values into the form and calls ``sign``.  So every decision those evaluators take
+  holds on the whole cell.
 
 Bounds: d <= :data:`MAX_POLY_DIM` (3^d roots), at most :data:`MAX_NODES` tree nodes; loops call ``tick``.
 """
@@ -61,6 +63,30 @@ def read_q(v, field: str):
 
 def _at(f, x):
     return f[0] + sum((c * v for c, v in zip(f[1:], x)), _Z)
+
+
+_FRAMES = {}
+
+
+def _frame(d: int) -> list:
+    """The points 0, e_1, ..., e_d of R^d (affinely independent: an affine function is determined by its values
+    there; one list per d, shared by every cell)."""
+    fr = _FRAMES.get(d)
+    if fr is None:
+        fr = _FRAMES[d] = [tuple([_Z] * d)] + [tuple(mpq(int(k == i)) for k in range(d)) for i in range(d)]
+    return fr
+
+
+def value_key(vals):
+    """For vertex values at 0, e_1, .., e_d: the sign of the constant (an int) when they are all equal, else the
+    values divided by the absolute value of the first non-zero difference v_i - v_0 (equal keys: the same form
+    up to a positive factor)."""
+    v0 = vals[0]
+    a = next((v - v0 for v in vals[1:] if v != v0), None)
+    if a is None:
+        return (v0 > 0) - (v0 < 0)
+    a = abs(a)
+    return tuple(v / a for v in vals)
 
 
 def norm_key(f) -> tuple:
@@ -99,10 +125,30 @@ def solve(A, b):
     return u
 
 
+def _fast_q(v):
+    """The exact number v (a JSON int or ``"p"`` / ``"p/q"`` string) as mpq when it is plainly well-formed, else
+    None (then :func:`read_q` reads it, with its error messages); accepts exactly what :func:`read_q` accepts."""
+    t = type(v)
+    if t is int:
+        return mpq(v) if v.bit_length() <= 4 * _read.MAX_DIGITS else None
+    if t is str and len(v) < 4000 and _read._NUM.match(v):
+        p, _, q = v.partition("/")
+        den = int(q) if q else 1
+        return mpq(int(p), den) if den else None
+    return None
+
+
 def _sparse(v, field: str, n: int, positive: bool) -> list:
     """``[[index, q], ...]`` with strictly increasing indices in [0, n), non-zero values (> 0 if positive)."""
     out, last = [], -1
     for k, pair in enumerate(_read.lst(v, field, 0, max(n, 0))):
+        if type(pair) is list and len(pair) == 2 and type(pair[0]) is int and last < pair[0] < n:
+            q = _fast_q(pair[1])                  # the common case, read without building field names
+            if q is not None and q != 0 and (q > 0 or not positive):
+                tick()
+                out.append((pair[0], q))
+                last = pair[0]
+                continue
         pair = _read.lst(pair, f"{field}[{k}]", 2, 2)
         i = _read.integer(pair[0], f"{field}[{k}][0]", last + 1, n - 1)
         q = read_q(pair[1], f"{field}[{k}][1]")
@@ -125,7 +171,7 @@ def _combine(terms, d: int) -> list:
 class PolyCell:
     """A non-empty cell {e = 0, g > 0} with an exact point p, deciding signs from its certificate entries."""
 
-    __slots__ = ("ambient", "dim", "vertices", "E", "G", "p", "bounds", "signs", "pos", "cache", "field")
+    __slots__ = ("ambient", "dim", "vertices", "E", "G", "p", "bounds", "signs", "pos", "cache", "field", "vcache")
 
     def __init__(self, E, G, p, bounds, signs, field: str = "leaf"):
         d = len(p)
@@ -137,29 +183,44 @@ class PolyCell:
             tick()
             if _at(g, p) <= 0:
                 raise Rejected(f"{field}.point: inequality {i} is not > 0 at the point")
-        self.vertices = [self.p] + [tuple(c + (k == i) for k, c in enumerate(self.p)) for i in range(d)]
+        self.vertices = _frame(d)
         self.dim = d if not E else None          # full-dimensional iff no equation (splits have a linear part)
-        self.signs, self.pos, self.cache = signs, 0, {}
+        self.signs, self.pos, self.cache, self.vcache = signs, 0, {}, {}
+
+    SHARED_VERTICES = True       # the same vertices for every cell of R^d (eval_transformer shares work)
+    value_key = staticmethod(value_key)
 
     # -- the interface of _cells.Cell -------------------------------------------------------------------------
     def values(self, f) -> list:
         return [_at(f, v) for v in self.vertices]
 
     def form(self, vals) -> tuple:
-        lin = [v - vals[0] for v in vals[1:]]
-        return (vals[0] - sum((c * x for c, x in zip(lin, self.p)), _Z),) + tuple(lin)
+        """The affine form with these values at 0, e_1, ..., e_d."""
+        v0 = vals[0]
+        return (v0,) + tuple(v - v0 for v in vals[1:])
 
-    def decide(self, vals, f=None) -> int:
-        return self.sign(self.form(vals))
+    def decide(self, vals, f=None, vkey=None) -> int:
+        """``sign(form(vals))``.  Shortcuts with the same answers and entries: values all equal (a zero linear
+        part) give the sign of the constant; a repeat of earlier values up to a positive factor (the key of
+        :func:`value_key`: the form scaled as :func:`norm_key` scales it) reuses the sign ``sign`` cached for
+        it.  ``vkey``: ``value_key(vals)`` computed beforehand by the kernel's evaluator (shared between cells)."""
+        k = value_key(vals) if vkey is None else vkey
+        if type(k) is int:
+            return k
+        s = self.vcache.get(k)
+        if s is None:
+            s = self.vcache[k] = self.sign(self.form(vals))
+        return s
 
     def is_constant(self, vals) -> bool:
         """Whether f - f(p) vanishes on the cell: its linear part is 0, or (with equations) it is an exact
         combination of the equations (decided here by exact elimination; "not constant" is the safe answer)."""
-        g = self.form([v - vals[0] for v in vals])
-        if not any(g[1:]):
+        f = self.form(vals)
+        if not any(f[1:]):
             return True
         if not self.E:
             return False
+        g = (f[0] - _at(f, self.p),) + f[1:]          # f - f(p)
         return solve([[e[k] for e in self.E] for k in range(self.ambient + 1)], list(g)) is not None
 
     def point(self) -> tuple:
