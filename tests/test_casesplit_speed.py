@@ -5,14 +5,11 @@ docs/ntk.md) and the evidence's typed figure data ("figure", docs/reports.md, ad
 them part of a verdict or certificate, recorded on the commit before the speed-ups.  The audits that take seconds are compared only with VERIFY_HASH_ALL=1 (the audit run of the
 test suite checks their verdicts anyway)."""
 
-import hashlib
-import os
-
 import pytest
 
+from _pins import HASH_ALL, result_hash  # noqa: F401  (result_hash: the pins' digest)
 from verify.audit.discovery import load_audits
 from verify.audit.runner import run_audit
-from verify.canonical import canonical_dumps
 from verify.decide import casesplit as C
 from verify.decide.casesplit import DecisionTree, LinearForm, explore_decisions, shared_memo, tree_from_leaves
 
@@ -51,24 +48,7 @@ BEFORE = {
 }
 SLOW = {"T1/symbolic-n8", "T5/O7-M-2C-plus-1-100", "T5/O7-M-7C", "N7/equivalence-oracle-and-random",
         "N7/equivalence-quick", "N7/float64-table", "T1/symbolic-n6-grid-random"}
-ALL = os.environ.get("VERIFY_HASH_ALL") == "1"
-
-
-def _strip(o):
-    """Without "timing" and "float64" entries (at any depth)."""
-    if isinstance(o, dict):
-        return {k: _strip(v) for k, v in o.items() if k not in ("timing", "float64")}
-    if isinstance(o, list):
-        return [_strip(v) for v in o]
-    return o
-
-
-def result_hash(result) -> str:
-    d = _strip(result.to_dict())
-    d.pop("versions", None)
-    if isinstance(d.get("evidence"), dict):
-        d["evidence"].pop("figure", None)   # the typed figure data of the report (docs/reports.md), added later
-    return hashlib.sha256(canonical_dumps(d).encode()).hexdigest()
+ALL = HASH_ALL
 
 
 @pytest.fixture(scope="module")

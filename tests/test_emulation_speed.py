@@ -1,15 +1,7 @@
 """Pins of the emulation search's shortcuts: they change no cell, map or certificate (docs/regions.md)."""
 
-import hashlib
-
-from verify.canonical import canonical_dumps
+from _pins import plain_digest as _digest
 from verify.checks.t6_maxout_emulation import check_altered_emulation, check_random_emulation
-
-
-def _digest(r) -> str:
-    d = r.to_dict()
-    d.pop("timing", None)
-    return hashlib.sha256(canonical_dumps(d).encode()).hexdigest()
 
 
 def test_tie_free_sharing_changes_no_result(monkeypatch):

@@ -5,11 +5,10 @@ verify/kernel/_laws.py): the sha256 of each audit Result's canonical JSON withou
 the commit before the speed-ups.  Audits that take more than a fraction of a second run only with
 VERIFY_HASH_ALL=1 (the audit items of the suite check their verdicts anyway)."""
 
-import os
 
 import pytest
 
-from test_casesplit_speed import result_hash
+from _pins import HASH_ALL, result_hash
 from verify.audit.discovery import audit_modules, audits_of_module
 from verify.audit.runner import run_audit
 
@@ -83,7 +82,7 @@ BEFORE = {
     "N6/uniform-d3-N10": "4ed9eff8474eb140217096c40914824b946f707ee7cae09a4547db2983519f62",
 }
 SLOW = {"N4/a-cubes-distinct-radii-F8", "N4/a-random-cubes-distinct", "N4/a-random-cubes-equal", "N4/b-laplace-8-covariances-F18", "N4/b-laplace-translate-F17", "N4/b-random-laplace-distinct", "N4/b-random-laplace-equal", "N4/c-mixtures-F19", "N4/c-mixtures-F22", "N4/c-mixtures-directions-F21", "N4/c-random-mixtures-distinct", "N4/c-random-mixtures-equal", "N4/e-dilations-beta-F24", "N4/e-dilations-cube", "N4/e-dilations-mixture", "N4/f-lattice-control-perturbed-radius", "N4/n2-eight-gaussians-3d-F18g", "N4/series-bernoulli-vandermonde", "N5/b-forced-constructions", "N5/c-poisson-binomial-F5", "N5/d-criterion-vs-certificate-200", "N5/n-distinct-laws-F5", "N6/F25-one-trial", "N6/n1-diracs", "N6/n2-lattice-samples", "N6/normal-1000-trials", "N6/uniform-d1-N10", "N6/uniform-d3-N10"}
-ALL = os.environ.get("VERIFY_HASH_ALL") == "1"
+ALL = HASH_ALL
 
 
 @pytest.fixture(scope="module")

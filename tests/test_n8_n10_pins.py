@@ -5,14 +5,11 @@ tests/test_casesplit_speed.py, which pins N7).  A speed-up of these audits must 
 seconds each, so they are compared only with VERIFY_HASH_ALL=1 (the audit run of the test suite checks their
 verdicts anyway; without it nothing here is loaded or run)."""
 
-import hashlib
-import os
-
 import pytest
 
+from _pins import HASH_ALL, result_hash  # noqa: F401  (result_hash: the pins' digest)
 from verify.audit.discovery import load_audits
 from verify.audit.runner import run_audit
-from verify.canonical import canonical_dumps
 
 BEFORE = {
     "N10/n-residual-in-kernel": "eaed3b7fd4dab93e8b240755bb709da8f27caefca6d9a13792c128c670786ba2",
@@ -30,24 +27,7 @@ BEFORE = {
     "N9/n-drop-query-certified": "449fe3bd1759a8fc0b19a3d7c5824d19e30d2e87f2b8a29061b751e9b6a1a01e",
     "N9/n-drop-query-term": "5526c9aab417293bd30ca2e1b6f8b8333ee733756a589d8c4a7dc3edf06d4abb",
 }
-ALL = os.environ.get("VERIFY_HASH_ALL") == "1"
-
-
-def _strip(o):
-    """Without "timing" and "float64" entries (at any depth)."""
-    if isinstance(o, dict):
-        return {k: _strip(v) for k, v in o.items() if k not in ("timing", "float64")}
-    if isinstance(o, list):
-        return [_strip(v) for v in o]
-    return o
-
-
-def result_hash(result) -> str:
-    d = _strip(result.to_dict())
-    d.pop("versions", None)
-    if isinstance(d.get("evidence"), dict):
-        d["evidence"].pop("figure", None)
-    return hashlib.sha256(canonical_dumps(d).encode()).hexdigest()
+ALL = HASH_ALL
 
 
 @pytest.fixture(scope="module")

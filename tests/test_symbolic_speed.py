@@ -4,12 +4,11 @@ procedures were sped up: the sha256 of each Result's JSON as in tests/test_cases
 commit before the speed-ups.  The audits that take seconds are compared only with VERIFY_HASH_ALL=1 (the audit
 run of the test suite checks their verdicts, and the pytest plugin re-checks them with the kernel, anyway)."""
 
-import os
 
 import pytest
 import sympy
 
-from test_casesplit_speed import result_hash
+from _pins import HASH_ALL, result_hash
 
 from verify.audit.discovery import load_audits
 from verify.audit.runner import run_audit
@@ -39,7 +38,7 @@ BEFORE = {
 SLOW = {"N1/symbolic-derivatives", "N1/translation-convolution-cube-limits", "N2/derivative-table-k1",
         "N2/continuous-quadrature", "N2/identity-beta-k3", "T7/o2-four-lambdas", "T7/o2-smallest-S", "T7/2d-readout",
         "T11/hardmax-average-random", "T2/sharp-bound-n16-lam100", "T11/softmax-50-digits-n5", "T2/scalar-problem"}
-ALL = os.environ.get("VERIFY_HASH_ALL") == "1"
+ALL = HASH_ALL
 
 
 @pytest.fixture(scope="module")

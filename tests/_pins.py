@@ -1,0 +1,39 @@
+"""The digests the byte-identity pins compare (tests/test_*_speed.py, test_*_pins.py, test_polytope.py).
+
+* :func:`result_hash`: sha256 of a Result's canonical JSON without "timing", "versions", the "float64" evidence
+  entries (numpy's figures, platform-dependent, docs/ntk.md) and the evidence's typed figure data ("figure",
+  docs/reports.md) -- none of them part of a verdict or certificate;
+* :func:`plain_digest`: sha256 of the canonical JSON without the top-level "timing" only.
+
+``HASH_ALL``: the slow pins run only with VERIFY_HASH_ALL=1 (the suite's audit run checks their verdicts anyway).
+"""
+
+import hashlib
+import os
+
+from verify.canonical import canonical_dumps
+
+HASH_ALL = os.environ.get("VERIFY_HASH_ALL") == "1"
+
+
+def _strip(o):
+    """Without "timing" and "float64" entries (at any depth)."""
+    if isinstance(o, dict):
+        return {k: _strip(v) for k, v in o.items() if k not in ("timing", "float64")}
+    if isinstance(o, list):
+        return [_strip(v) for v in o]
+    return o
+
+
+def result_hash(result) -> str:
+    d = _strip(result.to_dict())
+    d.pop("versions", None)
+    if isinstance(d.get("evidence"), dict):
+        d["evidence"].pop("figure", None)
+    return hashlib.sha256(canonical_dumps(d).encode()).hexdigest()
+
+
+def plain_digest(result) -> str:
+    d = result.to_dict()
+    d.pop("timing", None)
+    return hashlib.sha256(canonical_dumps(d).encode()).hexdigest()
