@@ -184,3 +184,22 @@ def test_two_term_contractions_equal_einsum_bit_for_bit():
             U[..., None, 0], X[:, None, None, :, 0], U[..., None, 1], X[:, None, None, :, 1]).tobytes()
         assert np.einsum("bhti,bhti->bht", U, th).tobytes() == _sum2(U[..., 0], th[..., 0], U[..., 1],
                                                                     th[..., 1]).tobytes()
+
+
+def test_velocity_d2_equals_general_loops_bit_for_bit():
+    """HPModel._velocity_d2 (d = 2, folds written out, `t_0 or zero`, no exp at the top score) against the
+    general loops, signed zeros and tied scores included (the N9 forward flow runs the d = 2 path)."""
+    import random
+
+    be = backend("gmpy2", 25)
+    heads = [([[F(1, 2), F(-1, 3)], [F(0), F(2)]], [[F(1), F(0)], [F(1, 4), F(3, 4)]]),
+             ([[F(-1, 4), F(1, 2)], [F(1, 3), F(-1, 2)]], [[F(-1, 3), F(1)], [F(1, 5), F(1, 2)]])]
+    m = HPModel([[0, 0], [1, F(3, 10)], [F(-2, 5), F(11, 10)]], [F(1, 3)] * 3, [heads], [[1, F(1, 2)]], be)
+    rng = random.Random(1)
+    with be.scope():
+        states = [[v for row in m.ctx + m.queries for v in row], [be.convert(0)] * 8, [-be.convert(0)] * 8]
+        for _ in range(60):
+            states.append([(-1) ** rng.randint(0, 1) * be.convert(F(rng.randint(-3, 3), rng.choice([1, 3, 8])))
+                           for _ in range(8)])
+        for y in states:
+            assert [repr(v) for v in m._velocity_d2(m.layers[0], y)] == [repr(v) for v in m._velocity(m.layers[0], y)]

@@ -222,9 +222,10 @@ def gbs_integrate(f, y0: list, s0, s1, macro_steps: int, levels: int, ctx: Conte
             z0 = y
             f0 = f_start
             z1 = [a + h * b for a, b in zip(z0, f0)]
+            h2 = 2 * h                  # (2 * h) * b, the product the expression a + 2 * h * b forms
             for i in range(1, n):
                 fi = f(s + i * h, z1)
-                z0, z1 = z1, [a + 2 * h * b for a, b in zip(z0, fi)]
+                z0, z1 = z1, [a + h2 * b for a, b in zip(z0, fi)]
             fn = f(s + H, z1)
             row = [[(a + b + h * c) / 2 for a, b, c in zip(z0, z1, fn)]]
             for k in range(1, j + 1):
@@ -312,13 +313,65 @@ class HPModel:
         return X, Y
 
     def _inv(self, H):
-        """1/H in the backend (converted once per H; every call is inside ``self.be.scope()``)."""
+        """1/H in the backend (converted once per H; every call is inside ``self.be.scope()``); H = 0: the
+        backend's zero (+0)."""
         v = self._invs.get(H)
         if v is None:
-            v = self._invs[H] = self.be.convert(Fraction(1, H))
+            v = self._invs[H] = self.be.convert(Fraction(1, H) if H else 0)
         return v
 
     def velocity(self, heads, y):
+        if self.d == 2:
+            return self._velocity_d2(heads, y)
+        return self._velocity(heads, y)
+
+    def _velocity_d2(self, heads, y):
+        """:meth:`_velocity` for d = 2 with the index loops written out: the same operations on the same
+        operands in the same order, so the same numbers bit for bit (tests/test_mean_field.py compares the
+        two), with two shortcuts that give the same numbers:
+
+        * the first step 0 + t_0 of every left fold is ``t_0 or zero``: t_0 is already rounded to the working
+          precision, so 0 + t_0 is t_0 itself, except that a -0 becomes +0 -- and so does ``or``;
+        * the top score's w_k * exp(s_k - top) is w_k itself: s_k - top is ±0 there, exp(±0) = 1 exactly and
+          w_k * 1 = w_k (w_k is already rounded to the working precision)."""
+        n = self.n
+        xs = [(y[2 * k], y[2 * k + 1]) for k in range(n)]
+        zs = xs + [(y[2 * (n + a)], y[2 * (n + a) + 1]) for a in range(self.m)]
+        inv = self._inv(len(heads))
+        zero = self._inv(0)
+        w = self.w
+        exp = self._exp
+        hs = [(A[0][0], A[0][1], A[1][0], A[1][1], V[0][0], V[0][1], V[1][0], V[1][1]) for A, V in heads]
+        out = []
+        for z0, z1 in zs:
+            acc0 = acc1 = None
+            for a00, a01, a10, a11, v00, v01, v10, v11 in hs:
+                t0 = (a00 * z0 or zero) + a01 * z1
+                t1 = (a10 * z0 or zero) + a11 * z1
+                scores = [(t0 * x0 or zero) + t1 * x1 for x0, x1 in xs]
+                top = max(scores)
+                e = [wk if sk == top else wk * exp(sk - top) for wk, sk in zip(w, scores)]
+                Zs = e[0] or zero
+                for ek in e[1:]:
+                    Zs = Zs + ek
+                pk = e[0] / Zs
+                mb0 = pk * xs[0][0] or zero
+                mb1 = pk * xs[0][1] or zero
+                for ek, (x0, x1) in zip(e[1:], xs[1:]):
+                    pk = ek / Zs
+                    mb0 = mb0 + pk * x0
+                    mb1 = mb1 + pk * x1
+                u0 = (v00 * mb0 or zero) + v01 * mb1
+                u1 = (v10 * mb0 or zero) + v11 * mb1
+                if acc0 is None:
+                    acc0, acc1 = u0 or zero, u1 or zero
+                else:
+                    acc0, acc1 = acc0 + u0, acc1 + u1
+            out.append(acc0 * inv)
+            out.append(acc1 * inv)
+        return out
+
+    def _velocity(self, heads, y):
         X, Y = self._unpack(y)
         d = self.d
         rd = range(d)
