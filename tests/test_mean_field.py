@@ -203,3 +203,23 @@ def test_velocity_d2_equals_general_loops_bit_for_bit():
                            for _ in range(8)])
         for y in states:
             assert [repr(v) for v in m._velocity_d2(m.layers[0], y)] == [repr(v) for v in m._velocity(m.layers[0], y)]
+
+
+def test_head_sums_and_max_equal_einsum_bit_for_bit():
+    """ParticleNet's d = 2 head sums (_heads_sum, _heads_rows_sum) against the einsums they replace, signed
+    zeros included, and _max_last against max(axis=-1) (the same values up to the sign of a tied zero)."""
+    from verify.decide.mean_field import _einsum, _heads_rows_sum, _heads_sum, _max_last
+
+    rng = np.random.default_rng(3)
+    for trial in range(40):
+        V = rng.normal(size=(16, 2, 2)) * np.exp(rng.uniform(-30, 30, (16, 2, 2)))
+        M = rng.normal(size=(2, 16, 5, 2)) * np.exp(rng.uniform(-30, 30, (2, 16, 5, 2)))
+        if trial % 4 == 0:
+            V[rng.random(V.shape) < 0.7] = -0.0
+            M[rng.random(M.shape) < 0.7] = 0.0
+        if trial % 8 == 0:
+            V[:] = -0.0
+        assert _heads_sum(V, M).tobytes() == _einsum("hij,bhtj->bti", V, M).tobytes()
+        assert _heads_rows_sum(V, M).tobytes() == _einsum("hij,bhti->btj", V, M).tobytes()
+        s = rng.normal(size=(2, 16, 5, 3))
+        assert np.array_equal(_max_last(s), s.max(axis=-1, keepdims=True))

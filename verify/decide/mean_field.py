@@ -540,6 +540,39 @@ def _sum2(x0, y0, x1, y1, zero: bool = True):
     return out
 
 
+def _max_last(s):
+    """s.max(axis=-1, keepdims=True) as a chain of np.maximum over the last axis (length >= 2): the same
+    maximum; where +0 and -0 tie the sign may differ, which the softmax cannot see (s - top is then ±0 or
+    the same non-zero number, and exp(±0) = 1)."""
+    out = np.maximum(s[..., 0], s[..., 1])
+    for k in range(2, s.shape[-1]):
+        np.maximum(out, s[..., k], out=out)
+    return out[..., None]
+
+
+def _heads_sum(V, M):
+    """einsum("hij,bhtj->bti", V, M) for d = 2, bit for bit: einsum adds, head after head into a zeroed
+    output, the two-term sum V_i0 M_0 + V_i1 M_1 of its inner loop; here the pairs are formed for every
+    head at once (heads first, C order) and np.add.reduce over that outer axis adds them in head order;
+    + 0.0 gives einsum's +0 for a zero sum (tests/test_mean_field.py compares them)."""
+    Mt = M.transpose(1, 0, 2, 3)
+    pair = np.multiply(V[:, None, None, :, 0], Mt[..., None, 0], order="C")
+    pair += V[:, None, None, :, 1] * Mt[..., None, 1]
+    out = np.add.reduce(pair, axis=0)
+    out += 0.0
+    return out
+
+
+def _heads_rows_sum(A, g):
+    """einsum("hij,bhti->btj", A, g) bit for bit: einsum adds the products A_hij g_bhti one by one in the
+    order (h, i) = (0, 0), (0, 1), .., (1, 0), .. into a zeroed output; here they are formed in that order
+    along an outer axis (C order) and np.add.reduce over it adds them in the same order; + 0.0 as above."""
+    p = np.multiply(A[:, :, None, None, :], g.transpose(1, 3, 0, 2)[..., None], order="C")
+    out = np.add.reduce(p.reshape((-1,) + p.shape[2:]), axis=0)
+    out += 0.0
+    return out
+
+
 class ParticleNet:
     """The L-layer particle model for several inputs sharing query tokens, with reverse-mode gradients.
 
@@ -575,16 +608,17 @@ class ParticleNet:
                               Z[:, None, :, None, 1])
                 # + logw (non-zero) absorbs the sign of a zero sum: no + 0.0 needed
                 s = _sum2(theta[..., None, 0], X[:, None, None, :, 0], theta[..., None, 1],
-                          X[:, None, None, :, 1], zero=False) + logw
+                          X[:, None, None, :, 1], zero=False)
+                s += logw
             else:
                 theta = _einsum("hij,btj->bhti", A[l], Z)
                 s = _einsum("bhti,bki->bhtk", theta, X) + logw
-            s -= s.max(axis=-1, keepdims=True)
-            P = np.exp(s)
+            s -= _max_last(s) if n > 1 else s.max(axis=-1, keepdims=True)
+            P = np.exp(s, out=s)
             P /= P.sum(axis=-1, keepdims=True)
             M = _einsum("bhtk,bki->bhti", P, X)
             tape.append((Z, theta, P, M))
-            Z = Z + _einsum("hij,bhtj->bti", V[l], M) / (L * H)
+            Z = Z + (_heads_sum(V[l], M) if d2 else _einsum("hij,bhtj->bti", V[l], M)) / (L * H)
         return Z, tape
 
     def outputs(self, A, V):
@@ -620,7 +654,7 @@ class ParticleNet:
             dA[:, l] = _einsum("bhti,btj->bhij", gtheta, Z)
             if l == 0:              # the cotangent of the input tokens is not needed
                 break
-            Gnew = G + _einsum("hij,bhti->btj", A[l], gtheta)              # through theta = A z
+            Gnew = G + (_heads_rows_sum(A[l], gtheta) if d2 else _einsum("hij,bhti->btj", A[l], gtheta))  # theta = A z
             Gnew[:, :n] += _einsum("bhtk,bhti->bki", P, U) + _einsum("bhtk,bhti->bki", g, theta)
             G = Gnew
         return dA, dV
