@@ -223,3 +223,25 @@ def test_head_sums_and_max_equal_einsum_bit_for_bit():
         assert _heads_rows_sum(V, M).tobytes() == _einsum("hij,bhti->btj", V, M).tobytes()
         s = rng.normal(size=(2, 16, 5, 3))
         assert np.array_equal(_max_last(s), s.max(axis=-1, keepdims=True))
+
+
+def test_backward_rhs_d2_equals_general_loops_bit_for_bit():
+    """HPModel._backward_rhs_d2 (the N9 adjoint field for d = 2) against the general loops, for the full and
+    both dropped-term variants, signed zeros included."""
+    import random
+
+    be = backend("gmpy2", 25)
+    heads = [([[F(1, 2), F(-1, 3)], [F(0), F(2)]], [[F(1), F(0)], [F(1, 4), F(3, 4)]]),
+             ([[F(-1, 4), F(1, 2)], [F(1, 3), F(-1, 2)]], [[F(-1, 3), F(1)], [F(1, 5), F(1, 2)]])]
+    m = HPModel([[0, 0], [1, F(3, 10)], [F(-2, 5), F(11, 10)]], [F(1, 3)] * 3, [heads], [[1, F(1, 2)]], be)
+    rng = random.Random(2)
+    with be.scope():
+        z = be.convert(0)
+        states = [[z] * 16, [-z] * 16]
+        for _ in range(20):
+            states.append([(-1) ** rng.randint(0, 1) * be.convert(F(rng.randint(-3, 3), rng.choice([1, 3, 8])))
+                           for _ in range(16)])
+        for y in states:
+            for dc, dq in ((False, False), (True, False), (False, True)):
+                new = m._backward_rhs_d2(m.layers[0], y, dc, dq)
+                assert [repr(v) for v in new] == [repr(v) for v in m._backward_rhs_loops(m.layers[0], y, dc, dq)]

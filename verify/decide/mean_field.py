@@ -448,6 +448,77 @@ class HPModel:
 
     def _backward_rhs(self, heads, aug, drop_context, drop_query):
         """d/dτ (τ = 1 − s) of (X, Y, p, r, gradient accumulators of the heads)."""
+        if self.d == 2 and heads:
+            return self._backward_rhs_d2(heads, aug, drop_context, drop_query)
+        return self._backward_rhs_loops(heads, aug, drop_context, drop_query)
+
+    def _backward_rhs_d2(self, heads, aug, drop_context, drop_query):
+        """:meth:`_backward_rhs_loops` for d = 2 with the index loops written out: the same operations on the
+        same operands in the same order, with the shortcuts of :meth:`_velocity_d2` (``t_0 or zero`` for the
+        first step 0 + t_0 of a fold, no exp at the top score), accumulators started at the backend's +0
+        (+0 + t is the operation 0 + t performs), 1 * x written x (exact, signed zeros included) and a
+        product both coordinates use (p_k dev_k, inv * c) formed once; the same numbers bit for bit
+        (tests/test_mean_field.py compares the two)."""
+        n, m = self.n, self.m
+        nz = (n + m) * 2
+        st, du = aug[:nz], aug[nz:2 * nz]
+        xs = [(st[2 * k], st[2 * k + 1]) for k in range(n)]
+        tokens = [(xs[k], (du[2 * k], du[2 * k + 1]), self.w[k], k, drop_context) for k in range(n)] + \
+                 [((st[2 * (n + a)], st[2 * (n + a) + 1]), (du[2 * (n + a)], du[2 * (n + a) + 1]), None, n + a,
+                   drop_query) for a in range(m)]
+        inv = self._inv(len(heads))
+        zero = self._inv(0)
+        w = self.w
+        exp = self._exp
+        vel = [zero] * nz
+        ddual = [zero] * nz
+        grads = []
+        for A, V in heads:
+            (a00, a01), (a10, a11) = A
+            (v00, v01), (v10, v11) = V
+            gV00 = gV01 = gV10 = gV11 = gA00 = gA01 = gA10 = gA11 = zero
+            for (z0, z1), (l0, l1), omega, idx, dropped in tokens:
+                t0 = (a00 * z0 or zero) + a01 * z1
+                t1 = (a10 * z0 or zero) + a11 * z1
+                scores = [(t0 * x0 or zero) + t1 * x1 for x0, x1 in xs]
+                top = max(scores)
+                e = [wk if sk == top else wk * exp(sk - top) for wk, sk in zip(w, scores)]
+                Zs = e[0] or zero
+                for ek in e[1:]:
+                    Zs = Zs + ek
+                p = [ek / Zs for ek in e]
+                mb0 = p[0] * xs[0][0] or zero
+                mb1 = p[0] * xs[0][1] or zero
+                for pk, (x0, x1) in zip(p[1:], xs[1:]):
+                    mb0 = mb0 + pk * x0
+                    mb1 = mb1 + pk * x1
+                i0, i1 = 2 * idx, 2 * idx + 1
+                vel[i0] = vel[i0] + inv * ((v00 * mb0 or zero) + v01 * mb1)
+                vel[i1] = vel[i1] + inv * ((v10 * mb0 or zero) + v11 * mb1)
+                u0 = (v00 * l0 or zero) + v10 * l1                      # Vᵀλ
+                u1 = (v01 * l0 or zero) + v11 * l1
+                dev = [((x0 - mb0) * u0 or zero) + (x1 - mb1) * u1 for x0, x1 in xs]
+                pd = [pk * dk for pk, dk in zip(p, dev)]
+                Hu0 = pd[0] * xs[0][0] or zero
+                Hu1 = pd[0] * xs[0][1] or zero
+                for c, (x0, x1) in zip(pd[1:], xs[1:]):
+                    Hu0 = Hu0 + c * x0
+                    Hu1 = Hu1 + c * x1
+                ddual[i0] = ddual[i0] + inv * ((a00 * Hu0 or zero) + a10 * Hu1)     # Aᵀ H Vᵀ λ
+                ddual[i1] = ddual[i1] + inv * ((a01 * Hu0 or zero) + a11 * Hu1)
+                if not dropped:
+                    for k in range(n):
+                        ic = inv * ((p[k] if omega is None else omega * p[k]) / w[k])
+                        ddual[2 * k] = ddual[2 * k] + ic * (u0 + t0 * dev[k])
+                        ddual[2 * k + 1] = ddual[2 * k + 1] + ic * (u1 + t1 * dev[k])
+                s0, s1 = (l0, l1) if omega is None else (omega * l0, omega * l1)
+                h0, h1 = (Hu0, Hu1) if omega is None else (omega * Hu0, omega * Hu1)
+                gV00, gV01, gV10, gV11 = gV00 + s0 * mb0, gV01 + s0 * mb1, gV10 + s1 * mb0, gV11 + s1 * mb1
+                gA00, gA01, gA10, gA11 = gA00 + h0 * z0, gA01 + h0 * z1, gA10 + h1 * z0, gA11 + h1 * z1
+            grads.extend(inv * g for g in (gA00, gA01, gA10, gA11, gV00, gV01, gV10, gV11))
+        return [-v for v in vel] + ddual + grads
+
+    def _backward_rhs_loops(self, heads, aug, drop_context, drop_query):
         d, n, m = self.d, self.n, self.m
         H = len(heads)
         nz = (n + m) * d
