@@ -634,17 +634,6 @@ def _heads_sum(V, M):
     return out
 
 
-def _tokens_sum(P, X):
-    """einsum("bhtk,bki->bhti", P, X) for d = 2, bit for bit: einsum adds the products P_bhtk X_bki token
-    after token (k = 0, 1, ..) into a zeroed output; here they are formed with the token axis outermost
-    (C order) and np.add.reduce over it adds them in the same order; + 0.0 gives einsum's +0 for a zero sum
-    (tests/test_mean_field.py compares them)."""
-    p = np.multiply(P.transpose(3, 0, 1, 2)[..., None], X.transpose(1, 0, 2)[:, :, None, None, :], order="C")
-    out = np.add.reduce(p, axis=0)
-    out += 0.0
-    return out
-
-
 def _heads_rows_sum(A, g):
     """einsum("hij,bhti->btj", A, g) bit for bit: einsum adds the products A_hij g_bhti one by one in the
     order (h, i) = (0, 0), (0, 1), .., (1, 0), .. into a zeroed output; here they are formed in that order
@@ -698,7 +687,7 @@ class ParticleNet:
             s -= _max_last(s) if n > 1 else s.max(axis=-1, keepdims=True)
             P = np.exp(s, out=s)
             P /= P.sum(axis=-1, keepdims=True)
-            M = _tokens_sum(P, X) if d2 else _einsum("bhtk,bki->bhti", P, X)
+            M = _einsum("bhtk,bki->bhti", P, X)
             tape.append((Z, theta, P, M))
             Z = Z + (_heads_sum(V[l], M) if d2 else _einsum("hij,bhtj->bti", V[l], M)) / (L * H)
         return Z, tape
@@ -732,7 +721,7 @@ class ParticleNet:
                 UX = _einsum("bhti,bki->bhtk", U, X)
                 UM = _einsum("bhti,bhti->bht", U, M)
             g = P * (UX - UM[..., None])
-            gtheta = _tokens_sum(g, X) if d2 else _einsum("bhtk,bki->bhti", g, X)
+            gtheta = _einsum("bhtk,bki->bhti", g, X)
             dA[:, l] = _einsum("bhti,btj->bhij", gtheta, Z)
             if l == 0:              # the cotangent of the input tokens is not needed
                 break
