@@ -10,6 +10,14 @@ after  = the current ones (the same left folds 0 + t_0 + t_1 + ... as explicit l
 Workload: HPModel(...).loss_value of the N9 'constant-heads' and 'layers-4' configurations (the forward
 solve each finite difference of check_adjoint_gradient runs).  ``run()`` returns the figures for
 bench/run.py; the table goes to stderr.
+
+    python3 bench/mean_field.py --audits                       # the N8-N10 audits, base 24c02c1 vs HEAD, 3 rounds
+    python3 bench/mean_field.py --audits --base REV --rounds 5 N10/pl-decay-eps-1e-1 N9/layers-4-50digits
+
+``--audits``: CPU seconds (``time.process_time``) of single audits, each in a fresh process per side and round
+(imports not timed), on two ``git archive`` snapshots -- the base revision and HEAD (so edits to the work tree
+during the run do not leak in) -- alternating; medians per audit, their ratio, and whether the Results hash the
+same on both sides (tests/_pins.py's result_hash: without timing, versions, float64 and figure entries).
 """
 
 from __future__ import annotations
@@ -85,7 +93,71 @@ def run(repeats: int = 5) -> dict:
     return out
 
 
+AUDITS = ["N10/pl-decay-eps-1e-1", "N10/pl-decay-eps-1e-2", "N9/constant-heads-50digits", "N9/layers-4-50digits",
+          "N9/n-drop-context-term", "N9/n-drop-query-term", "N9/n-drop-context-certified", "N9/n-drop-query-certified",
+          "N9/exact-instance-A0", "N8/depth-euler-rate", "N8/width-monte-carlo-rate", "N8/n-frozen-context-evidence",
+          "N8/n-frozen-context-certified"]
+_CHILD = r"""
+import hashlib, json, sys, time
+sys.path.insert(0, "tests")
+from _pins import result_hash
+from verify.audit.discovery import load_audits
+from verify.audit.runner import run_audit
+audits = {a.id: a for a in load_audits()}
+t = time.process_time()
+r = run_audit(audits[sys.argv[1]]).result
+print(json.dumps([time.process_time() - t, result_hash(r)]))
+"""
+
+
+def audits(base: str, rounds: int, ids) -> dict:
+    """Per audit: median CPU seconds on ``base`` and on HEAD, their ratio, and whether the Results agree."""
+    import json
+    import os
+    import subprocess
+    import tempfile
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    ids = list(ids) or AUDITS
+    times = {i: ([], [], set()) for i in ids}
+    with tempfile.TemporaryDirectory() as tmp:
+        trees = []
+        for k, rev in enumerate((base, "HEAD")):
+            d = os.path.join(tmp, str(k))
+            os.mkdir(d)
+            data = subprocess.run(["git", "-C", root, "archive", rev], capture_output=True, check=True).stdout
+            subprocess.run(["tar", "-x", "-C", d], input=data, check=True)
+            trees.append(d)
+        for _ in range(rounds):
+            for i in ids:
+                for side, d in enumerate(trees):
+                    out = subprocess.run([sys.executable, "-c", _CHILD, i], cwd=d, env=dict(os.environ, PYTHONPATH=d),
+                                         capture_output=True, text=True, check=True).stdout
+                    dt, h = json.loads(out.strip().splitlines()[-1])
+                    times[i][side].append(dt)
+                    times[i][2].add(h)
+    err = sys.stderr
+    err.write(f"{'audit':32s} {'base s':>8s} {'HEAD s':>8s} {'ratio':>6s}  same Result   (CPU seconds, medians of {rounds})\n")
+    rows, tb, ta = [], 0.0, 0.0
+    for i in ids:
+        b, a, hashes = times[i]
+        mb, ma = statistics.median(b), statistics.median(a)
+        tb, ta = tb + mb, ta + ma
+        rows.append({"audit": i, "base_s": mb, "head_s": ma, "same": len(hashes) == 1})
+        err.write(f"{i:32s} {mb:8.2f} {ma:8.2f} {mb / ma:5.2f}x  {len(hashes) == 1}\n")
+    err.write(f"{'total':32s} {tb:8.2f} {ta:8.2f} {tb / ta:5.2f}x  (saved {tb - ta:.2f} s)\n")
+    return {"base": base, "rounds": rounds, "rows": rows, "base_total_s": tb, "head_total_s": ta}
+
+
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=5)
-    run(ap.parse_args().repeats)
+    ap.add_argument("--audits", action="store_true", help="time the N8-N10 audits on --base and HEAD")
+    ap.add_argument("--base", default="24c02c1")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("ids", nargs="*")
+    a = ap.parse_args()
+    if a.audits:
+        audits(a.base, a.rounds, a.ids)
+    else:
+        run(a.repeats)

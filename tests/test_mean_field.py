@@ -184,3 +184,66 @@ def test_two_term_contractions_equal_einsum_bit_for_bit():
             U[..., None, 0], X[:, None, None, :, 0], U[..., None, 1], X[:, None, None, :, 1]).tobytes()
         assert np.einsum("bhti,bhti->bht", U, th).tobytes() == _sum2(U[..., 0], th[..., 0], U[..., 1],
                                                                     th[..., 1]).tobytes()
+
+
+def test_velocity_d2_equals_general_loops_bit_for_bit():
+    """HPModel._velocity_d2 (d = 2, folds written out, `t_0 or zero`, no exp at the top score) against the
+    general loops, signed zeros and tied scores included (the N9 forward flow runs the d = 2 path)."""
+    import random
+
+    be = backend("gmpy2", 25)
+    heads = [([[F(1, 2), F(-1, 3)], [F(0), F(2)]], [[F(1), F(0)], [F(1, 4), F(3, 4)]]),
+             ([[F(-1, 4), F(1, 2)], [F(1, 3), F(-1, 2)]], [[F(-1, 3), F(1)], [F(1, 5), F(1, 2)]])]
+    m = HPModel([[0, 0], [1, F(3, 10)], [F(-2, 5), F(11, 10)]], [F(1, 3)] * 3, [heads], [[1, F(1, 2)]], be)
+    rng = random.Random(1)
+    with be.scope():
+        states = [[v for row in m.ctx + m.queries for v in row], [be.convert(0)] * 8, [-be.convert(0)] * 8]
+        for _ in range(60):
+            states.append([(-1) ** rng.randint(0, 1) * be.convert(F(rng.randint(-3, 3), rng.choice([1, 3, 8])))
+                           for _ in range(8)])
+        for y in states:
+            assert [repr(v) for v in m._velocity_d2(m.layers[0], y)] == [repr(v) for v in m._velocity(m.layers[0], y)]
+
+
+def test_head_sums_and_max_equal_einsum_bit_for_bit():
+    """ParticleNet's d = 2 sums (_heads_sum, _heads_rows_sum) against the einsums they replace, signed
+    zeros included, and _max_last against max(axis=-1) (the same values up to the sign of a tied zero)."""
+    from verify.decide.mean_field import _einsum, _heads_rows_sum, _heads_sum, _max_last
+
+    rng = np.random.default_rng(3)
+    for trial in range(40):
+        V = rng.normal(size=(16, 2, 2)) * np.exp(rng.uniform(-30, 30, (16, 2, 2)))
+        M = rng.normal(size=(2, 16, 5, 2)) * np.exp(rng.uniform(-30, 30, (2, 16, 5, 2)))
+        if trial % 4 == 0:
+            V[rng.random(V.shape) < 0.7] = -0.0
+            M[rng.random(M.shape) < 0.7] = 0.0
+        if trial % 8 == 0:
+            V[:] = -0.0
+        assert _heads_sum(V, M).tobytes() == _einsum("hij,bhtj->bti", V, M).tobytes()
+        assert _heads_rows_sum(V, M).tobytes() == _einsum("hij,bhti->btj", V, M).tobytes()
+        P = rng.normal(size=(2, 16, 5, 3)) * np.exp(rng.uniform(-30, 30, (2, 16, 5, 3)))
+        if trial % 4 == 0:
+            P[rng.random(P.shape) < 0.7] = -0.0
+        assert np.array_equal(_max_last(P), P.max(axis=-1, keepdims=True))
+
+
+def test_backward_rhs_d2_equals_general_loops_bit_for_bit():
+    """HPModel._backward_rhs_d2 (the N9 adjoint field for d = 2) against the general loops, for the full and
+    both dropped-term variants, signed zeros included."""
+    import random
+
+    be = backend("gmpy2", 25)
+    heads = [([[F(1, 2), F(-1, 3)], [F(0), F(2)]], [[F(1), F(0)], [F(1, 4), F(3, 4)]]),
+             ([[F(-1, 4), F(1, 2)], [F(1, 3), F(-1, 2)]], [[F(-1, 3), F(1)], [F(1, 5), F(1, 2)]])]
+    m = HPModel([[0, 0], [1, F(3, 10)], [F(-2, 5), F(11, 10)]], [F(1, 3)] * 3, [heads], [[1, F(1, 2)]], be)
+    rng = random.Random(2)
+    with be.scope():
+        z = be.convert(0)
+        states = [[z] * 16, [-z] * 16]
+        for _ in range(20):
+            states.append([(-1) ** rng.randint(0, 1) * be.convert(F(rng.randint(-3, 3), rng.choice([1, 3, 8])))
+                           for _ in range(16)])
+        for y in states:
+            for dc, dq in ((False, False), (True, False), (False, True)):
+                new = m._backward_rhs_d2(m.layers[0], y, dc, dq)
+                assert [repr(v) for v in new] == [repr(v) for v in m._backward_rhs_loops(m.layers[0], y, dc, dq)]

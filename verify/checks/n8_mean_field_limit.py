@@ -56,19 +56,24 @@ def deterministic_heads(seed: int = 0, count: int = 8):
     return [tuple([[rnd(), rnd()], [rnd(), rnd()]] for _ in range(4)) for _ in range(count)]
 
 
-def _arrays_at(heads, s: float):
-    A = np.array([[[float(a0[i][j]) + s * float(a1[i][j]) for j in range(2)] for i in range(2)]
-                  for a0, a1, _, _ in heads])
-    V = np.array([[[float(v0[i][j]) + s * float(v1[i][j]) for j in range(2)] for i in range(2)]
-                  for _, _, v0, v1 in heads])
-    return A, V
+def _float_heads(heads):
+    """float64 arrays (A0, A1, V0, V1), each (R, 2, 2), of the heads' exact entries (converted once)."""
+    arr = np.array([[[[float(v) for v in row] for row in M] for M in h] for h in heads])
+    return tuple(np.ascontiguousarray(arr[:, k]) for k in range(4))
+
+
+def _arrays_at(heads, s: float, fh=None):
+    """(A, V) at depth s: float(M0) + s * float(M1) entrywise (``fh``: the heads' :func:`_float_heads`)."""
+    a0, a1, v0, v1 = _float_heads(heads) if fh is None else fh
+    return a0 + s * a1, v0 + s * v1
 
 
 def _particle_det(heads, L, freeze=False):
     A = np.empty((L, len(heads), 2, 2))
     V = np.empty((L, len(heads), 2, 2))
+    fh = _float_heads(heads)
     for l in range(L):
-        A[l], V[l] = _arrays_at(heads, l / L)
+        A[l], V[l] = _arrays_at(heads, l / L, fh)
     X, _ = particle_forward(np.array(CONTEXT, float), np.array(WEIGHTS, float), A, V, freeze_context=freeze)
     return X
 
@@ -76,7 +81,7 @@ def _particle_det(heads, L, freeze=False):
 def _reference(heads, dps, freeze=False):
     """X(1) of the mean-field flow: GBS at ``dps`` digits (unless frozen) and DOP853 (float64)."""
     ref_f, _ = mean_field_flow(np.array(CONTEXT, float), np.array(WEIGHTS, float),
-                               lambda s: _arrays_at(heads, s), freeze_context=freeze)
+                               lambda s, fh=_float_heads(heads): _arrays_at(heads, s, fh), freeze_context=freeze)
     if freeze:
         return ref_f, ref_f, 0.0
     be = backend("gmpy2", dps)

@@ -222,9 +222,10 @@ def gbs_integrate(f, y0: list, s0, s1, macro_steps: int, levels: int, ctx: Conte
             z0 = y
             f0 = f_start
             z1 = [a + h * b for a, b in zip(z0, f0)]
+            h2 = 2 * h                  # (2 * h) * b, the product the expression a + 2 * h * b forms
             for i in range(1, n):
                 fi = f(s + i * h, z1)
-                z0, z1 = z1, [a + 2 * h * b for a, b in zip(z0, fi)]
+                z0, z1 = z1, [a + h2 * b for a, b in zip(z0, fi)]
             fn = f(s + H, z1)
             row = [[(a + b + h * c) / 2 for a, b, c in zip(z0, z1, fn)]]
             for k in range(1, j + 1):
@@ -312,13 +313,65 @@ class HPModel:
         return X, Y
 
     def _inv(self, H):
-        """1/H in the backend (converted once per H; every call is inside ``self.be.scope()``)."""
+        """1/H in the backend (converted once per H; every call is inside ``self.be.scope()``); H = 0: the
+        backend's zero (+0)."""
         v = self._invs.get(H)
         if v is None:
-            v = self._invs[H] = self.be.convert(Fraction(1, H))
+            v = self._invs[H] = self.be.convert(Fraction(1, H) if H else 0)
         return v
 
     def velocity(self, heads, y):
+        if self.d == 2:
+            return self._velocity_d2(heads, y)
+        return self._velocity(heads, y)
+
+    def _velocity_d2(self, heads, y):
+        """:meth:`_velocity` for d = 2 with the index loops written out: the same operations on the same
+        operands in the same order, so the same numbers bit for bit (tests/test_mean_field.py compares the
+        two), with two shortcuts that give the same numbers:
+
+        * the first step 0 + t_0 of every left fold is ``t_0 or zero``: t_0 is already rounded to the working
+          precision, so 0 + t_0 is t_0 itself, except that a -0 becomes +0 -- and so does ``or``;
+        * the top score's w_k * exp(s_k - top) is w_k itself: s_k - top is ±0 there, exp(±0) = 1 exactly and
+          w_k * 1 = w_k (w_k is already rounded to the working precision)."""
+        n = self.n
+        xs = [(y[2 * k], y[2 * k + 1]) for k in range(n)]
+        zs = xs + [(y[2 * (n + a)], y[2 * (n + a) + 1]) for a in range(self.m)]
+        inv = self._inv(len(heads))
+        zero = self._inv(0)
+        w = self.w
+        exp = self._exp
+        hs = [(A[0][0], A[0][1], A[1][0], A[1][1], V[0][0], V[0][1], V[1][0], V[1][1]) for A, V in heads]
+        out = []
+        for z0, z1 in zs:
+            acc0 = acc1 = None
+            for a00, a01, a10, a11, v00, v01, v10, v11 in hs:
+                t0 = (a00 * z0 or zero) + a01 * z1
+                t1 = (a10 * z0 or zero) + a11 * z1
+                scores = [(t0 * x0 or zero) + t1 * x1 for x0, x1 in xs]
+                top = max(scores)
+                e = [wk if sk == top else wk * exp(sk - top) for wk, sk in zip(w, scores)]
+                Zs = e[0] or zero
+                for ek in e[1:]:
+                    Zs = Zs + ek
+                pk = e[0] / Zs
+                mb0 = pk * xs[0][0] or zero
+                mb1 = pk * xs[0][1] or zero
+                for ek, (x0, x1) in zip(e[1:], xs[1:]):
+                    pk = ek / Zs
+                    mb0 = mb0 + pk * x0
+                    mb1 = mb1 + pk * x1
+                u0 = (v00 * mb0 or zero) + v01 * mb1
+                u1 = (v10 * mb0 or zero) + v11 * mb1
+                if acc0 is None:
+                    acc0, acc1 = u0 or zero, u1 or zero
+                else:
+                    acc0, acc1 = acc0 + u0, acc1 + u1
+            out.append(acc0 * inv)
+            out.append(acc1 * inv)
+        return out
+
+    def _velocity(self, heads, y):
         X, Y = self._unpack(y)
         d = self.d
         rd = range(d)
@@ -395,6 +448,77 @@ class HPModel:
 
     def _backward_rhs(self, heads, aug, drop_context, drop_query):
         """d/dτ (τ = 1 − s) of (X, Y, p, r, gradient accumulators of the heads)."""
+        if self.d == 2 and heads:
+            return self._backward_rhs_d2(heads, aug, drop_context, drop_query)
+        return self._backward_rhs_loops(heads, aug, drop_context, drop_query)
+
+    def _backward_rhs_d2(self, heads, aug, drop_context, drop_query):
+        """:meth:`_backward_rhs_loops` for d = 2 with the index loops written out: the same operations on the
+        same operands in the same order, with the shortcuts of :meth:`_velocity_d2` (``t_0 or zero`` for the
+        first step 0 + t_0 of a fold, no exp at the top score), accumulators started at the backend's +0
+        (+0 + t is the operation 0 + t performs), 1 * x written x (exact, signed zeros included) and a
+        product both coordinates use (p_k dev_k, inv * c) formed once; the same numbers bit for bit
+        (tests/test_mean_field.py compares the two)."""
+        n, m = self.n, self.m
+        nz = (n + m) * 2
+        st, du = aug[:nz], aug[nz:2 * nz]
+        xs = [(st[2 * k], st[2 * k + 1]) for k in range(n)]
+        tokens = [(xs[k], (du[2 * k], du[2 * k + 1]), self.w[k], k, drop_context) for k in range(n)] + \
+                 [((st[2 * (n + a)], st[2 * (n + a) + 1]), (du[2 * (n + a)], du[2 * (n + a) + 1]), None, n + a,
+                   drop_query) for a in range(m)]
+        inv = self._inv(len(heads))
+        zero = self._inv(0)
+        w = self.w
+        exp = self._exp
+        vel = [zero] * nz
+        ddual = [zero] * nz
+        grads = []
+        for A, V in heads:
+            (a00, a01), (a10, a11) = A
+            (v00, v01), (v10, v11) = V
+            gV00 = gV01 = gV10 = gV11 = gA00 = gA01 = gA10 = gA11 = zero
+            for (z0, z1), (l0, l1), omega, idx, dropped in tokens:
+                t0 = (a00 * z0 or zero) + a01 * z1
+                t1 = (a10 * z0 or zero) + a11 * z1
+                scores = [(t0 * x0 or zero) + t1 * x1 for x0, x1 in xs]
+                top = max(scores)
+                e = [wk if sk == top else wk * exp(sk - top) for wk, sk in zip(w, scores)]
+                Zs = e[0] or zero
+                for ek in e[1:]:
+                    Zs = Zs + ek
+                p = [ek / Zs for ek in e]
+                mb0 = p[0] * xs[0][0] or zero
+                mb1 = p[0] * xs[0][1] or zero
+                for pk, (x0, x1) in zip(p[1:], xs[1:]):
+                    mb0 = mb0 + pk * x0
+                    mb1 = mb1 + pk * x1
+                i0, i1 = 2 * idx, 2 * idx + 1
+                vel[i0] = vel[i0] + inv * ((v00 * mb0 or zero) + v01 * mb1)
+                vel[i1] = vel[i1] + inv * ((v10 * mb0 or zero) + v11 * mb1)
+                u0 = (v00 * l0 or zero) + v10 * l1                      # Vᵀλ
+                u1 = (v01 * l0 or zero) + v11 * l1
+                dev = [((x0 - mb0) * u0 or zero) + (x1 - mb1) * u1 for x0, x1 in xs]
+                pd = [pk * dk for pk, dk in zip(p, dev)]
+                Hu0 = pd[0] * xs[0][0] or zero
+                Hu1 = pd[0] * xs[0][1] or zero
+                for c, (x0, x1) in zip(pd[1:], xs[1:]):
+                    Hu0 = Hu0 + c * x0
+                    Hu1 = Hu1 + c * x1
+                ddual[i0] = ddual[i0] + inv * ((a00 * Hu0 or zero) + a10 * Hu1)     # Aᵀ H Vᵀ λ
+                ddual[i1] = ddual[i1] + inv * ((a01 * Hu0 or zero) + a11 * Hu1)
+                if not dropped:
+                    for k in range(n):
+                        ic = inv * ((p[k] if omega is None else omega * p[k]) / w[k])
+                        ddual[2 * k] = ddual[2 * k] + ic * (u0 + t0 * dev[k])
+                        ddual[2 * k + 1] = ddual[2 * k + 1] + ic * (u1 + t1 * dev[k])
+                s0, s1 = (l0, l1) if omega is None else (omega * l0, omega * l1)
+                h0, h1 = (Hu0, Hu1) if omega is None else (omega * Hu0, omega * Hu1)
+                gV00, gV01, gV10, gV11 = gV00 + s0 * mb0, gV01 + s0 * mb1, gV10 + s1 * mb0, gV11 + s1 * mb1
+                gA00, gA01, gA10, gA11 = gA00 + h0 * z0, gA01 + h0 * z1, gA10 + h1 * z0, gA11 + h1 * z1
+            grads.extend(inv * g for g in (gA00, gA01, gA10, gA11, gV00, gV01, gV10, gV11))
+        return [-v for v in vel] + ddual + grads
+
+    def _backward_rhs_loops(self, heads, aug, drop_context, drop_query):
         d, n, m = self.d, self.n, self.m
         H = len(heads)
         nz = (n + m) * d
@@ -487,6 +611,39 @@ def _sum2(x0, y0, x1, y1, zero: bool = True):
     return out
 
 
+def _max_last(s):
+    """s.max(axis=-1, keepdims=True) as a chain of np.maximum over the last axis (length >= 2): the same
+    maximum; where +0 and -0 tie the sign may differ, which the softmax cannot see (s - top is then ±0 or
+    the same non-zero number, and exp(±0) = 1)."""
+    out = np.maximum(s[..., 0], s[..., 1])
+    for k in range(2, s.shape[-1]):
+        np.maximum(out, s[..., k], out=out)
+    return out[..., None]
+
+
+def _heads_sum(V, M):
+    """einsum("hij,bhtj->bti", V, M) for d = 2, bit for bit: einsum adds, head after head into a zeroed
+    output, the two-term sum V_i0 M_0 + V_i1 M_1 of its inner loop; here the pairs are formed for every
+    head at once (heads first, C order) and np.add.reduce over that outer axis adds them in head order;
+    + 0.0 gives einsum's +0 for a zero sum (tests/test_mean_field.py compares them)."""
+    Mt = M.transpose(1, 0, 2, 3)
+    pair = np.multiply(V[:, None, None, :, 0], Mt[..., None, 0], order="C")
+    pair += V[:, None, None, :, 1] * Mt[..., None, 1]
+    out = np.add.reduce(pair, axis=0)
+    out += 0.0
+    return out
+
+
+def _heads_rows_sum(A, g):
+    """einsum("hij,bhti->btj", A, g) bit for bit: einsum adds the products A_hij g_bhti one by one in the
+    order (h, i) = (0, 0), (0, 1), .., (1, 0), .. into a zeroed output; here they are formed in that order
+    along an outer axis (C order) and np.add.reduce over it adds them in the same order; + 0.0 as above."""
+    p = np.multiply(A[:, :, None, None, :], g.transpose(1, 3, 0, 2)[..., None], order="C")
+    out = np.add.reduce(p.reshape((-1,) + p.shape[2:]), axis=0)
+    out += 0.0
+    return out
+
+
 class ParticleNet:
     """The L-layer particle model for several inputs sharing query tokens, with reverse-mode gradients.
 
@@ -522,16 +679,17 @@ class ParticleNet:
                               Z[:, None, :, None, 1])
                 # + logw (non-zero) absorbs the sign of a zero sum: no + 0.0 needed
                 s = _sum2(theta[..., None, 0], X[:, None, None, :, 0], theta[..., None, 1],
-                          X[:, None, None, :, 1], zero=False) + logw
+                          X[:, None, None, :, 1], zero=False)
+                s += logw
             else:
                 theta = _einsum("hij,btj->bhti", A[l], Z)
                 s = _einsum("bhti,bki->bhtk", theta, X) + logw
-            s -= s.max(axis=-1, keepdims=True)
-            P = np.exp(s)
+            s -= _max_last(s) if n > 1 else s.max(axis=-1, keepdims=True)
+            P = np.exp(s, out=s)
             P /= P.sum(axis=-1, keepdims=True)
             M = _einsum("bhtk,bki->bhti", P, X)
             tape.append((Z, theta, P, M))
-            Z = Z + _einsum("hij,bhtj->bti", V[l], M) / (L * H)
+            Z = Z + (_heads_sum(V[l], M) if d2 else _einsum("hij,bhtj->bti", V[l], M)) / (L * H)
         return Z, tape
 
     def outputs(self, A, V):
@@ -567,7 +725,7 @@ class ParticleNet:
             dA[:, l] = _einsum("bhti,btj->bhij", gtheta, Z)
             if l == 0:              # the cotangent of the input tokens is not needed
                 break
-            Gnew = G + _einsum("hij,bhti->btj", A[l], gtheta)              # through theta = A z
+            Gnew = G + (_heads_rows_sum(A[l], gtheta) if d2 else _einsum("hij,bhti->btj", A[l], gtheta))  # theta = A z
             Gnew[:, :n] += _einsum("bhtk,bhti->bki", P, U) + _einsum("bhtk,bhti->bki", g, theta)
             G = Gnew
         return dA, dV
