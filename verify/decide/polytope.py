@@ -497,6 +497,25 @@ def sign_certificate(E, G, bounds, f, s, d, p=None):
     raise Split(tuple(f))
 
 
+def _norm_key(f) -> tuple:
+    """:func:`verify.kernel._poly.norm_key` (the same tuple), built from a list."""
+    a = next(c for c in f[1:] if c)
+    if a < 0:
+        a = -a
+    return tuple([c / a for c in f])
+
+
+def _value_key(vals):
+    """:func:`verify.kernel._poly.value_key` (the same key), built from a list."""
+    v0 = vals[0]
+    a = next((v - v0 for v in vals[1:] if v != v0), None)
+    if a is None:
+        return (v0 > 0) - (v0 < 0)
+    if a < 0:
+        a = -a
+    return tuple([v / a for v in vals])
+
+
 class SearchCell(KP.PolyCell):
     """The kernel's cell with ``certify`` replaced by the search: it records one entry per certified decision
     (inherited entries of the parent first) and raises :class:`Split` when a decision varies on the cell.
@@ -525,11 +544,30 @@ class SearchCell(KP.PolyCell):
         self.vcache = {}
         self.pool, self.pidx = pool, pidx
 
+    def form(self, vals) -> tuple:
+        """:meth:`verify.kernel._poly.PolyCell.form` (the same tuple), built from a list."""
+        v0 = vals[0]
+        return (v0, *[v - v0 for v in vals[1:]])
+
+    def decide(self, vals, f=None, vkey=None) -> int:
+        """:meth:`verify.kernel._poly.PolyCell.decide` (the same decisions, keys and cache), with the key and
+        the form built from lists."""
+        k = _value_key(vals) if vkey is None else vkey
+        if type(k) is int:
+            return k
+        s = self.vcache.get(k)
+        if s is None:
+            s = self.vcache[k] = self.sign(self.form(vals))
+        return s
+
     def sign(self, f) -> int:
         f = tuple(f)
-        if not any(f[1:]):
+        a = next((c for c in f[1:] if c), None)
+        if a is None:
             return (f[0] > 0) - (f[0] < 0)
-        return self._sign_keyed(f, KP.norm_key(f))
+        if a < 0:
+            a = -a
+        return self._sign_keyed(f, tuple([c / a for c in f]))     # KP.norm_key(f)
 
     def _sign_keyed(self, f, key, v=None) -> int:
         s = self.cache.get(key)
@@ -553,7 +591,7 @@ class SearchCell(KP.PolyCell):
         return {"y": _sparse_json([(i, s * f[k] / self.G[i][k])]), "l": []}
 
     def certify(self, f, s) -> None:
-        self._certify(tuple(f), s, KP.norm_key(f))
+        self._certify(tuple(f), s, _norm_key(f))
 
     def _certify(self, f, s, key) -> None:
         hit = self.inherited.get(key)
@@ -842,7 +880,7 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
             try:
                 out = leaf_fn(cell)
             except Split as sp:
-                branch(cell, KP.norm_key(sp.form), sp.hint, True)
+                branch(cell, _norm_key(sp.form), sp.hint, True)
                 continue
             node = cell.node
             node["point"] = [_s(c) for c in p]
