@@ -415,52 +415,82 @@ def _may_bound(fs, fg, fbd, d) -> bool:
     return False
 
 
+_OC: dict = {}          # the outcomes of _one_g for one box: tuple(s f) -> {g: None or (a, s f - a g)}
+_OC_BOUNDS = [None]     # the bounds those outcomes are for (cleared when they change)
+_MISS = object()
+
+
 def _one_constraint(G, bounds, sf, d, p=None):
     """Exact and LP-free: ``s f = a g + (box constraints) + c`` with one constraint g of the cell beyond the box
     (a >= 0 maximising the box bound; the bound is concave in a, so its breakpoints suffice).  The entry, or
-    None.  ``p``: a point of the cell with s f(p) > 0 (the cell's point), used by an exact skip test."""
+    None: the first g of G (after the box's own constraints) that admits such an a.  ``p``: a point of the cell
+    with s f(p) > 0 (the cell's point), used by an exact skip test.
+
+    Whether g admits an a, and which, depends on g, s f and the box only (the skip tests only skip constraints
+    that admit none), so the outcome of each g is remembered per box and s f (``_OC``): cells of one root share
+    most of their constraints and decisions; the entry is built from the outcome and g's index in this cell."""
     nb = 2 * sum(1 for b in bounds if b[2] is None)
     if nb >= len(G):
         return None
-    # x*: a point of the closed face where s f takes its box bound c0 (< 0 here).  For every a >= 0 the box
-    # bound of s f - a g is at most s f(x*) - a g(x*) = c0 - a g(x*), so a g with g(x*) >= 0 (exactly) gives no
-    # bound >= 0 and the exact loop below would find nothing for it: skipped (exact, so the same entry).
-    # With p: a bound >= 0 needs a g(x*) <= c0 and a g(p) <= s f(p) (g(p) > 0), i.e. c0 / g(x*) <= a <= s f(p) /
-    # g(p); when c0 g(p) < s f(p) g(x*) (both sides multiplied by g(x*) g(p) < 0) no a >= 0 works: skipped too.
-    xs = [fixed if fixed is not None else (lo if a > 0 else hi) for a, (lo, hi, fixed) in zip(sf[1:], bounds)]
-    c0 = _at(sf, xs)
-    fp = _at(sf, p) if p is not None else None
-    fb = fs = None
+    if _OC_BOUNDS[0] is not bounds or len(_OC) > 100_000:
+        _OC.clear()
+        _OC_BOUNDS[0] = bounds
+    sfk = tuple(sf)
+    memo = _OC.get(sfk)
+    if memo is None:
+        memo = _OC[sfk] = {}
+    ctx = None
     for i in range(nb, len(G)):
         g = G[i]
-        gx = _at(g, xs)
-        if gx >= 0:
-            continue
-        if fp is not None and c0 * _at(g, p) < fp * gx:
-            continue
-        if fb is None:
-            fs = [float(c) for c in sf]
-            fb = _float_bounds(bounds, fs)
-        if not _may_bound(fs, _frow(g), fb, d):
-            continue            # no multiplier of g gives a box bound >= 0 (float test with a wide margin)
-        alphas = {sf[k] / g[k] for k in range(1, d + 1) if g[k] and sf[k] / g[k] > 0}
-        for a in sorted(alphas):
-            r = [u - a * v for u, v in zip(sf, g)]
-            c = _box_value(r, bounds)
-            if c >= 0:
-                y = [(i, a)]
-                for k, (lo, hi, fixed) in enumerate(bounds):
-                    if fixed is None and r[k + 1]:
-                        j = 2 * sum(1 for b in bounds[:k] if b[2] is None)
-                        y.append((j, r[k + 1]) if r[k + 1] > 0 else (j + 1, -r[k + 1]))
-                lam = []
-                ne = 0
-                for k, (lo, hi, fixed) in enumerate(bounds):
-                    if fixed is not None:
-                        if r[k + 1]:
-                            lam.append((ne, r[k + 1]))
-                        ne += 1
-                return {"y": _sparse_json(sorted(y)), "l": _sparse_json(lam)}
+        out = memo.get(g, _MISS)
+        if out is _MISS:
+            if ctx is None:
+                # x*: a point of the closed face where s f takes its box bound c0 (< 0 here)
+                xs = [fixed if fixed is not None else (lo if a > 0 else hi) for a, (lo, hi, fixed) in zip(sf[1:], bounds)]
+                ctx = [xs, _at(sf, xs), _at(sf, p) if p is not None else None, None, None]
+            out = memo[g] = _one_g(g, sf, bounds, d, p, ctx)
+        if out is not None:
+            a, r = out
+            y = [(i, a)]
+            for k, (lo, hi, fixed) in enumerate(bounds):
+                if fixed is None and r[k + 1]:
+                    j = 2 * sum(1 for b in bounds[:k] if b[2] is None)
+                    y.append((j, r[k + 1]) if r[k + 1] > 0 else (j + 1, -r[k + 1]))
+            lam = []
+            ne = 0
+            for k, (lo, hi, fixed) in enumerate(bounds):
+                if fixed is not None:
+                    if r[k + 1]:
+                        lam.append((ne, r[k + 1]))
+                    ne += 1
+            return {"y": _sparse_json(sorted(y)), "l": _sparse_json(lam)}
+    return None
+
+
+def _one_g(g, sf, bounds, d, p, ctx):
+    """``(a, s f - a g)`` for the smallest breakpoint a >= 0 whose box bound of s f - a g is >= 0, or None.
+    ``ctx``: ``[x*, c0, s f(p) or None, float data]`` shared by the constraints of one call."""
+    xs, c0, fp = ctx[0], ctx[1], ctx[2]
+    # For every a >= 0 the box bound of s f - a g is at most s f(x*) - a g(x*) = c0 - a g(x*), so a g with
+    # g(x*) >= 0 (exactly) gives no bound >= 0 and the exact loop below would find nothing for it: skipped (exact,
+    # so the same outcome).  With p: a bound >= 0 needs a g(x*) <= c0 and a g(p) <= s f(p) (g(p) > 0), i.e.
+    # c0 / g(x*) <= a <= s f(p) / g(p); when c0 g(p) < s f(p) g(x*) (both sides multiplied by g(x*) g(p) < 0) no
+    # a >= 0 works: skipped too.
+    gx = _at(g, xs)
+    if gx >= 0:
+        return None
+    if fp is not None and c0 * _at(g, p) < fp * gx:
+        return None
+    if ctx[3] is None:
+        fs = [float(c) for c in sf]
+        ctx[3], ctx[4] = fs, _float_bounds(bounds, fs)
+    if not _may_bound(ctx[3], _frow(g), ctx[4], d):
+        return None             # no multiplier of g gives a box bound >= 0 (float test with a wide margin)
+    alphas = {sf[k] / g[k] for k in range(1, d + 1) if g[k] and sf[k] / g[k] > 0}
+    for a in sorted(alphas):
+        r = [u - a * v for u, v in zip(sf, g)]
+        if _box_value(r, bounds) >= 0:
+            return a, r
     return None
 
 
@@ -824,6 +854,8 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
     t0 = time.monotonic()
     _FLOATS.clear()
     _GMATS.clear()
+    _OC.clear()
+    _OC_BOUNDS[0] = None
     trees, leaves, stop, stopped, roots_done = [], 0, None, None, 0
     for r, (E0, G0, bounds) in enumerate(root_cells):
         root = {}
@@ -895,6 +927,9 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
         if stop is not None:
             break
     _local.presolve = "choose"
+    _OC.clear()
+    _OC_BOUNDS[0] = None
+    _GMATS.clear()
     complete = stop is None and stopped is None
     info = {"trees": trees, "complete": complete, "stopped": stopped, "leaves": leaves, "roots": len(root_cells),
             "roots_done": roots_done, "stop": stop, "seconds": time.monotonic() - t0}
