@@ -248,7 +248,8 @@ def test_same_inputs_same_json_and_bad_budget_named():
 
 def test_speedups_change_no_tree(monkeypatch):
     """The search's shortcuts (going on in the positive child after a split, the float filter of the
-    one-constraint bound, the vertex-value decision cache) give the same trees and entries as without them."""
+    one-constraint bound and its per-box memo of outcomes, the vertex-value decision cache) give the same trees
+    and entries as without them."""
     import verify.decide.polytope as P
 
     spec = _relu_spec(random.Random(8), 3, [4])
@@ -261,9 +262,32 @@ def test_speedups_change_no_tree(monkeypatch):
 
     fast = run()
     monkeypatch.setattr(P, "RESUME", False)
+    monkeypatch.setattr(P, "ONE_MEMO", False)
     monkeypatch.setattr(P, "_may_bound", lambda *a: True)
     monkeypatch.setattr(P.SearchCell, "decide", KP.PolyCell.decide)
+    monkeypatch.setattr(P.SearchCell, "form", KP.PolyCell.form)
     assert run() == fast
+
+
+def test_search_helpers_equal_the_kernel_ones():
+    """The search's unrolled f(x), list-built norm / value keys and forms are the kernel's values (types too);
+    a form off by one coefficient evaluates differently (the check can fail)."""
+    import verify.decide.polytope as P
+
+    rng = random.Random(5)
+    for _ in range(3000):
+        d = rng.randint(1, 6)
+        f = tuple(mpq(rng.randint(-4, 4), rng.randint(1, 5)) if rng.random() < 0.8 else mpq(0) for _ in range(d + 1))
+        x = tuple(mpq(rng.randint(-9, 9), rng.randint(1, 7)) for _ in range(d))
+        v = P._at(f, x)
+        assert v == KP._at(f, x) and type(v) is type(mpq(0))
+        assert P._at(f[:-1], x) == sum((c * t for c, t in zip(f[1:-1], x)), f[0])      # shorter form: generic path
+        g = f[:1] + (f[1] + 1,) + f[2:]
+        assert P._at(g, x) != v or x[0] == 0
+        if any(f[1:]):
+            assert P._norm_key(f) == KP.norm_key(f)
+        assert P._value_key(list(f)) == KP.value_key(list(f))
+        assert P.SearchCell.form(None, list(f)) == KP.PolyCell.form(None, list(f))
 
 
 def _bench_spec(seed, d, widths):

@@ -73,6 +73,8 @@ RESUME = True       # a split with f(p) > 0 goes on in its positive child (False
 CHORDS = 0           # float chords tried from the cell's point before the bound / LP path (region counts; measured
                      # not to pay on the bench networks: their cost exceeds the LPs they save, so off)
 COUNT_PRESOLVE = "off"   # HiGHS presolve for region counts (below)
+ONE_MEMO = True      # the one-constraint bound remembers each constraint's outcome per box and decision (False:
+                     # recomputed in every cell; the same entries)
 POOL = 1000          # seeded exact sample points of the box for region counts (PointPool; 0: none)
 _Z = mpq(0)
 _DENS = (2 ** 6, 2 ** 12, 2 ** 24, 2 ** 40)
@@ -432,7 +434,7 @@ def _one_constraint(G, bounds, sf, d, p=None):
     nb = 2 * sum(1 for b in bounds if b[2] is None)
     if nb >= len(G):
         return None
-    if _OC_BOUNDS[0] is not bounds or len(_OC) > 100_000:
+    if _OC_BOUNDS[0] is not bounds or len(_OC) > 100_000 or not ONE_MEMO:
         _OC.clear()
         _OC_BOUNDS[0] = bounds
     sfk = tuple(sf)
