@@ -529,6 +529,16 @@ def sign_certificate(E, G, bounds, f, s, d, p=None):
     raise Split(tuple(f))
 
 
+_NEGS: dict = {}         # a key -> its negation (one tuple per key, so its hash is computed once; cleared by search)
+
+
+def _neg(key) -> tuple:
+    out = _NEGS.get(key)
+    if out is None:
+        out = _NEGS[key] = tuple([-c for c in key])
+    return out
+
+
 def _norm_key(f) -> tuple:
     """:func:`verify.kernel._poly.norm_key` (the same tuple), built from a list."""
     a = next(c for c in f[1:] if c)
@@ -614,10 +624,12 @@ class SearchCell(KP.PolyCell):
     def _own_constraint(self, f, s, key):
         """Region counts: s f a positive multiple of a constraint g_i of the cell (a split's own half-space) gets
         the entry y_i = s f_k / g_ik directly (exact; what the one-constraint bound finds when g_i comes first)."""
-        sk = key if s > 0 else tuple(-c for c in key)
-        gi = self.pool.gindex(self.G)
-        i = gi.get(sk)
-        if i is None:
+        sk = key if s > 0 else _neg(key)
+        G = self.G
+        i = len(G) - 1              # the last index of sk in G (what {g: i for i, g in enumerate(G)} gives)
+        while i >= 0 and G[i] != sk:
+            i -= 1
+        if i < 0:
             return None
         k = next(j for j in range(1, len(f)) if f[j])
         return {"y": _sparse_json([(i, s * f[k] / self.G[i][k])]), "l": []}
@@ -680,16 +692,7 @@ class PointPool:
         wd = np.array([float(b - a) for a, b in bx])
         self.F = lo + wd * (steps.astype(float).reshape(n, d) / m)
         self.exact = {}
-        self._gi = [None, None]
         self.scale = 1.0 + float(max(max(abs(a), abs(b)) for a, b in bx))
-
-    def gindex(self, G):
-        """{constraint: its last index in G} for the cell's G, cached by identity of the list (G lists are
-        never mutated: a child gets a new list)."""
-        c = self._gi
-        if c[0] is not G:
-            c[0], c[1] = G, {g: i for i, g in enumerate(G)}
-        return c[1]
 
     def point(self, i):
         q = self.exact.get(i)
@@ -817,14 +820,15 @@ def _child_points(E, G, p, h, v, hint, d, lower=True) -> list:
         if (hq > 0) == (v > 0) or hq == 0:
             continue
         t0 = v / (v - hq)                     # h(p + t0 (q - p)) = 0
-        z = tuple(a + t0 * (b - a) for a, b in zip(p, q))
         for t1 in (t0 + (1 - t0) / 2, t0 + (1 - t0) / 8):
             o = tuple(a + t1 * (b - a) for a, b in zip(p, q))
             if _inside(E, G, o):
                 out[1 if v > 0 else 0] = o
                 break
-        if lower and _inside(E, G, z):
-            out[2] = z
+        if lower:
+            z = tuple(a + t0 * (b - a) for a, b in zip(p, q))
+            if _inside(E, G, z):
+                out[2] = z
         return out
     return out
 
@@ -858,6 +862,7 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
     _GMATS.clear()
     _OC.clear()
     _OC_BOUNDS[0] = None
+    _NEGS.clear()
     trees, leaves, stop, stopped, roots_done = [], 0, None, None, 0
     for r, (E0, G0, bounds) in enumerate(root_cells):
         root = {}
@@ -932,6 +937,7 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
     _OC.clear()
     _OC_BOUNDS[0] = None
     _GMATS.clear()
+    _NEGS.clear()
     complete = stop is None and stopped is None
     info = {"trees": trees, "complete": complete, "stopped": stopped, "leaves": leaves, "roots": len(root_cells),
             "roots_done": roots_done, "stop": stop, "seconds": time.monotonic() - t0}
