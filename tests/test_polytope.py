@@ -390,3 +390,20 @@ def test_rational_rounding_matches_fraction_limit_denominator():
         for den in _DENS:
             assert _limit(x, den) == mpq(Fraction(x).limit_denominator(den)), (x, den)
     assert _limit(1 / 3, 2) != mpq(Fraction(1 / 3).limit_denominator(3))
+
+
+def test_score_factor_constant_only_on_a_face_uses_its_value_there():
+    """Regression: on a polyhedral cell with equations a score factor may be constant on the cell but not on
+    R^d (here x1 on the face x1 = 1); the kernel's score product must use its value on the cell (1), not its
+    value at the frame vertex 0 (0, off the face)."""
+    from verify.kernel import _cells as KC
+
+    one, zero = mpq(1), mpq(0)
+    face = KP.PolyCell([(mpq(-1), one, zero)], [], (one, zero), [], [])      # {x1 = 1} in R^2, point (1, 0)
+    q = [[zero, one, zero]]               # x1 at the vertices 0, e1, e2: constant (1) on the face only
+    k = [[zero, zero, one]]               # x2
+    assert face.is_constant(q[0]) and not face.is_constant(k[0])
+    assert KC._dot(k, q, face) == [zero, zero, one]          # 1 * x2, not 0 * x2
+    cell = KP.PolyCell([], [], (one, zero), [], [])           # no equation: x1 varies, so the product is refused
+    with pytest.raises(Rejected):
+        KC._dot(k, q, cell)
