@@ -18,7 +18,8 @@ Algorithm
 3. A decision f at the cell's point p, s = sign f(p): s = 0 -- exact linear algebra: f is a combination of the
    equations (certificate) or f varies on the cell (split by f); s != 0 -- the exact box bound first, else the
    bound by one constraint of the cell and the box (exact; a constraint that the box minimiser of s f and the
-   cell's point rule out exactly is skipped, the rest pass a float filter with a wide margin first), else an
+   cell's point rule out exactly is skipped, the rest pass a float filter with a wide margin first; each
+   constraint's outcome is remembered per box and s f, since it depends on nothing else), else an
    LP minimising s f over the closed cell; its active constraints give y, lambda solved exactly and checked
    (y >= 0, constant >= 0); a negative minimum or a failed rounding splits the cell by f.  Children inherit
    the parent's certificates (still valid: a child's constraints extend the parent's).  A split with
