@@ -248,7 +248,8 @@ def test_same_inputs_same_json_and_bad_budget_named():
 
 def test_speedups_change_no_tree(monkeypatch):
     """The search's shortcuts (going on in the positive child after a split, the float filter of the
-    one-constraint bound, the vertex-value decision cache) give the same trees and entries as without them."""
+    one-constraint bound and its per-box memo of outcomes, the vertex-value decision cache) give the same trees
+    and entries as without them."""
     import verify.decide.polytope as P
 
     spec = _relu_spec(random.Random(8), 3, [4])
@@ -261,9 +262,32 @@ def test_speedups_change_no_tree(monkeypatch):
 
     fast = run()
     monkeypatch.setattr(P, "RESUME", False)
+    monkeypatch.setattr(P, "ONE_MEMO", False)
     monkeypatch.setattr(P, "_may_bound", lambda *a: True)
     monkeypatch.setattr(P.SearchCell, "decide", KP.PolyCell.decide)
+    monkeypatch.setattr(P.SearchCell, "form", KP.PolyCell.form)
     assert run() == fast
+
+
+def test_search_helpers_equal_the_kernel_ones():
+    """The search's unrolled f(x), list-built norm / value keys and forms are the kernel's values (types too);
+    a form off by one coefficient evaluates differently (the check can fail)."""
+    import verify.decide.polytope as P
+
+    rng = random.Random(5)
+    for _ in range(3000):
+        d = rng.randint(1, 6)
+        f = tuple(mpq(rng.randint(-4, 4), rng.randint(1, 5)) if rng.random() < 0.8 else mpq(0) for _ in range(d + 1))
+        x = tuple(mpq(rng.randint(-9, 9), rng.randint(1, 7)) for _ in range(d))
+        v = P._at(f, x)
+        assert v == KP._at(f, x) and type(v) is type(mpq(0))
+        assert P._at(f[:-1], x) == sum((c * t for c, t in zip(f[1:-1], x)), f[0])      # shorter form: generic path
+        g = f[:1] + (f[1] + 1,) + f[2:]
+        assert P._at(g, x) != v or x[0] == 0
+        if any(f[1:]):
+            assert P._norm_key(f) == KP.norm_key(f)
+        assert P._value_key(list(f)) == KP.value_key(list(f))
+        assert P.SearchCell.form(None, list(f)) == KP.PolyCell.form(None, list(f))
 
 
 def _bench_spec(seed, d, widths):
@@ -366,3 +390,20 @@ def test_rational_rounding_matches_fraction_limit_denominator():
         for den in _DENS:
             assert _limit(x, den) == mpq(Fraction(x).limit_denominator(den)), (x, den)
     assert _limit(1 / 3, 2) != mpq(Fraction(1 / 3).limit_denominator(3))
+
+
+def test_score_factor_constant_only_on_a_face_uses_its_value_there():
+    """Regression: on a polyhedral cell with equations a score factor may be constant on the cell but not on
+    R^d (here x1 on the face x1 = 1); the kernel's score product must use its value on the cell (1), not its
+    value at the frame vertex 0 (0, off the face)."""
+    from verify.kernel import _cells as KC
+
+    one, zero = mpq(1), mpq(0)
+    face = KP.PolyCell([(mpq(-1), one, zero)], [], (one, zero), [], [])      # {x1 = 1} in R^2, point (1, 0)
+    q = [[zero, one, zero]]               # x1 at the vertices 0, e1, e2: constant (1) on the face only
+    k = [[zero, zero, one]]               # x2
+    assert face.is_constant(q[0]) and not face.is_constant(k[0])
+    assert KC._dot(k, q, face) == [zero, zero, one]          # 1 * x2, not 0 * x2
+    cell = KP.PolyCell([], [], (one, zero), [], [])           # no equation: x1 varies, so the product is refused
+    with pytest.raises(Rejected):
+        KC._dot(k, q, cell)

@@ -18,7 +18,8 @@ Algorithm
 3. A decision f at the cell's point p, s = sign f(p): s = 0 -- exact linear algebra: f is a combination of the
    equations (certificate) or f varies on the cell (split by f); s != 0 -- the exact box bound first, else the
    bound by one constraint of the cell and the box (exact; a constraint that the box minimiser of s f and the
-   cell's point rule out exactly is skipped, the rest pass a float filter with a wide margin first), else an
+   cell's point rule out exactly is skipped, the rest pass a float filter with a wide margin first; each
+   constraint's outcome is remembered per box and s f, since it depends on nothing else), else an
    LP minimising s f over the closed cell; its active constraints give y, lambda solved exactly and checked
    (y >= 0, constant >= 0); a negative minimum or a failed rounding splits the cell by f.  Children inherit
    the parent's certificates (still valid: a child's constraints extend the parent's).  A split with
@@ -73,6 +74,8 @@ RESUME = True       # a split with f(p) > 0 goes on in its positive child (False
 CHORDS = 0           # float chords tried from the cell's point before the bound / LP path (region counts; measured
                      # not to pay on the bench networks: their cost exceeds the LPs they save, so off)
 COUNT_PRESOLVE = "off"   # HiGHS presolve for region counts (below)
+ONE_MEMO = True      # the one-constraint bound remembers each constraint's outcome per box and decision (False:
+                     # recomputed in every cell; the same entries)
 POOL = 1000          # seeded exact sample points of the box for region counts (PointPool; 0: none)
 _Z = mpq(0)
 _DENS = (2 ** 6, 2 ** 12, 2 ** 24, 2 ** 40)
@@ -94,7 +97,23 @@ def _s(q) -> str:
     return str(mpq(q))
 
 
+def _unrolled_at(d: int):
+    """``f(x)`` for forms of length d + 1 and points of length d, the sum written out (no slice, map or sum:
+    a third of the time of the generic loop on mpq); the same exact value, an mpq."""
+    fs, xs = ", ".join(f"f{k}" for k in range(d + 1)), ", ".join(f"x{k}" for k in range(d))
+    body = " + ".join(["_Z + f0"] + [f"f{k + 1} * x{k}" for k in range(d)])
+    ns = {"_Z": _Z}
+    exec(f"def at(f, x):\n    {fs}, = f\n    {xs}, = x\n    return {body}\n", ns)
+    return ns["at"]
+
+
+_ATS = {d: _unrolled_at(d) for d in range(1, 7)}
+
+
 def _at(f, x):
+    fn = _ATS.get(len(x))
+    if fn is not None and len(f) == len(x) + 1:
+        return fn(f, x)
     return sum(map(mul, f[1:], x), _Z + f[0])
 
 
@@ -270,9 +289,25 @@ def _frow(g):
     return r
 
 
+_GMATS: dict = {}            # id(G) -> (G, its float rows as one array) (cleared by each search, and when large)
+
+
+def _gmat(G):
+    """The float rows (:func:`_frow`) of the constraint list G as one array, cached by the identity of the list
+    (the search never mutates a list G: a child gets a new one), so a cell's LPs and float filters share it."""
+    hit = _GMATS.get(id(G))
+    if hit is not None and hit[0] is G:
+        return hit[1]
+    if len(_GMATS) >= 256:
+        _GMATS.clear()
+    M = np.array([_frow(g) for g in G])
+    _GMATS[id(G)] = (G, M)
+    return M
+
+
 def _lp_arrays(E, G, d):
     if G:
-        Gf = np.array([_frow(g) for g in G])
+        Gf = _gmat(G)
         Gl, G0 = Gf[:, 1:], Gf[:, 0]
     else:
         Gl, G0 = np.zeros((0, d)), np.zeros(0)
@@ -383,52 +418,82 @@ def _may_bound(fs, fg, fbd, d) -> bool:
     return False
 
 
+_OC: dict = {}          # the outcomes of _one_g for one box: tuple(s f) -> {g: None or (a, s f - a g)}
+_OC_BOUNDS = [None]     # the bounds those outcomes are for (cleared when they change)
+_MISS = object()
+
+
 def _one_constraint(G, bounds, sf, d, p=None):
     """Exact and LP-free: ``s f = a g + (box constraints) + c`` with one constraint g of the cell beyond the box
     (a >= 0 maximising the box bound; the bound is concave in a, so its breakpoints suffice).  The entry, or
-    None.  ``p``: a point of the cell with s f(p) > 0 (the cell's point), used by an exact skip test."""
+    None: the first g of G (after the box's own constraints) that admits such an a.  ``p``: a point of the cell
+    with s f(p) > 0 (the cell's point), used by an exact skip test.
+
+    Whether g admits an a, and which, depends on g, s f and the box only (the skip tests only skip constraints
+    that admit none), so the outcome of each g is remembered per box and s f (``_OC``): cells of one root share
+    most of their constraints and decisions; the entry is built from the outcome and g's index in this cell."""
     nb = 2 * sum(1 for b in bounds if b[2] is None)
     if nb >= len(G):
         return None
-    # x*: a point of the closed face where s f takes its box bound c0 (< 0 here).  For every a >= 0 the box
-    # bound of s f - a g is at most s f(x*) - a g(x*) = c0 - a g(x*), so a g with g(x*) >= 0 (exactly) gives no
-    # bound >= 0 and the exact loop below would find nothing for it: skipped (exact, so the same entry).
-    # With p: a bound >= 0 needs a g(x*) <= c0 and a g(p) <= s f(p) (g(p) > 0), i.e. c0 / g(x*) <= a <= s f(p) /
-    # g(p); when c0 g(p) < s f(p) g(x*) (both sides multiplied by g(x*) g(p) < 0) no a >= 0 works: skipped too.
-    xs = [fixed if fixed is not None else (lo if a > 0 else hi) for a, (lo, hi, fixed) in zip(sf[1:], bounds)]
-    c0 = _at(sf, xs)
-    fp = _at(sf, p) if p is not None else None
-    fb = fs = None
+    if _OC_BOUNDS[0] is not bounds or len(_OC) > 100_000 or not ONE_MEMO:
+        _OC.clear()
+        _OC_BOUNDS[0] = bounds
+    sfk = tuple(sf)
+    memo = _OC.get(sfk)
+    if memo is None:
+        memo = _OC[sfk] = {}
+    ctx = None
     for i in range(nb, len(G)):
         g = G[i]
-        gx = _at(g, xs)
-        if gx >= 0:
-            continue
-        if fp is not None and c0 * _at(g, p) < fp * gx:
-            continue
-        if fb is None:
-            fs = [float(c) for c in sf]
-            fb = _float_bounds(bounds, fs)
-        if not _may_bound(fs, _frow(g), fb, d):
-            continue            # no multiplier of g gives a box bound >= 0 (float test with a wide margin)
-        alphas = {sf[k] / g[k] for k in range(1, d + 1) if g[k] and sf[k] / g[k] > 0}
-        for a in sorted(alphas):
-            r = [u - a * v for u, v in zip(sf, g)]
-            c = _box_value(r, bounds)
-            if c >= 0:
-                y = [(i, a)]
-                for k, (lo, hi, fixed) in enumerate(bounds):
-                    if fixed is None and r[k + 1]:
-                        j = 2 * sum(1 for b in bounds[:k] if b[2] is None)
-                        y.append((j, r[k + 1]) if r[k + 1] > 0 else (j + 1, -r[k + 1]))
-                lam = []
-                ne = 0
-                for k, (lo, hi, fixed) in enumerate(bounds):
-                    if fixed is not None:
-                        if r[k + 1]:
-                            lam.append((ne, r[k + 1]))
-                        ne += 1
-                return {"y": _sparse_json(sorted(y)), "l": _sparse_json(lam)}
+        out = memo.get(g, _MISS)
+        if out is _MISS:
+            if ctx is None:
+                # x*: a point of the closed face where s f takes its box bound c0 (< 0 here)
+                xs = [fixed if fixed is not None else (lo if a > 0 else hi) for a, (lo, hi, fixed) in zip(sf[1:], bounds)]
+                ctx = [xs, _at(sf, xs), _at(sf, p) if p is not None else None, None, None]
+            out = memo[g] = _one_g(g, sf, bounds, d, p, ctx)
+        if out is not None:
+            a, r = out
+            y = [(i, a)]
+            for k, (lo, hi, fixed) in enumerate(bounds):
+                if fixed is None and r[k + 1]:
+                    j = 2 * sum(1 for b in bounds[:k] if b[2] is None)
+                    y.append((j, r[k + 1]) if r[k + 1] > 0 else (j + 1, -r[k + 1]))
+            lam = []
+            ne = 0
+            for k, (lo, hi, fixed) in enumerate(bounds):
+                if fixed is not None:
+                    if r[k + 1]:
+                        lam.append((ne, r[k + 1]))
+                    ne += 1
+            return {"y": _sparse_json(sorted(y)), "l": _sparse_json(lam)}
+    return None
+
+
+def _one_g(g, sf, bounds, d, p, ctx):
+    """``(a, s f - a g)`` for the smallest breakpoint a >= 0 whose box bound of s f - a g is >= 0, or None.
+    ``ctx``: ``[x*, c0, s f(p) or None, float data]`` shared by the constraints of one call."""
+    xs, c0, fp = ctx[0], ctx[1], ctx[2]
+    # For every a >= 0 the box bound of s f - a g is at most s f(x*) - a g(x*) = c0 - a g(x*), so a g with
+    # g(x*) >= 0 (exactly) gives no bound >= 0 and the exact loop below would find nothing for it: skipped (exact,
+    # so the same outcome).  With p: a bound >= 0 needs a g(x*) <= c0 and a g(p) <= s f(p) (g(p) > 0), i.e.
+    # c0 / g(x*) <= a <= s f(p) / g(p); when c0 g(p) < s f(p) g(x*) (both sides multiplied by g(x*) g(p) < 0) no
+    # a >= 0 works: skipped too.
+    gx = _at(g, xs)
+    if gx >= 0:
+        return None
+    if fp is not None and c0 * _at(g, p) < fp * gx:
+        return None
+    if ctx[3] is None:
+        fs = [float(c) for c in sf]
+        ctx[3], ctx[4] = fs, _float_bounds(bounds, fs)
+    if not _may_bound(ctx[3], _frow(g), ctx[4], d):
+        return None             # no multiplier of g gives a box bound >= 0 (float test with a wide margin)
+    alphas = {sf[k] / g[k] for k in range(1, d + 1) if g[k] and sf[k] / g[k] > 0}
+    for a in sorted(alphas):
+        r = [u - a * v for u, v in zip(sf, g)]
+        if _box_value(r, bounds) >= 0:
+            return a, r
     return None
 
 
@@ -465,6 +530,35 @@ def sign_certificate(E, G, bounds, f, s, d, p=None):
     raise Split(tuple(f))
 
 
+_NEGS: dict = {}         # a key -> its negation (one tuple per key, so its hash is computed once; cleared by search)
+
+
+def _neg(key) -> tuple:
+    out = _NEGS.get(key)
+    if out is None:
+        out = _NEGS[key] = tuple([-c for c in key])
+    return out
+
+
+def _norm_key(f) -> tuple:
+    """:func:`verify.kernel._poly.norm_key` (the same tuple), built from a list."""
+    a = next(c for c in f[1:] if c)
+    if a < 0:
+        a = -a
+    return tuple([c / a for c in f])
+
+
+def _value_key(vals):
+    """:func:`verify.kernel._poly.value_key` (the same key), built from a list."""
+    v0 = vals[0]
+    a = next((v - v0 for v in vals[1:] if v != v0), None)
+    if a is None:
+        return (v0 > 0) - (v0 < 0)
+    if a < 0:
+        a = -a
+    return tuple([v / a for v in vals])
+
+
 class SearchCell(KP.PolyCell):
     """The kernel's cell with ``certify`` replaced by the search: it records one entry per certified decision
     (inherited entries of the parent first) and raises :class:`Split` when a decision varies on the cell.
@@ -493,11 +587,30 @@ class SearchCell(KP.PolyCell):
         self.vcache = {}
         self.pool, self.pidx = pool, pidx
 
+    def form(self, vals) -> tuple:
+        """:meth:`verify.kernel._poly.PolyCell.form` (the same tuple), built from a list."""
+        v0 = vals[0]
+        return (v0, *[v - v0 for v in vals[1:]])
+
+    def decide(self, vals, f=None, vkey=None) -> int:
+        """:meth:`verify.kernel._poly.PolyCell.decide` (the same decisions, keys and cache), with the key and
+        the form built from lists."""
+        k = _value_key(vals) if vkey is None else vkey
+        if type(k) is int:
+            return k
+        s = self.vcache.get(k)
+        if s is None:
+            s = self.vcache[k] = self.sign(self.form(vals))
+        return s
+
     def sign(self, f) -> int:
         f = tuple(f)
-        if not any(f[1:]):
+        a = next((c for c in f[1:] if c), None)
+        if a is None:
             return (f[0] > 0) - (f[0] < 0)
-        return self._sign_keyed(f, KP.norm_key(f))
+        if a < 0:
+            a = -a
+        return self._sign_keyed(f, tuple([c / a for c in f]))     # KP.norm_key(f)
 
     def _sign_keyed(self, f, key, v=None) -> int:
         s = self.cache.get(key)
@@ -512,16 +625,18 @@ class SearchCell(KP.PolyCell):
     def _own_constraint(self, f, s, key):
         """Region counts: s f a positive multiple of a constraint g_i of the cell (a split's own half-space) gets
         the entry y_i = s f_k / g_ik directly (exact; what the one-constraint bound finds when g_i comes first)."""
-        sk = key if s > 0 else tuple(-c for c in key)
-        gi = self.pool.gindex(self.G)
-        i = gi.get(sk)
-        if i is None:
+        sk = key if s > 0 else _neg(key)
+        G = self.G
+        i = len(G) - 1              # the last index of sk in G (what {g: i for i, g in enumerate(G)} gives)
+        while i >= 0 and G[i] != sk:
+            i -= 1
+        if i < 0:
             return None
         k = next(j for j in range(1, len(f)) if f[j])
         return {"y": _sparse_json([(i, s * f[k] / self.G[i][k])]), "l": []}
 
     def certify(self, f, s) -> None:
-        self._certify(tuple(f), s, KP.norm_key(f))
+        self._certify(tuple(f), s, _norm_key(f))
 
     def _certify(self, f, s, key) -> None:
         hit = self.inherited.get(key)
@@ -562,53 +677,57 @@ class PointPool:
         d = len(bx)
         rng = random.Random(seed)
         m, b = 2 ** 13, 12            # odd numerators 2k + 1 < 2^13: never on the box's boundary
-        self.steps = []
-        for _ in range(n):
-            r = rng.getrandbits(b * d)
-            self.steps.append([2 * ((r >> (b * j)) & 4095) + 1 for j in range(d)])
+        bits = rng.getrandbits
+        rs = [bits(b * d) for _ in range(n)]
+        # the 12-bit fields of each draw, lowest first (the same numbers as a loop over them), by numpy: the
+        # draw split into 60-bit words (5 fields each, exact in uint64)
+        cols = []
+        for w in range(0, d, 5):
+            word = np.array([(r >> (b * w)) & (2 ** 60 - 1) for r in rs], dtype=np.uint64)
+            for j in range(w, min(d, w + 5)):
+                cols.append((word >> np.uint64(b * (j - w))) & np.uint64(4095))
+        steps = 2 * np.stack(cols, axis=1).astype(np.int64) + 1 if n else np.zeros((0, d), dtype=np.int64)
+        self.steps = steps
         self.bx, self.m = bx, m
         lo = np.array([float(a) for a, _ in bx])
         wd = np.array([float(b - a) for a, b in bx])
-        self.F = lo + wd * (np.array(self.steps, dtype=float).reshape(n, d) / m)
+        self.F = lo + wd * (steps.astype(float).reshape(n, d) / m)
         self.exact = {}
-        self._gi = [None, None]
         self.scale = 1.0 + float(max(max(abs(a), abs(b)) for a, b in bx))
-
-    def gindex(self, G):
-        """{constraint: its last index in G} for the cell's G, cached by identity of the list (G lists are
-        never mutated: a child gets a new list)."""
-        c = self._gi
-        if c[0] is not G:
-            c[0], c[1] = G, {g: i for i, g in enumerate(G)}
-        return c[1]
 
     def point(self, i):
         q = self.exact.get(i)
         if q is None:
-            q = self.exact[i] = tuple(a + (b - a) * mpq(k, self.m) for (a, b), k in zip(self.bx, self.steps[i]))
+            q = self.exact[i] = tuple(a + (b - a) * mpq(int(k), self.m) for (a, b), k in zip(self.bx, self.steps[i]))
         return q
 
     def values(self, idx, h):
+        """The float values of h at the cell's pool points and the margin.  ``idx`` is ``(indices, their rows of
+        F)``: each cell keeps its own rows (gathered once, at its split) instead of gathering them per decision."""
         hf = _frow(h)
-        return self.F[idx] @ np.array(hf[1:]) + hf[0], 1e-9 * self.scale * (1.0 + sum(map(abs, hf)))
+        return idx[1] @ np.array(hf[1:]) + hf[0], 1e-9 * self.scale * (1.0 + sum(map(abs, hf)))
+
+    def root(self):
+        return np.arange(len(self.F)), self.F
 
     def split(self, idx, h):
         """The indices (float-classified, margin 1e-9) on the sides h > 0 and h < 0."""
-        if idx is None or not len(idx):
+        if idx is None or not len(idx[0]):
             return idx, idx
         v, tol = self.values(idx, h)
-        return idx[v > tol], idx[v < -tol]
+        pos, neg = v > tol, v < -tol
+        return (idx[0][pos], idx[1][pos]), (idx[0][neg], idx[1][neg])
 
     def opposite(self, cell, f, s):
         """An exact point of the cell with s f < 0 (a pool point, else one on the chord from the cell's point
         along -s grad f), or None (then the bound / LP path decides)."""
         idx = cell.pidx
-        if idx is not None and len(idx):
+        if idx is not None and len(idx[0]):
             v, tol = self.values(idx, f)
             v = s * v
             j = int(np.argmin(v))
             if v[j] < -tol:
-                q = self.point(int(idx[j]))
+                q = self.point(int(idx[0][j]))
                 if s * _at(f, q) < 0 and _inside(cell.E, cell.G, q):
                     return q
         return _chord_point(cell, f, s)
@@ -702,14 +821,15 @@ def _child_points(E, G, p, h, v, hint, d, lower=True) -> list:
         if (hq > 0) == (v > 0) or hq == 0:
             continue
         t0 = v / (v - hq)                     # h(p + t0 (q - p)) = 0
-        z = tuple(a + t0 * (b - a) for a, b in zip(p, q))
         for t1 in (t0 + (1 - t0) / 2, t0 + (1 - t0) / 8):
             o = tuple(a + t1 * (b - a) for a, b in zip(p, q))
             if _inside(E, G, o):
                 out[1 if v > 0 else 0] = o
                 break
-        if lower and _inside(E, G, z):
-            out[2] = z
+        if lower:
+            z = tuple(a + t0 * (b - a) for a, b in zip(p, q))
+            if _inside(E, G, z):
+                out[2] = z
         return out
     return out
 
@@ -740,6 +860,10 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
     d = len(bx)
     t0 = time.monotonic()
     _FLOATS.clear()
+    _GMATS.clear()
+    _OC.clear()
+    _OC_BOUNDS[0] = None
+    _NEGS.clear()
     trees, leaves, stop, stopped, roots_done = [], 0, None, None, 0
     for r, (E0, G0, bounds) in enumerate(root_cells):
         root = {}
@@ -752,7 +876,7 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
         # pick another optimum among degenerate ones, hence other points, never another verdict: every answer
         # is checked exactly); emulation keeps the default, so its trees stay as they were
         _local.presolve = COUNT_PRESOLVE if pp is not None else "choose"
-        stack = [(root, E0, G0, centre, {}, None if pp is None else np.arange(pool))]
+        stack = [(root, E0, G0, centre, {}, None if pp is None else pp.root())]
 
         def branch(cell, h, hint, push_pos=False):
             """Record the split of ``cell.node`` by h and queue its children (the positive one too when the
@@ -796,7 +920,7 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
             try:
                 out = leaf_fn(cell)
             except Split as sp:
-                branch(cell, KP.norm_key(sp.form), sp.hint, True)
+                branch(cell, _norm_key(sp.form), sp.hint, True)
                 continue
             node = cell.node
             node["point"] = [_s(c) for c in p]
@@ -811,6 +935,10 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
         if stop is not None:
             break
     _local.presolve = "choose"
+    _OC.clear()
+    _OC_BOUNDS[0] = None
+    _GMATS.clear()
+    _NEGS.clear()
     complete = stop is None and stopped is None
     info = {"trees": trees, "complete": complete, "stopped": stopped, "leaves": leaves, "roots": len(root_cells),
             "roots_done": roots_done, "stop": stop, "seconds": time.monotonic() - t0}

@@ -631,20 +631,33 @@ def _attention_out(s, X, qkv, dec, tie, n, E, m):
 
 
 def _dot(k, q, cell):
-    """<k, q> for vectors of vertex values: each product needs a factor that is constant on the cell."""
+    """<k, q> for vectors of vertex values: each product needs a factor that is constant on the cell (its value
+    there: :func:`_value_on`)."""
     m = len(cell.vertices)
     out = [_Z] * m
     for a, b in zip(k, q):
         if cell.is_constant(b):
-            c, f = b[0], a
+            c, f = _value_on(cell, b), a
         elif cell.is_constant(a):
-            c, f = a[0], b
+            c, f = _value_on(cell, a), b
         else:
             raise Rejected(f"cell: a score product of two values that vary on the cell {cell!r} is not affine")
         if c:
             for i in range(m):
                 out[i] += c * f[i]
     return out
+
+
+def _value_on(cell, vals):
+    """The value on the cell of a function :meth:`Cell.is_constant` calls constant there.  Equal vertex values:
+    that value.  Otherwise the cell is a polyhedral one with equations (verify.kernel._poly: its vertices 0, e_1,
+    .., e_d lie off the cell, so the first vertex value is not the value on the cell): the form's value at the
+    cell's point."""
+    v0 = vals[0]
+    if all(v == v0 for v in vals):
+        return v0
+    f, p = cell.form(vals), cell.point()
+    return f[0] + sum((c * x for c, x in zip(f[1:], p)), _Z)
 
 
 def eval_transformer_at(T: dict, x, tie: str) -> list:
