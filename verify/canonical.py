@@ -27,6 +27,7 @@ __all__ = ["jsonable", "canonical_dumps", "atomic_write_text", "atomic_write_jso
            "fraction_str", "int_str", "arf_to_fraction"]
 
 
+_STR = frozenset({str})
 _INT_LIMIT = 10**4000   # computed once: Python does not fold a constant this large, jsonable used to rebuild it
 
 
@@ -66,6 +67,13 @@ def _arb_to_json(x) -> dict:
 
 def jsonable(obj: Any) -> Any:
     """Convert ``obj`` to plain JSON types, deterministically."""
+    t = type(obj)                      # fast paths (the same output as the general branches below)
+    if t is str:
+        return obj
+    if t is list or t is tuple:
+        if set(map(type, obj)) <= _STR:    # a list of texts (the atoms and weights of laws)
+            return list(obj)
+        return [jsonable(v) for v in obj]
     if obj is None or isinstance(obj, (bool, str)):
         return obj
     if isinstance(obj, enum.Enum):

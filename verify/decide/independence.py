@@ -88,7 +88,7 @@ from .independence_certificates import (ball_design_certificate, design_points, 
 from ..canonical import jsonable
 from ..kernel import Rejected, check as kernel_check
 from ..kernel._laws import MAX_ATOMS as KERNEL_ATOMS
-from ..kernel.lse import CONVENTIONS, statement_batch, statement_independence, statement_relation
+from ..kernel.lse import CONVENTIONS, statement_batch, statement_independence_sized, statement_relation
 from ..kernel.lse import (MAX_BALL_ATOMS as KERNEL_BALL_ATOMS, MAX_BALL_LAWS as KERNEL_BALL_LAWS,
                           MAX_BALL_WORK as KERNEL_BALL_WORK)
 from .exponent_lattice import exponent_lattice, lattice_affine_part
@@ -138,9 +138,10 @@ def parse_laws(dists, field: str = "dists", *, allow_float: bool = False) -> lis
     return laws
 
 
-def _statement(params: dict) -> str:
-    """The kernel's statement for these parameters (laws, modulo, label)."""
-    return statement_independence(jsonable(params), jsonable(CONVENTIONS))
+def _statement(params: dict, laws) -> str:
+    """The kernel's statement for these parameters (laws, modulo, label); ``laws`` are the parsed laws of
+    ``params["laws"]`` (their number and dimension; the kernel's check reads the laws themselves)."""
+    return statement_independence_sized(jsonable(params), jsonable(CONVENTIONS), len(laws), laws[0].dim)
 
 
 def self_checked(result: Result) -> Result:
@@ -202,7 +203,7 @@ def _relation_result(claim, laws, modulo, rel: Relation, details, params, conven
             "summary": f"exact relation {rel.text()} ({rel.source}; verified by {details.get('method')})",
             **relation_certificate(rel)}
     evidence = {**evidence, "relation": {**rel.to_dict(), "verification": details}}
-    return self_checked(Result(claim, _statement(params), Verdict.REFUTED, Method.EXACT, certificate=cert,
+    return self_checked(Result(claim, _statement(params, laws), Verdict.REFUTED, Method.EXACT, certificate=cert,
                                parameters=params, conventions=conventions, seeds=seeds, evidence=evidence))
 
 
@@ -224,7 +225,7 @@ def _lattice_step(claim, laws, modulo, params, conventions, seeds, evidence, ref
             "summary": f"exponent-lattice certificate: {lat['rows']} x {N} exponent matrix of rank {N} over Q "
                        f"({nb} irreducible factors of the exponential polynomials in t = e^(theta/{lat['D']}), "
                        f"{nf} of the rational parts)", **lat["certificate"]}
-    r = self_checked(Result(claim, _statement(params), Verdict.PROVED, Method.EXACT, certificate=cert,
+    r = self_checked(Result(claim, _statement(params, laws), Verdict.PROVED, Method.EXACT, certificate=cert,
                             parameters=params, conventions=conventions, seeds=seeds, evidence=evidence
                             ).with_timing(seconds=round(time.perf_counter() - t0, 4)))
     return r if r.verdict is Verdict.PROVED else None
@@ -376,7 +377,7 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
                            f"matrix with certified non-zero determinant ({rank_txt} on "
                            f"{cert_info['rows']} rows)", **body}
         evidence["search_certificate"] = {k: v for k, v in cert_info.items() if k not in ("entries", "certified")}
-        return self_checked(Result(claim, _statement(params), Verdict.PROVED, m, certificate=cert,
+        return self_checked(Result(claim, _statement(params, laws), Verdict.PROVED, m, certificate=cert,
                                    parameters=params, conventions=conventions, seeds=seeds, evidence=evidence
                                    ).with_timing(seconds=round(time.perf_counter() - t0, 4)))
     evidence["design_certificate"] = {k: v for k, v in cert_info.items() if k not in ("entries",)}
@@ -403,7 +404,7 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
     evidence["sigma_min_over_sigma_max"] = cert_info.get("sigma_ratio_evidence")
     evidence["precision_bits"] = cert_info.get("precision_bits")
     cert = {"summary": "undecided: no exact relation found and " + _uncertified_text(cert_info)}
-    return Result(claim, _statement(params), Verdict.INCONCLUSIVE, Method.CERTIFIED, certificate=cert,
+    return Result(claim, _statement(params, laws), Verdict.INCONCLUSIVE, Method.CERTIFIED, certificate=cert,
                   parameters=params, conventions=conventions, seeds=seeds, evidence=evidence
                   ).with_timing(seconds=round(time.perf_counter() - t0, 4))
 

@@ -60,7 +60,7 @@ from fractions import Fraction
 from typing import Optional, Sequence
 
 import numpy as np
-from flint import fmpq, fmpq_mat, nmod_mat
+from flint import fmpq, fmpq_mat, fmpz_mat, nmod_mat
 from gmpy2 import powmod
 
 from flint import arb
@@ -275,12 +275,15 @@ def modular_certificate(laws, modulo: str = "affine", seed: int = 0, n_points: O
         if rows is None:
             best.update({"reason": f"prime {p}: a denominator vanishes modulo p at {bad[:3]}"})
             continue
-        piv, rank = _pivots(rows, N, p) if rows else (None, 0)
+        det = _leading_det(rows, N, p)
+        # the first N rows independent (the usual case): they are the rank profile _pivots would return
+        piv, rank = (list(range(N)), N) if det else _pivots(rows, N, p) if rows else (None, 0)
         info = {"certified": rank == N, "variant": f"{variant}-modp", "prime": p, "q": q,
                 "z_points": [list(z) for z in zp], "rank": rank, "rows": len(rows), "columns": N,
                 "attempt": attempt + 1, "seed": seed}
         if rank == N:
-            info["entries"] = {"rows": rows, "pivots": piv}     # for kernel_modular (callers drop "entries")
+            info["entries"] = {"rows": rows, "pivots": piv,     # for kernel_modular (callers drop "entries")
+                               **({"det": det} if det else {})}
             return info
         if rank >= best.get("rank", 0):
             best = info
@@ -630,6 +633,14 @@ def square_design_certificate(laws, modulo: str, points: Sequence, ladder: Seque
 # ---------------------------------------------------------------------------------------------
 # kernel certificates (verify.kernel.lse): an N x N minor with its determinant, recomputed by the kernel
 
+def _leading_det(rows, N, p) -> int:
+    """The determinant modulo ``p`` of the first ``N`` rows of ``rows`` (0 when there are fewer), from one
+    integer matrix (python-flint reads a list of ints into ``fmpz_mat`` faster than into ``nmod_mat``)."""
+    if len(rows) < N:
+        return 0
+    return int(nmod_mat(fmpz_mat(N, N, [v for r in rows[:N] for v in r]), p).det())
+
+
 def _pivots(rows, N, field):
     """(pivots, rank) of the R x N matrix ``rows`` over Q (``field="Q"``) or modulo the prime ``field``: the
     rank and, when it is N, the indices of N linearly independent rows (rank profile of the transpose; else
@@ -677,7 +688,7 @@ def kernel_modular(laws, info: dict) -> Optional[dict]:
     if piv is None:
         return None
     used, new = _minor(rows, piv, len(rows) // len(zp))
-    det = int(nmod_mat(N, N, [v for r in piv for v in rows[r]], p).det())
+    det = info.get("entries", {}).get("det") or int(nmod_mat(fmpz_mat(N, N, [v for r in piv for v in rows[r]]), p).det())
     return {"variant": variant, "prime": p, "q": q, "points": [[int(x) for x in zp[k]] for k in used],
             "rows": new, "det": det}
 

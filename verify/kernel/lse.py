@@ -51,7 +51,8 @@ import sys
 from array import array
 from fractions import Fraction
 from math import comb, gcd
-from operator import mul
+from itertools import chain, repeat
+from operator import add, mod, mul, sub
 
 import sympy
 from gmpy2 import powmod
@@ -63,7 +64,7 @@ from ._lattice import applicable as lattice_applicable, check_independence as la
 from ._laws import MAX_DIM, cgf_ball, cgf_sympy, in_domain, read_laws
 from ._read import Rejected, tick
 
-__all__ = ["KINDS", "CONVENTIONS", "statement_independence", "statement_relation", "statement_batch",
+__all__ = ["KINDS", "CONVENTIONS", "statement_independence", "statement_independence_sized", "statement_relation", "statement_batch",
            "statement_s1", "statement_s1_necessary", "statement_series"]
 
 CLAIMS = frozenset({"N3", "N4", "N5", "N6"})
@@ -126,8 +127,13 @@ def _indep(p):
     """(statement text, laws read) of the independence kinds: the laws are read once per check."""
     _read.obj(p, "parameters", ("laws", "modulo"), ("label",))
     laws = read_laws(p["laws"])
+    return _indep_words(p, len(laws), laws[0]["dim"]), laws
+
+
+def _indep_words(p, n, d) -> str:
     modulo = _read.string(p["modulo"], "parameters.modulo", MODULI)
-    return f"{_label(p)}{_laws_text(laws)} are linearly independent modulo {_what(modulo)} on U", laws
+    return (f"{_label(p)}the CGFs Lambda_1..Lambda_{n} of the {n} laws in parameters.laws (dimension {d}) are "
+            f"linearly independent modulo {_what(modulo)} on U")
 
 
 def _indep_text(p) -> str:
@@ -137,6 +143,15 @@ def _indep_text(p) -> str:
 def statement_independence(parameters: dict, conventions: dict) -> str:
     """Statement of ``independence-design`` (PROVED) and ``dependence-relation`` (REFUTED)."""
     return _read.bound_statement(_indep_text(parameters), parameters, conventions)
+
+
+def statement_independence_sized(parameters: dict, conventions: dict, n: int, d: int) -> str:
+    """:func:`statement_independence` for a caller that holds the ``n`` laws of dimension ``d`` of
+    ``parameters.laws`` already read (the decision procedure, for its own laws), without reading them again.
+    Nothing is trusted: the check of a Result reads the laws (:func:`_indep`) and rejects a statement that
+    does not match them."""
+    _read.obj(parameters, "parameters", ("laws", "modulo"), ("label",))
+    return _read.bound_statement(_indep_words(parameters, n, d), parameters, conventions)
 
 
 def _relation_text(p) -> str:
@@ -286,74 +301,86 @@ def _modp(laws, modulo, cert, field) -> str:
         raise Rejected(f"{field}.rows: do not use exactly the recorded points")
     atoms = sum(len(l["atoms"]) for l in laws)
     _spend("modp", len(pts) * (atoms * d + 20 * N), field)     # points x (atoms x d + 20 laws)
-    exps, X = {}, []                   # distinct exponent vectors q x (index); per law: atoms, weights mod p
+    # Per law: the exponent vectors A = q x (integers) and the integer weights n_t = D w_t, D the lcm of the
+    # law's weight denominators (prime to p): the tilted weights n_t z^A / sum_t n_t z^A equal
+    # w_t z^A / sum_t w_t z^A modulo p, and one vanishes exactly when the other does.
+    exps, X = {}, []                   # distinct exponent vectors (index); per law: indices, exponents, n_t
     for i, l in enumerate(laws):
         tick()
-        if any(w.denominator % p == 0 for w in l["weights"]):
+        dens = {w.denominator for w in l["weights"]}
+        if any(x % p == 0 for x in dens):
             raise Rejected(f"{field}.prime: divides a weight denominator of law {i}")
         if any(q % x.denominator for a in l["atoms"] for x in a):
             raise Rejected(f"{field}.q: q times the atoms of law {i} are not integers")
         A = [tuple([x.numerator * (q // x.denominator) for x in a]) for a in l["atoms"]]
-        inv = {q_: pow(q_, -1, p) for q_ in {w.denominator for w in l["weights"]}}
-        X.append(([exps.setdefault(a, len(exps)) for a in A], A, [w.numerator * inv[w.denominator] % p
+        D = 1
+        for x in dens:
+            D = _lcm(D, x)
+        X.append(([exps.setdefault(a, len(exps)) for a in A], A, [w.numerator * (D // w.denominator) % p
                                                                  for w in l["weights"]]))
     Z = [[_read.integer(x, f"{field}.points[{k}][{j}]", 1, p - 1)
           for j, x in enumerate(_read.lst(z, f"{field}.points[{k}]", d, d))] for k, z in enumerate(pts)]
-    # Entries of law i at point k, with ws_t = w_t z_k^(a_t), S = sum_t ws_t, P_t = ws_t / S (mod p): the gradient
-    # g_j = sum_t P_t a_tj and the Hessian (e, f) entry sum_t P_t a_te a_tf - g_e g_f.  Every sum
-    # sum_t c_t w_t z_k^(a_t) (c_t = 1, a_tj or a_te a_tf, c_t w_t reduced mod p) is formed for all points k at once:
-    # z_k^a mod p for the nP points sits in slots of nb bytes of one integer (one per exponent vector a), so a
-    # sum over t is one integer sum of products; a slot then holds < K p^2 < 256^nb, so no carry crosses slots.
-    nP, K = len(Z), max(len(A) for _, A, _ in X)
+    # The sums S_c = sum_t c_t n_t z^(A_t) (c_t = 1, b_tj or b_te b_tf, with b = A - lo >= 0 the exponents
+    # shifted by their least value lo_j per coordinate: the Hessian, a covariance, is unchanged, the gradient
+    # moves by lo) for all nP points at once: z_k^A mod p sits in slots of `words` machine words of one
+    # integer (one integer per exponent vector A), so a sum over t is one integer sum of products; every
+    # coefficient c_t n_t is reduced mod p and a slot holds < K max(c) p < 2^(64 words): no carry crosses slots.
+    nP, hess = len(Z), variant.startswith("hessian")
+    lo = [min(a[j] for a in exps) for j in range(d)]
+    C, cmax, K = [], 1, max(len(A) for _, A, _ in X)
+    for _, A, n in X:                  # C[e][i]: the coefficient list of sum e (1, b_j, b_e b_f) of law i
+        B = [[x - m for x, m in zip(a, lo)] for a in A]
+        cs = [n] + [[w * b[j] % p for w, b in zip(n, B)] for j in range(d)]
+        if hess:
+            cs += [[w * b[e] * b[f] % p for w, b in zip(n, B)] for e, f in pairs]
+        C.append(cs)
+        cmax = max(cmax, max(map(max, cs)))
     wb = 8 * array("Q").itemsize       # bits of a machine word ("Q": 64 on every usual platform)
-    words = (2 * p.bit_length() + K.bit_length() + wb) // wb      # words per slot: K p^2 < 2^(wb words)
-    nb, R = words * wb // 8, [pow(2, wb * w, p) for w in range(words)]
+    words = -(-(K * cmax * (p - 1)).bit_length() // wb)
+    L = words * wb // 8 * nP           # bytes of one packed integer
     vals = [sorted({a[j] for a in exps}) for j in range(d)]         # distinct exponents per coordinate
-    pos = [{e: n for n, e in enumerate(v)} for v in vals]
-    where = [[pos[j][a[j]] for a in exps] for j in range(d)]
-    mono = []                          # mono[k][u] = z_k^a = prod_j z_kj^(a_j mod (p - 1)) mod p, a = exps[u]
-    for z in Z:
+    pw = [{e: [int(powmod(z[j], e % (p - 1), p)) for z in Z] for e in v} for j, v in enumerate(vals)]
+    col = {(): None}                   # col[a[:j]]: [z_k^(a_1..a_j) mod p for the nP points], by prefixes
+    for j in range(d):
         tick()
-        row = [1] * len(exps)
-        for zj, vj, wj in zip(z, vals, where):
-            pw = [int(powmod(zj, e % (p - 1), p)) for e in vj]
-            row = [v * pw[n] % p for v, n in zip(row, wj)]
-        mono.append(row)
-    packed = [int.from_bytes(b"".join([mono[k][u].to_bytes(nb, sys.byteorder) for k in range(nP)]), sys.byteorder)
-              for u in range(len(exps))]
-
-    def unpack(n):                     # the nP slots of n, each reduced mod p (machine words read by array)
-        q = array("Q", n.to_bytes(nb * nP, sys.byteorder))
-        if words == 2:
-            return [(x + y * R[1]) % p for x, y in zip(q[0::2], q[1::2])]
-        return [sum(map(mul, t, R)) % p for t in zip(*[q[w::words] for w in range(words)])]
-
-    hess = variant.startswith("hessian")
-    cols = []                          # cols[i][r]: the entries of law i in row r = (e, f) (or j) at every point
-    bad = []
-    for i, (idx, A, W) in enumerate(X):
+        nxt = {}
+        for a in exps:
+            key = a[:j + 1]
+            if key not in nxt:
+                base, f = col[a[:j]], pw[j][a[j]]
+                nxt[key] = f if base is None else list(map(mod, map(mul, base, f), repeat(p)))
+        col = nxt
+    flat = array("Q", bytes(L * len(exps)))
+    flat[0::words] = array("Q", chain.from_iterable(col[a] for a in exps))
+    view = memoryview(flat).cast("B")
+    packed = [int.from_bytes(view[u * L:(u + 1) * L], sys.byteorder) for u in range(len(exps))]
+    E = len(C[0])
+    sums = []                          # sums[e * N + i]: the packed sum e of law i
+    for e in range(E):
         tick()
-        ps = [packed[u] for u in idx]
-        sums = []
-        for e in [None] + list(range(d)) + (pairs if hess else []):
-            c = W if e is None else [w * (a[e] if isinstance(e, int) else a[e[0]] * a[e[1]]) % p for a, w in zip(A, W)]
-            sums.append(unpack(sum(map(mul, c, ps))))
-        bad.extend((k, i) for k, S in enumerate(sums[0]) if S == 0)
-        if bad:
-            continue
-        inv = _inverses(sums[0], p)
-        g = [[x * y % p for x, y in zip(sums[1 + j], inv)] for j in range(d)]
-        cols.append(g if not hess else [[(x * y - u * v) % p for x, y, u, v in zip(sums[1 + d + r], inv, g[e], g[f])]
-                                         for r, (e, f) in enumerate(pairs)])
-    if bad:
-        k, i = min(bad)
+        sums.extend(sum(map(mul, cs[e], [packed[u] for u in idx])) for (idx, _, _), cs in zip(X, C))
+    words_out = array("Q", b"".join([s.to_bytes(L, sys.byteorder) for s in sums]))
+    if words == 1:
+        S = words_out
+    else:
+        S = [sum(x << (wb * w) for w, x in enumerate(t)) for t in zip(*[words_out[w::words] for w in range(words)])]
+    T = N * nP                         # S[e * T + i * nP + k]: the sum e of law i at point k (exact)
+    S0 = list(map(mod, S[:T], repeat(p)))
+    if 0 in S0:
+        k, i = min((j % nP, j // nP) for j, v in enumerate(S0) if v == 0)
         raise Rejected(f"{field}.points[{k}]: the normaliser of law {i} vanishes modulo p")
-    by_row = [list(zip(*[c[r] for c in cols])) for r in range(len(pairs))]     # by_row[r][k]: N entries
-    M = [by_row[r][k] for k in range(nP) for r in range(len(pairs))]
-    minor = [M[r] for r in rows if r < len(M)]
-    if len(minor) != N:
+    inv = _inverses(S0, p)
+    g = [list(map(mod, map(mul, S[(1 + j) * T:(2 + j) * T], inv), repeat(p))) for j in range(d)]
+    if hess:                           # H_ef = S_ef / S_0 - g_e g_f
+        blocks = [list(map(mod, map(sub, map(mul, S[(1 + d + r) * T:(2 + d + r) * T], inv),
+                                    map(mul, g[e], g[f])), repeat(p))) for r, (e, f) in enumerate(pairs)]
+    else:                              # g of the unshifted exponents: g + lo
+        blocks = [list(map(mod, map(add, g[j], repeat(lo[j])), repeat(p))) for j in range(d)]
+    per = len(pairs)                   # row k * per + r of the matrix: pair (or coordinate) r at point k
+    minor = list(chain.from_iterable(blocks[r % per][r // per::nP] for r in rows))
+    if len(minor) != N * N:
         raise Rejected(f"{field}.rows: index beyond the recorded points")
-    det = int(nmod_mat(N, N, [v for r in minor for v in r], p).det())
+    det = int(nmod_mat(fmpz_mat(N, N, minor), p).det())   # fmpz_mat reads a list of ints faster than nmod_mat
     if det == 0 or det != _read.integer(cert["det"], f"{field}.det", 0, p - 1):
         raise Rejected(f"{field}.det: the minor's determinant modulo p is {det}, recorded {cert['det']!r:.40}")
     return f"{variant}: rank {N} modulo {p}"
