@@ -70,7 +70,7 @@ from ..results import Verdict
 from ..arith.exact import fraction_str
 from ..errors import InputError
 from ..laws.cgf import laplace_quad
-from .lattice import common_denominator
+from .lattice import common_denominator, integer_atoms
 
 __all__ = [
     "PRIMES", "modular_certificate", "modular_matrix", "exact_rational_certificate", "ball_design_certificate",
@@ -140,27 +140,34 @@ def _modular_block(laws, variant: str, zpoints: Sequence, q: int, p: int):
     # coordinates X = q x mod p and weights mod p; padded atoms get weight 0 (and X = 0).  z^X mod p is a
     # product over j of z_j^{X_j}: one Python pow per point and distinct exponent of coordinate j (a table),
     # then gathered by index (exact: z_j^e = z_j^(e mod (p - 1)) mod p as p does not divide z_j).
-    Xp = np.zeros((N, K, d), dtype=np.int64)
     W = np.zeros((N, K), dtype=np.int64)
-    Xint = []
+    _, ints = integer_atoms(laws, q)                                   # q x, integer
+    inv = {}                                                           # weight denominator -> inverse mod p
     for i, law in enumerate(laws):
-        for k, (a, w) in enumerate(zip(law.atoms, law.weights)):
-            r = _residue(w, p)
-            if r is None:
+        for k, w in enumerate(law.weights):
+            den = w.denominator
+            if den not in inv:
+                inv[den] = pow(den, -1, p) if den % p else None
+            if inv[den] is None:
                 return None, [("weight", i, k)]
-            W[i, k] = r
-            Xint.append((i, k, [x.numerator * (q // x.denominator) for x in a]))   # q x, integer
+            W[i, k] = w.numerator % p * inv[den] % p
     Zi = [[int(z) % p for z in zp] for zp in zpoints]
     if any(z == 0 for zp in Zi for z in zp):
         return None, [("z divisible by p",)]
+    # X[i, k] = q x of atom k of law i (padded atoms: 0), as Python ints (any size), then their positions in the
+    # sorted distinct values of each coordinate and their residues mod p (int64)
+    X = np.zeros((N, K, d), dtype=object)
+    for i, A in enumerate(ints):
+        if A:
+            X[i, :len(A)] = A
     mono = np.ones((M, N, K), dtype=np.int64)                          # mono[m, i, k] = prod_j z_mj^{X_ikj}
+    Xp = np.zeros((N, K, d), dtype=np.int64)
     for j in range(d):
-        vals = sorted({X[j] for _, _, X in Xint} | {0})
+        vals = sorted({a[j] for A in ints for a in A} | {0})
         pos = {v: n for n, v in enumerate(vals)}
-        idx = np.full((N, K), pos[0], dtype=np.int64)
-        for i, k, X in Xint:
-            idx[i, k] = pos[X[j]]
-            Xp[i, k, j] = X[j] % p
+        Xj = X[:, :, j].ravel().tolist()
+        idx = np.array([pos[x] for x in Xj], dtype=np.int64).reshape(N, K)
+        Xp[:, :, j] = np.array([x % p for x in Xj], dtype=np.int64).reshape(N, K)
         table = np.array([[int(powmod(zp[j], v % (p - 1), p)) for v in vals] for zp in Zi], dtype=np.int64)
         mono = (mono * table[:, idx]) % p
     wt = (mono * W[None, :, :]) % p                                    # w_k z^{X_k}
@@ -638,7 +645,7 @@ def _leading_det(rows, N, p) -> int:
     integer matrix (python-flint reads a list of ints into ``fmpz_mat`` faster than into ``nmod_mat``)."""
     if len(rows) < N:
         return 0
-    return int(nmod_mat(fmpz_mat(N, N, [v for r in rows[:N] for v in r]), p).det())
+    return int(nmod_mat(fmpz_mat(rows[:N]), p).det())
 
 
 def _pivots(rows, N, field):

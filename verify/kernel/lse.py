@@ -301,35 +301,39 @@ def _modp(laws, modulo, cert, field) -> str:
         raise Rejected(f"{field}.rows: do not use exactly the recorded points")
     atoms = sum(len(l["atoms"]) for l in laws)
     _spend("modp", len(pts) * (atoms * d + 20 * N), field)     # points x (atoms x d + 20 laws)
-    # Per law: the exponent vectors A = q x (integers) and the integer weights n_t = D w_t, D the lcm of the
-    # law's weight denominators (prime to p): the tilted weights n_t z^A / sum_t n_t z^A equal
-    # w_t z^A / sum_t w_t z^A modulo p, and one vanishes exactly when the other does.  The coefficients of the
-    # sums S_c = sum_t c_t z^(A_t): c_t = n_t, n_t b_tj and n_t b_te b_tf with b = A - lo >= 0 the exponents
-    # shifted by the law's least exponent lo_j per coordinate (the Hessian, a covariance, is unchanged; the
+    # All atoms of all laws in one list (law i holds atoms bounds[i] .. bounds[i + 1] - 1): the exponent
+    # vectors A = q x (integers) and the integer weights n_t = D_i w_t, D_i the lcm of law i's weight
+    # denominators (prime to p): the tilted weights n_t z^A / sum_t n_t z^A equal w_t z^A / sum_t w_t z^A
+    # modulo p, and one vanishes exactly when the other does.  The coefficients of the sums
+    # S_c = sum_t c_t z^(A_t) of each law: c_t = n_t, n_t b_tj and n_t b_te b_tf, with b = A - lo >= 0 the
+    # exponents shifted by their least value lo_j per coordinate (the Hessian, a covariance, is unchanged; the
     # gradient moves by lo).
-    exps, X, C, cmax = {}, [], [], 1   # distinct exponent vectors (index); per law: (indices, lo); coefficients
     hess = variant.startswith("hessian")
-    for i, l in enumerate(laws):
-        tick()
-        W, At = l["weights"], l["atoms"]
-        dens = {w.denominator for w in W}
-        if any(x % p == 0 for x in dens):
-            raise Rejected(f"{field}.prime: divides a weight denominator of law {i}")
-        if any(q % x for x in {x.denominator for a in At for x in a}):
-            raise Rejected(f"{field}.q: q times the atoms of law {i} are not integers")
-        A = [tuple([x.numerator * (q // x.denominator) for x in a]) for a in At]
-        D = lcm(*dens)
-        n = [w.numerator * (D // w.denominator) for w in W]
-        lo = [min(c) for c in zip(*A)]
-        b = [[x - m for x in c] for c, m in zip(zip(*A), lo)]      # b[j][t]
-        nb = [list(map(mul, n, c)) for c in b]
-        cs = [n] + nb + ([list(map(mul, nb[e], b[f])) for e, f in pairs] if hess else [])
-        X.append(([exps.setdefault(a, len(exps)) for a in A], lo))
-        C.append(cs)
-        cmax = max(cmax, max(map(max, cs)))
+    At = [a for l in laws for a in l["atoms"]]
+    Wt = [w for l in laws for w in l["weights"]]
+    bounds = [0]
+    for l in laws:
+        bounds.append(bounds[-1] + len(l["atoms"]))
+    tick()
+    if any(x % p == 0 for x in {w.denominator for w in Wt}):
+        i = min(i for i, l in enumerate(laws) if any(w.denominator % p == 0 for w in l["weights"]))
+        raise Rejected(f"{field}.prime: divides a weight denominator of law {i}")
+    if any(q % x for x in {x.denominator for a in At for x in a}):
+        i = min(i for i, l in enumerate(laws) if any(q % x.denominator for a in l["atoms"] for x in a))
+        raise Rejected(f"{field}.q: q times the atoms of law {i} are not integers")
+    A = [tuple([x.numerator * (q // x.denominator) for x in a]) for a in At]
+    Dt = chain.from_iterable(repeat(lcm(*{w.denominator for w in l["weights"]}), len(l["weights"])) for l in laws)
+    n = [w.numerator * (D // w.denominator) for w, D in zip(Wt, Dt)]
+    lo = [min(c) for c in zip(*A)]
+    b = [list(map(sub, c, repeat(m))) for c, m in zip(zip(*A), lo)]      # b[j][t]
+    nb = [list(map(mul, n, c)) for c in b]
+    C = [n] + nb + ([list(map(mul, nb[e], b[f])) for e, f in pairs] if hess else [])
+    cmax = max(map(max, C))
     if cmax >= p:                      # reduce the coefficients modulo p (then every one is < p)
-        C = [[[x % p for x in c] for c in cs] for cs in C]
+        C = [[x % p for x in c] for c in C]
         cmax = p - 1
+    exps = {}                          # distinct exponent vectors -> index
+    idx = [exps.setdefault(a, len(exps)) for a in A]
     Z = [[_read.integer(x, f"{field}.points[{k}][{j}]", 1, p - 1)
           for j, x in enumerate(_read.lst(z, f"{field}.points[{k}]", d, d))] for k, z in enumerate(pts)]
     # The sums for all nP points at once: z_k^A mod p sits in slots of `words` machine words of one integer
@@ -337,7 +341,7 @@ def _modp(laws, modulo, cert, field) -> str:
     # < K max(c) p < 2^(64 words) (K atoms at most): no carry crosses slots.
     nP, K = len(Z), max(len(l["atoms"]) for l in laws)
     wb = 8 * array("Q").itemsize       # bits of a machine word ("Q": 64 on every usual platform)
-    words = -(-(K * cmax * (p - 1)).bit_length() // wb)
+    words = -(-(K * max(cmax, 1) * (p - 1)).bit_length() // wb)
     L = words * wb // 8 * nP           # bytes of one packed integer
     vals = [sorted({a[j] for a in exps}) for j in range(d)]         # distinct exponents per coordinate
     pw = [{e: [int(powmod(z[j], e % (p - 1), p)) for z in Z] for e in v} for j, v in enumerate(vals)]
@@ -355,12 +359,13 @@ def _modp(laws, modulo, cert, field) -> str:
     flat[0::words] = array("Q", chain.from_iterable(col[a] for a in exps))
     view = memoryview(flat).cast("B")
     packed = [int.from_bytes(view[u * L:(u + 1) * L], sys.byteorder) for u in range(len(exps))]
-    E = len(C[0])
-    sums = [None] * (E * N)            # sums[e * N + i]: the packed sum e of law i
-    for i, ((idx, _), cs) in enumerate(zip(X, C)):
+    ps = [packed[u] for u in idx]      # per atom
+    E = len(C)
+    sums = []                          # sums[e * N + i]: the packed sum e of law i
+    for c in C:
         tick()
-        ps = [packed[u] for u in idx]
-        sums[i::N] = [sum(map(mul, c, ps)) for c in cs]
+        prod = list(map(mul, c, ps))
+        sums.extend(sum(prod[s:t]) for s, t in zip(bounds, bounds[1:]))
     words_out = array("Q", b"".join([s.to_bytes(L, sys.byteorder) for s in sums]))
     if words == 1:
         S = words_out
@@ -376,9 +381,8 @@ def _modp(laws, modulo, cert, field) -> str:
     if hess:                           # H_ef = S_ef / S_0 - g_e g_f
         blocks = [list(map(mod, map(sub, map(mul, S[(1 + d + r) * T:(2 + d + r) * T], inv),
                                     map(mul, g[e], g[f])), repeat(p))) for r, (e, f) in enumerate(pairs)]
-    else:                              # g of the unshifted exponents: g + lo (lo of each law, at its nP points)
-        blocks = [list(map(mod, map(add, g[j], chain.from_iterable(repeat(lo[j], nP) for _, lo in X)),
-                           repeat(p))) for j in range(d)]
+    else:                              # g of the unshifted exponents: g + lo
+        blocks = [list(map(mod, map(add, g[j], repeat(lo[j])), repeat(p))) for j in range(d)]
     per = len(pairs)                   # row k * per + r of the matrix: pair (or coordinate) r at point k
     minor = list(chain.from_iterable(blocks[r % per][r // per::nP] for r in rows))
     if len(minor) != N * N:
