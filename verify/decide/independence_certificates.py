@@ -695,7 +695,7 @@ def kernel_modular(laws, info: dict) -> Optional[dict]:
     if piv is None:
         return None
     used, new = _minor(rows, piv, len(rows) // len(zp))
-    det = info.get("entries", {}).get("det") or int(nmod_mat(fmpz_mat(N, N, [v for r in piv for v in rows[r]]), p).det())
+    det = info.get("entries", {}).get("det") or int(nmod_mat(fmpz_mat([rows[r] for r in piv]), p).det())
     return {"variant": variant, "prime": p, "q": q, "points": [[int(x) for x in zp[k]] for k in used],
             "rows": new, "det": det}
 

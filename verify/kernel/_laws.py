@@ -61,8 +61,8 @@ _KEYS = {  # family: (required, optional)
 FAMILIES = tuple(_KEYS)
 # exact values of number texts already read: (atoms and other bounded parameters, weights).  A pure function
 # of the text (keyed by the text, an int by (int, value)), so keeping it across Results changes no answer;
-# cleared past MAX_MEMO.  The values of the first are interned (equal values are one object, _INTERN), so
-# atoms read wholly from it are distinct exactly when their tuples of object ids are.
+# cleared past MAX_MEMO.  The values of the first are interned (equal values are one object, _INTERN, keyed by
+# numerator and denominator), so atoms read wholly from it are distinct exactly when their tuples of ids are.
 _MEMO: tuple = ({}, {})
 _INTERN: dict = {}
 MAX_MEMO = 50_000
@@ -78,7 +78,7 @@ def _num(v, field, memo=None) -> Fraction:
         if abs(x) > MAX_MAGNITUDE:
             raise Rejected(f"{field}: |value| exceeds {MAX_MAGNITUDE}")
         if key is not None:
-            memo[key] = x = _INTERN.setdefault(x, x) if memo is _MEMO[0] else x
+            memo[key] = x = _INTERN.setdefault((x.numerator, x.denominator), x) if memo is _MEMO[0] else x
     return x
 
 

@@ -64,8 +64,8 @@ from ._lattice import applicable as lattice_applicable, check_independence as la
 from ._laws import MAX_DIM, cgf_ball, cgf_sympy, in_domain, read_laws
 from ._read import Rejected, tick
 
-__all__ = ["KINDS", "CONVENTIONS", "statement_independence", "statement_independence_sized", "statement_relation", "statement_batch",
-           "statement_s1", "statement_s1_necessary", "statement_series"]
+__all__ = ["KINDS", "CONVENTIONS", "statement_independence", "statement_independence_sized", "statement_relation",
+           "statement_batch", "statement_batch_sized", "statement_s1", "statement_s1_necessary", "statement_series"]
 
 CLAIMS = frozenset({"N3", "N4", "N5", "N6"})
 CONVENTIONS = {"domain": "U = the intersection of the open CGF domains"}
@@ -186,7 +186,11 @@ def _batch(p, expected_ok=True):
 def _batch_parts(p, proved):
     """(statement text, (families, modulo, expected)) of the batch kinds: the families are read once per check."""
     fams, modulo, exp = _batch(p, proved)
-    K, what = len(fams), _what(modulo)
+    return _batch_words(p, len(fams), modulo, exp, proved), (fams, modulo, exp)
+
+
+def _batch_words(p, K, modulo, exp, proved) -> str:
+    what = _what(modulo)
     if not proved:
         text = (f"{_label(p)}for at least one of the {K} families in parameters.families, the CGFs of its laws are "
                 f"linearly independent modulo {what} on U")
@@ -197,7 +201,7 @@ def _batch_parts(p, proved):
         text = (f"{_label(p)}for each of the {K} families in parameters.families, the CGFs of its laws are linearly "
                 f"independent modulo {what} on U exactly when parameters.expected says 'independent' "
                 f"({exp.count('independent')} independent, {exp.count('dependent')} dependent)")
-    return text, (fams, modulo, exp)
+    return text
 
 
 def _batch_text(p, proved) -> str:
@@ -207,6 +211,19 @@ def _batch_text(p, proved) -> str:
 def statement_batch(parameters: dict, conventions: dict, proved: bool = True) -> str:
     """Statement of ``independence-batch`` (``proved=True``) and ``dependence-batch`` (``proved=False``)."""
     return _read.bound_statement(_batch_text(parameters, proved), parameters, conventions)
+
+
+def statement_batch_sized(parameters: dict, conventions: dict, proved: bool = True) -> str:
+    """:func:`statement_batch` for a caller whose families in ``parameters.families`` are its own laws already
+    read (the decision procedure), without reading them again.  Nothing is trusted: the check of a Result
+    reads every family (:func:`_batch`) and rejects a statement that does not match them."""
+    p = parameters
+    _read.obj(p, "parameters", ("families", "modulo"), ("expected", "label") if proved else ("label",))
+    K = len(_read.lst(p["families"], "parameters.families", 1, MAX_FAMILIES))
+    modulo = _read.string(p["modulo"], "parameters.modulo", MODULI)
+    exp = [_read.string(e, f"parameters.expected[{k}]", ("independent", "dependent"))
+           for k, e in enumerate(_read.lst(p.get("expected", ["independent"] * K), "parameters.expected", K, K))]
+    return _read.bound_statement(_batch_words(p, K, modulo, exp, proved), parameters, conventions)
 
 
 def _s1_text(p) -> str:
