@@ -156,18 +156,27 @@ def _modular_block(laws, variant: str, zpoints: Sequence, q: int, p: int):
         return None, [("z divisible by p",)]
     # X[i, k] = q x of atom k of law i (padded atoms: 0), as Python ints (any size), then their positions in the
     # sorted distinct values of each coordinate and their residues mod p (int64)
-    X = np.zeros((N, K, d), dtype=object)
-    for i, A in enumerate(ints):
-        if A:
-            X[i, :len(A)] = A
+    xmax = max(abs(x) for A in ints for a in A for x in a)
+    small = xmax < (1 << 62)
+    X = np.zeros((N, K, d), dtype=np.int64 if small else object)
+    if small and all(len(A) == K for A in ints):
+        X[:] = ints
+    else:
+        for i, A in enumerate(ints):
+            if A:
+                X[i, :len(A)] = A
     mono = np.ones((M, N, K), dtype=np.int64)                          # mono[m, i, k] = prod_j z_mj^{X_ikj}
     Xp = np.zeros((N, K, d), dtype=np.int64)
     for j in range(d):
         vals = sorted({a[j] for A in ints for a in A} | {0})
-        pos = {v: n for n, v in enumerate(vals)}
-        Xj = X[:, :, j].ravel().tolist()
-        idx = np.array([pos[x] for x in Xj], dtype=np.int64).reshape(N, K)
-        Xp[:, :, j] = np.array([x % p for x in Xj], dtype=np.int64).reshape(N, K)
+        if small:                      # int64: positions by a sorted search, residues by numpy's % (>= 0)
+            idx = np.searchsorted(np.array(vals, dtype=np.int64), X[:, :, j])
+            Xp[:, :, j] = X[:, :, j] % p
+        else:
+            pos = {v: n for n, v in enumerate(vals)}
+            Xj = X[:, :, j].ravel().tolist()
+            idx = np.array([pos[x] for x in Xj], dtype=np.int64).reshape(N, K)
+            Xp[:, :, j] = np.array([x % p for x in Xj], dtype=np.int64).reshape(N, K)
         table = np.array([[int(powmod(zp[j], v % (p - 1), p)) for v in vals] for zp in Zi], dtype=np.int64)
         mono = (mono * table[:, idx]) % p
     wt = (mono * W[None, :, :]) % p                                    # w_k z^{X_k}
@@ -178,16 +187,20 @@ def _modular_block(laws, variant: str, zpoints: Sequence, q: int, p: int):
     Sinv = _powmod_vec(S, np.full_like(S, p - 2), p)
     P = (wt * Sinv[:, :, None]) % p                                   # tilted weights p_k
     G = np.zeros((M, N, d), dtype=np.int64)
+    # small exponents (K X^2 < 2^31): P X and P X_a X_b with the signed X, summed over the atoms and reduced
+    # once (every partial sum stays below K p X^2 < 2^62); else each product reduced mod p
+    tiny = small and K * xmax * xmax < (1 << 31)
+    Xs = X if tiny else Xp
+    PX = [P * Xs[None, :, :, j] if tiny else (P * Xp[None, :, :, j]) % p for j in range(d)]   # (M, N, K) each
     for j in range(d):
-        G[:, :, j] = ((P * Xp[None, :, :, j]) % p).sum(axis=2) % p      # gradient: E[X_j]
+        G[:, :, j] = PX[j].sum(axis=2) % p                              # gradient: E[X_j]
     if variant == "gradient":
         block = G.transpose(0, 2, 1)                                       # (M, d, N): row (m, j)
     elif variant == "hessian":
         pairs = [(a, b) for a in range(d) for b in range(a, d)]
         block = np.empty((M, len(pairs), N), dtype=np.int64)
         for r, (a, b) in enumerate(pairs):
-            PXa = (P * Xp[None, :, :, a]) % p                             # (M, N, K)
-            second = ((PXa * Xp[None, :, :, b]) % p).sum(axis=2) % p      # E[X_a X_b]
+            second = (PX[a] * Xs[None, :, :, b] if tiny else (PX[a] * Xp[None, :, :, b]) % p).sum(axis=2) % p
             block[:, r, :] = (second - (G[:, :, a] * G[:, :, b]) % p) % p
     else:
         raise InputError("variant", f"must be 'hessian' or 'gradient', got {variant!r}")

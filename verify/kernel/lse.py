@@ -52,7 +52,7 @@ from array import array
 from fractions import Fraction
 from math import comb, gcd, lcm
 from itertools import chain, repeat
-from operator import add, mod, mul, sub
+from operator import add, attrgetter, floordiv, mod, mul, sub
 
 import sympy
 from gmpy2 import powmod
@@ -78,6 +78,7 @@ MAX_BALL_WORK = 20_000             # ball design: points x laws x (d or atoms)
 MAX_BALL_LAWS, MAX_BALL_ATOMS = 512, 4096
 MAX_EXACT_LAWS, MAX_DIGITS = 128, 200   # exact design: laws, digits of a point coordinate
 MAX_FAMILIES = 10_000
+_NUM, _DEN = attrgetter("numerator"), attrgetter("denominator")
 _spent: dict = {}                  # cost spent per Result, by resource (reset by each kind's check)
 _LIMITS = {"modp": MAX_WORK, "poly": 50 * MAX_TERMS, "sympy": 5_000, "ball": 5 * MAX_BALL_WORK, "exact": 200_000}
 
@@ -280,8 +281,11 @@ def _pairs(d, variant):
 
 def _rows(cert, N, per, field):
     """The recorded rows of the N x N minor: strictly increasing, every recorded point used."""
-    rows = [_read.integer(r, f"{field}.rows[{k}]", 0, 10 ** 9) for k, r in enumerate(_read.lst(
-        cert["rows"], f"{field}.rows", N, N))]
+    raw = _read.lst(cert["rows"], f"{field}.rows", N, N)
+    if set(map(type, raw)) == {int} and 0 <= min(raw) and max(raw) <= 10 ** 9:     # plain ints: as read
+        rows = list(raw)
+    else:
+        rows = [_read.integer(r, f"{field}.rows[{k}]", 0, 10 ** 9) for k, r in enumerate(raw)]
     if any(b <= a for a, b in zip(rows, rows[1:])):
         raise Rejected(f"{field}.rows: not strictly increasing")
     used = sorted({r // per for r in rows})
@@ -335,12 +339,15 @@ def _modp(laws, modulo, cert, field) -> str:
     if any(x % p == 0 for x in {w.denominator for w in Wt}):
         i = min(i for i, l in enumerate(laws) if any(w.denominator % p == 0 for w in l["weights"]))
         raise Rejected(f"{field}.prime: divides a weight denominator of law {i}")
-    if any(q % x for x in {x.denominator for a in At for x in a}):
+    coords = list(chain.from_iterable(At))
+    dens = list(map(_DEN, coords))
+    if any(q % x for x in set(dens)):
         i = min(i for i, l in enumerate(laws) if any(q % x.denominator for a in l["atoms"] for x in a))
         raise Rejected(f"{field}.q: q times the atoms of law {i} are not integers")
-    A = [tuple([x.numerator * (q // x.denominator) for x in a]) for a in At]
+    qx = list(map(_NUM, coords)) if q == 1 else list(map(mul, map(_NUM, coords), map(floordiv, repeat(q), dens)))
+    A = list(zip(*[iter(qx)] * d))     # q x per atom (tuples of d integers)
     Dt = chain.from_iterable(repeat(lcm(*{w.denominator for w in l["weights"]}), len(l["weights"])) for l in laws)
-    n = [w.numerator * (D // w.denominator) for w, D in zip(Wt, Dt)]
+    n = list(map(mul, map(_NUM, Wt), map(floordiv, Dt, map(_DEN, Wt))))
     lo = [min(c) for c in zip(*A)]
     b = [list(map(sub, c, repeat(m))) for c, m in zip(zip(*A), lo)]      # b[j][t]
     nb = [list(map(mul, n, c)) for c in b]
@@ -362,18 +369,23 @@ def _modp(laws, modulo, cert, field) -> str:
     L = words * wb // 8 * nP           # bytes of one packed integer
     vals = [sorted({a[j] for a in exps}) for j in range(d)]         # distinct exponents per coordinate
     pw = [{e: [int(powmod(z[j], e % (p - 1), p)) for z in Z] for e in v} for j, v in enumerate(vals)]
-    col = {(): None}                   # col[a[:j]]: [z_k^(a_1..a_j) mod p for the nP points], by prefixes
+    # z_k^a = prod_j z_kj^(a_j) mod p, by prefixes: level j holds [z_k^(a_1..a_j) for the nP points] of each
+    # distinct prefix, one product over all prefixes at once (flat lists of nP values per prefix)
+    keys = list(exps)
+    flat_col = None
     for j in range(d):
         tick()
-        nxt = {}
-        for a in exps:
-            key = a[:j + 1]
-            if key not in nxt:
-                base, f = col[a[:j]], pw[j][a[j]]
-                nxt[key] = f if base is None else list(map(mod, map(mul, base, f), repeat(p)))
-        col = nxt
+        level = list(dict.fromkeys([a[:j + 1] for a in keys]))       # distinct prefixes, first seen first
+        f = chain.from_iterable(pw[j][a[j]] for a in level)
+        if flat_col is None:
+            cur = list(f)
+        else:
+            at = {a: n for n, a in enumerate(prev)}
+            base = chain.from_iterable(flat_col[at[a[:j]] * nP:(at[a[:j]] + 1) * nP] for a in level)
+            cur = list(map(mod, map(mul, base, f), repeat(p)))
+        prev, flat_col = level, cur    # the last level: the exponent vectors in their index order
     flat = array("Q", bytes(L * len(exps)))
-    flat[0::words] = array("Q", chain.from_iterable(col[a] for a in exps))
+    flat[0::words] = array("Q", flat_col)
     view = memoryview(flat).cast("B")
     packed = [int.from_bytes(view[u * L:(u + 1) * L], sys.byteorder) for u in range(len(exps))]
     ps = [packed[u] for u in idx]      # per atom
@@ -401,10 +413,10 @@ def _modp(laws, modulo, cert, field) -> str:
     else:                              # g of the unshifted exponents: g + lo
         blocks = [list(map(mod, map(add, g[j], repeat(lo[j])), repeat(p))) for j in range(d)]
     per = len(pairs)                   # row k * per + r of the matrix: pair (or coordinate) r at point k
-    minor = list(chain.from_iterable(blocks[r % per][r // per::nP] for r in rows))
-    if len(minor) != N * N:
+    minor = [blocks[r % per][r // per::nP] for r in rows]
+    if any(len(r) != N for r in minor):
         raise Rejected(f"{field}.rows: index beyond the recorded points")
-    det = int(nmod_mat(fmpz_mat(N, N, minor), p).det())   # fmpz_mat reads a list of ints faster than nmod_mat
+    det = int(nmod_mat(fmpz_mat(minor), p).det())   # fmpz_mat reads lists of ints faster than nmod_mat
     if det == 0 or det != _read.integer(cert["det"], f"{field}.det", 0, p - 1):
         raise Rejected(f"{field}.det: the minor's determinant modulo p is {det}, recorded {cert['det']!r:.40}")
     return f"{variant}: rank {N} modulo {p}"
