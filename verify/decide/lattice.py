@@ -391,9 +391,21 @@ def s2_holds(laws) -> Optional[bool]:
         if n * (n - 1) <= budget:
             small.append(i)
             budget -= n * (n - 1)
-    large = [i for i in order if i not in set(small)]
+    small_set = set(small)
+    large = [i for i in order if i not in small_set]
     if len(large) > 1:
         return None                     # two laws too large to enumerate: undecided (documented budget)
+    if not large and len(set(map(len, packed))) == 1 and max(map(max, packed)) < (1 << 62):
+        # every law enumerated, one atom count, int64: all positive differences with their owners at once,
+        # sorted by (difference, owner); S2 fails iff two neighbours share a difference but not the owner
+        A = np.array(packed, dtype=np.int64)
+        D = A[:, None, :] - A[:, :, None]
+        mask = D > 0
+        vals = D[mask]
+        own = np.broadcast_to(np.arange(len(laws))[:, None, None], D.shape)[mask]
+        idx = np.lexsort((own, vals))
+        sv, so = vals[idx], own[idx]
+        return not bool(np.any((sv[1:] == sv[:-1]) & (so[1:] != so[:-1])))
     arrays = [_as_array(packed[i]) for i in range(len(laws))]
     # positive differences only (difference sets are symmetric), unique per law, then sorted with owners
     diffs, owners = [], []

@@ -34,7 +34,7 @@ from __future__ import annotations
 from fractions import Fraction
 from itertools import chain, repeat
 from math import lcm
-from operator import is_
+from operator import attrgetter, floordiv, is_, mul
 
 import sympy
 from flint import arb, ctx
@@ -65,6 +65,7 @@ FAMILIES = tuple(_KEYS)
 # numerator and denominator), so atoms read wholly from it are distinct exactly when their tuples of ids are.
 _MEMO: tuple = ({}, {})
 _INTERN: dict = {}
+_NUM, _DEN = attrgetter("numerator"), attrgetter("denominator")
 MAX_MEMO = 50_000
 
 
@@ -168,10 +169,10 @@ def read_law(d, field: str, memo=None) -> dict:
             W = tuple(map(wmemo.get, raw)) if set(map(type, raw)) == {str} else (None,)
             if any(map(is_, W, repeat(None))):
                 W = tuple(_weight(w, f"{field}.weights[{k}]", wmemo) for k, w in enumerate(raw))
-        dens = {w.denominator for w in W}
+        dens = set(map(_DEN, W))
         if len(dens) <= 64:            # D = lcm of the denominators: sum w = 1 iff sum w D = D (integers)
             D = lcm(*dens)
-            bad = min(w.numerator for w in W) <= 0 or sum(w.numerator * (D // w.denominator) for w in W) != D
+            bad = min(map(_NUM, W)) <= 0 or sum(map(mul, map(_NUM, W), map(floordiv, repeat(D), map(_DEN, W)))) != D
         else:
             bad = any(w <= 0 for w in W) or sum(W) != 1
         if bad:
