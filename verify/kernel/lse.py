@@ -41,7 +41,7 @@ intersection of the open CGF domains (convex; only Laplace laws bound it).
 * ``series-vandermonde`` (PROVED, N4): B_2k != 0, the Taylor coefficients of log(sinh u / u) and log cosh u,
   and non-zero Vandermonde determinants in squares, recomputed with exact power series.
 
-Trusted: python-flint (fmpq_mat, nmod_mat, fmpq_mpoly, arb_mat determinants, fmpz.is_prime), gmpy2
+Trusted: python-flint (fmpq_mat, fmpz_mat, nmod_mat, fmpq_mpoly, arb_mat determinants, fmpz.is_prime), gmpy2
 ``powmod`` (z^e mod p), SymPy ``expand`` and ``bernoulli``, and :mod:`verify.kernel._laws` (the CGF formulas).
 """
 
