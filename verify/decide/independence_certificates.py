@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import math
 import random
+from itertools import chain
 from fractions import Fraction
 from typing import Optional, Sequence
 
@@ -123,6 +124,25 @@ SMALL_BLOCK = 4096           # points x laws x atoms up to which the block is fo
 #                              for the many small families of the N6 audits numpy's per-call overhead dominates)
 
 
+def _atom_sum(A):
+    """Sum over the last axis (the atoms) of an int64 array (einsum: faster than ``sum(axis=2)`` for a short
+    last axis; integers, so the same sums)."""
+    return np.einsum("mnk->mn", A)
+
+
+def _power_table(zs, vals, p: int):
+    """int64 table [z^v mod p for v in vals] for each z of ``zs`` (p does not divide z; v sorted integers):
+    gmpy2 ``powmod`` for each v when the values are spread, else z^(v_0) once and successive products by z."""
+    if vals[-1] - vals[0] > 64:
+        return np.array([[int(powmod(z, v % (p - 1), p)) for v in vals] for z in zs], dtype=np.int64)
+    Z = np.array(zs, dtype=np.int64)
+    run = np.empty((len(zs), vals[-1] - vals[0] + 1), dtype=np.int64)
+    run[:, 0] = [int(powmod(z, vals[0] % (p - 1), p)) for z in zs]
+    for t in range(1, run.shape[1]):
+        run[:, t] = run[:, t - 1] * Z % p
+    return run[:, [v - vals[0] for v in vals]]
+
+
 def _modular_block(laws, variant: str, zpoints: Sequence, q: int, p: int):
     """The Hessian (``variant='hessian'``: d(d+1)/2 rows per point) or gradient (d rows per point) matrix
     of the laws at theta_k = q log z_k, reduced modulo p, as a list of rows (columns = laws), computed for
@@ -142,21 +162,19 @@ def _modular_block(laws, variant: str, zpoints: Sequence, q: int, p: int):
     # then gathered by index (exact: z_j^e = z_j^(e mod (p - 1)) mod p as p does not divide z_j).
     W = np.zeros((N, K), dtype=np.int64)
     _, ints = integer_atoms(laws, q)                                   # q x, integer
-    inv = {}                                                           # weight denominator -> inverse mod p
+    dens = {w.denominator for law in laws for w in law.weights}
+    if any(den % p == 0 for den in dens):
+        i, k = min((i, k) for i, law in enumerate(laws) for k, w in enumerate(law.weights) if w.denominator % p == 0)
+        return None, [("weight", i, k)]
+    inv = {den: pow(den, -1, p) for den in dens}                       # weight denominator -> inverse mod p
     for i, law in enumerate(laws):
-        for k, w in enumerate(law.weights):
-            den = w.denominator
-            if den not in inv:
-                inv[den] = pow(den, -1, p) if den % p else None
-            if inv[den] is None:
-                return None, [("weight", i, k)]
-            W[i, k] = w.numerator % p * inv[den] % p
+        W[i, :len(law.weights)] = [w.numerator % p * inv[w.denominator] % p for w in law.weights]
     Zi = [[int(z) % p for z in zp] for zp in zpoints]
     if any(z == 0 for zp in Zi for z in zp):
         return None, [("z divisible by p",)]
     # X[i, k] = q x of atom k of law i (padded atoms: 0), as Python ints (any size), then their positions in the
     # sorted distinct values of each coordinate and their residues mod p (int64)
-    xmax = max(abs(x) for A in ints for a in A for x in a)
+    xmax = max(map(abs, chain.from_iterable(chain.from_iterable(ints))))
     small = xmax < (1 << 62)
     X = np.zeros((N, K, d), dtype=np.int64 if small else object)
     if small and all(len(A) == K for A in ints):
@@ -177,10 +195,10 @@ def _modular_block(laws, variant: str, zpoints: Sequence, q: int, p: int):
             Xj = X[:, :, j].ravel().tolist()
             idx = np.array([pos[x] for x in Xj], dtype=np.int64).reshape(N, K)
             Xp[:, :, j] = np.array([x % p for x in Xj], dtype=np.int64).reshape(N, K)
-        table = np.array([[int(powmod(zp[j], v % (p - 1), p)) for v in vals] for zp in Zi], dtype=np.int64)
+        table = _power_table([zp[j] for zp in Zi], vals, p)
         mono = (mono * table[:, idx]) % p
     wt = (mono * W[None, :, :]) % p                                    # w_k z^{X_k}
-    S = wt.sum(axis=2) % p                                             # (M, N)
+    S = _atom_sum(wt) % p                                              # (M, N)
     bad = [(int(m), int(i)) for m, i in zip(*np.nonzero(S == 0))]
     if bad:
         return None, bad
@@ -193,14 +211,14 @@ def _modular_block(laws, variant: str, zpoints: Sequence, q: int, p: int):
     Xs = X if tiny else Xp
     PX = [P * Xs[None, :, :, j] if tiny else (P * Xp[None, :, :, j]) % p for j in range(d)]   # (M, N, K) each
     for j in range(d):
-        G[:, :, j] = PX[j].sum(axis=2) % p                              # gradient: E[X_j]
+        G[:, :, j] = _atom_sum(PX[j]) % p                               # gradient: E[X_j]
     if variant == "gradient":
         block = G.transpose(0, 2, 1)                                       # (M, d, N): row (m, j)
     elif variant == "hessian":
         pairs = [(a, b) for a in range(d) for b in range(a, d)]
         block = np.empty((M, len(pairs), N), dtype=np.int64)
         for r, (a, b) in enumerate(pairs):
-            second = (PX[a] * Xs[None, :, :, b] if tiny else (PX[a] * Xp[None, :, :, b]) % p).sum(axis=2) % p
+            second = _atom_sum(PX[a] * Xs[None, :, :, b] if tiny else (PX[a] * Xp[None, :, :, b]) % p) % p
             block[:, r, :] = (second - (G[:, :, a] * G[:, :, b]) % p) % p
     else:
         raise InputError("variant", f"must be 'hessian' or 'gradient', got {variant!r}")
