@@ -92,7 +92,7 @@ from ..kernel.lse import CONVENTIONS, statement_batch_sized, statement_independe
 from ..kernel.lse import (MAX_BALL_ATOMS as KERNEL_BALL_ATOMS, MAX_BALL_LAWS as KERNEL_BALL_LAWS,
                           MAX_BALL_WORK as KERNEL_BALL_WORK)
 from .exponent_lattice import exponent_lattice, lattice_affine_part
-from .lattice import lattice_applicable, lattice_criterion, s1_direction, s2_holds
+from .lattice import forget_integer_atoms, lattice_applicable, lattice_criterion, s1_direction, s2_holds
 from .relations import (MAX_SEARCH_WORK, MAX_SVD_LAWS, Relation, _normalise as _normalised, find_relation,
                         numeric_relation_search, relation_expression, search_work, verify_relation)
 from ..arith.ball import LADDER, decide_with_ladder, sign, to_ball
@@ -296,6 +296,7 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
     if not ladder or any(isinstance(p, bool) or not isinstance(p, int) or not 16 <= p <= 4096 for p in ladder):
         raise InputError("ladder", f"must be a non-empty list of precisions in [16, 4096] bits, got {ladder!r}")
     laws = parse_laws(dists)
+    forget_integer_atoms()
     if box is not None:
         box = parse_exact(box, "box")
         if box <= 0:

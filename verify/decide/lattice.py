@@ -64,7 +64,8 @@ from ..errors import InputError, SizeLimitError
 __all__ = [
     "MAX_LATTICE_DEGREE", "MAX_RELATION_DEGREE", "common_denominator", "mgf_polynomials", "MGFData",
     "LatticeCriterion", "lattice_criterion", "PolynomialRelation", "verify_polynomial_relation",
-    "s2_holds", "s1_direction", "top_gap", "lattice_applicable", "integer_atoms", "S2_ENUMERATE", "S2_MAX_WORK",
+    "s2_holds", "s1_direction", "top_gap", "lattice_applicable", "integer_atoms", "forget_integer_atoms",
+    "S2_ENUMERATE", "S2_MAX_WORK",
     "S1_MAX_DIRECTIONS", "S1_MAX_WORK",
 ]
 
@@ -302,6 +303,12 @@ S1_MAX_WORK = 4_000_000        # directions x atoms x d multiply-adds before s1_
 
 
 _INTS: list = [None]           # the last (laws, q, integer atoms) of integer_atoms (laws are immutable)
+
+
+def forget_integer_atoms() -> None:
+    """Drop the memo of :func:`integer_atoms` (each decision starts without it, so repeated runs on the same
+    laws measure the same work)."""
+    _INTS[0] = None
 
 
 def integer_atoms(laws, q: Optional[int] = None):
