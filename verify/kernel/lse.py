@@ -380,8 +380,8 @@ def _modp(laws, modulo, cert, field) -> str:
         if flat_col is None:
             cur = list(f)
         else:
-            at = {a: n for n, a in enumerate(prev)}
-            base = chain.from_iterable(flat_col[at[a[:j]] * nP:(at[a[:j]] + 1) * nP] for a in level)
+            at = {a: n * nP for n, a in enumerate(prev)}
+            base = chain.from_iterable([flat_col[s:s + nP] for s in map(at.__getitem__, [a[:j] for a in level])])
             cur = list(map(mod, map(mul, base, f), repeat(p)))
         prev, flat_col = level, cur    # the last level: the exponent vectors in their index order
     flat = array("Q", bytes(L * len(exps)))
@@ -391,10 +391,12 @@ def _modp(laws, modulo, cert, field) -> str:
     ps = [packed[u] for u in idx]      # per atom
     E = len(C)
     sums = []                          # sums[e * N + i]: the packed sum e of law i
+    uniform = all(t - s == K for s, t in zip(bounds, bounds[1:]))
     for c in C:
         tick()
         prod = list(map(mul, c, ps))
-        sums.extend(sum(prod[s:t]) for s, t in zip(bounds, bounds[1:]))
+        sums.extend(map(sum, zip(*[iter(prod)] * K)) if uniform else
+                    (sum(prod[s:t]) for s, t in zip(bounds, bounds[1:])))
     words_out = array("Q", b"".join([s.to_bytes(L, sys.byteorder) for s in sums]))
     if words == 1:
         S = words_out
