@@ -142,6 +142,70 @@ def _known_atoms(raw, memo):
     return None if any(map(is_, chain.from_iterable(A), repeat(None))) else A
 
 
+def _weights_ok(W, field) -> None:
+    """Reject unless the weights ``W`` (Fractions) are all > 0 and sum to exactly 1."""
+    dens = set(map(_DEN, W))
+    if len(dens) <= 64:                # D = lcm of the denominators: sum w = 1 iff sum w D = D (integers)
+        D = lcm(*dens)
+        bad = min(map(_NUM, W)) <= 0 or sum(map(mul, map(_NUM, W), map(floordiv, repeat(D), map(_DEN, W)))) != D
+    else:
+        bad = any(w <= 0 for w in W) or sum(W) != 1
+    if bad:
+        raise Rejected(f"{field}.weights: not all > 0 or not summing to 1")
+
+
+_DISCRETE_KEYS = frozenset({"family", "atoms", "weights"})
+
+
+def _known_discrete(laws, field):
+    """The law dicts of ``laws`` read in one pass over all of them when every entry is a discrete law (no
+    other key) whose atoms are lists of one common length 1..MAX_DIM of texts all in the memo and whose weights
+    (if given) are texts all in the weights memo -- so every number was read and bounded before -- and there are
+    at most MAX_ATOMS atoms; else None (the caller reads law by law).  Repeated atoms and bad weights are
+    rejected law by law, in order, with the messages of :func:`read_law`."""
+    memo, wmemo = _MEMO
+    _read.tick()
+    if set(map(type, laws)) != {dict}:
+        return None
+    for d in laws:
+        a, w = d.get("atoms"), d.get("weights", [])
+        if (d.keys() - _DISCRETE_KEYS or type(d.get("family")) is not str or d["family"] != "discrete"
+                or type(a) is not list or not a or type(w) is not list or ("weights" in d and len(w) != len(a))):
+            return None
+    atoms = list(chain.from_iterable([d["atoms"] for d in laws]))
+    if len(atoms) > MAX_ATOMS or set(map(type, atoms)) != {list}:
+        return None
+    n = set(map(len, atoms))
+    if len(n) != 1 or not 1 <= min(n) <= MAX_DIM:
+        return None
+    n = n.pop()
+    coords = list(chain.from_iterable(atoms))
+    wts = list(chain.from_iterable([d["weights"] for d in laws if "weights" in d]))
+    if set(map(type, coords)) != {str} or (wts and set(map(type, wts)) != {str}):
+        return None
+    vals, wv = list(map(memo.get, coords)), list(map(wmemo.get, wts))
+    if any(map(is_, vals, repeat(None))) or any(map(is_, wv, repeat(None))):
+        return None
+    T = list(zip(*[iter(vals)] * n))                       # the atoms, tuples of interned values
+    I = list(zip(*[iter(list(map(id, vals)))] * n))       # their object ids: equal atoms have equal ids
+    out, s, t = [], 0, 0
+    for i, d in enumerate(laws):
+        _read.tick()
+        k = len(d["atoms"])
+        if len(set(I[s:s + k])) != k:
+            raise Rejected(f"{field}[{i}].atoms: repeated atom")
+        A = tuple(T[s:s + k])
+        s += k
+        if "weights" in d:
+            W = tuple(wv[t:t + k])
+            t += k
+        else:
+            W = tuple(Fraction(1, k) for _ in A)
+        _weights_ok(W, f"{field}[{i}]")
+        out.append({"family": "discrete", "dim": n, "atoms": A, "weights": W})
+    return out
+
+
 def read_law(d, field: str, memo=None) -> dict:
     """One SPEC entry -> ``{"family", "dim", ...}`` with exact fields (see the module docstring).
     ``memo``: the pair (atoms, weights) of numbers already read (:func:`read_laws` passes :data:`_MEMO`)."""
@@ -169,14 +233,7 @@ def read_law(d, field: str, memo=None) -> dict:
             W = tuple(map(wmemo.get, raw)) if set(map(type, raw)) == {str} else (None,)
             if any(map(is_, W, repeat(None))):
                 W = tuple(_weight(w, f"{field}.weights[{k}]", wmemo) for k, w in enumerate(raw))
-        dens = set(map(_DEN, W))
-        if len(dens) <= 64:            # D = lcm of the denominators: sum w = 1 iff sum w D = D (integers)
-            D = lcm(*dens)
-            bad = min(map(_NUM, W)) <= 0 or sum(map(mul, map(_NUM, W), map(floordiv, repeat(D), map(_DEN, W)))) != D
-        else:
-            bad = any(w <= 0 for w in W) or sum(W) != 1
-        if bad:
-            raise Rejected(f"{field}.weights: not all > 0 or not summing to 1")
+        _weights_ok(W, field)
         return {"family": fam, "dim": len(A[0]), "atoms": A, "weights": W}
     if fam == "uniform_cube":
         r = _num(d["radius"], f"{field}.radius")
@@ -220,7 +277,10 @@ def read_laws(laws, field: str = "parameters.laws") -> list:
         _MEMO[0].clear()
         _MEMO[1].clear()
         _INTERN.clear()
-    for i, d in enumerate(_read.lst(laws, field, 1, MAX_LAWS)):
+    known = _known_discrete(_read.lst(laws, field, 1, MAX_LAWS), field)
+    if known is not None:
+        return known
+    for i, d in enumerate(laws):
         _read.tick()
         law = read_law(d, f"{field}[{i}]", _MEMO)
         atoms += len(law.get("atoms", ()))
