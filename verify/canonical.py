@@ -21,12 +21,14 @@ import platform
 import tempfile
 from fractions import Fraction
 from functools import lru_cache
+from itertools import chain
 from typing import Any
 
 __all__ = ["jsonable", "canonical_dumps", "atomic_write_text", "atomic_write_json", "library_versions",
            "fraction_str", "int_str", "arf_to_fraction"]
 
 
+_STR, _LIST = frozenset({str}), frozenset({list})
 _INT_LIMIT = 10**4000   # computed once: Python does not fold a constant this large, jsonable used to rebuild it
 
 
@@ -66,6 +68,16 @@ def _arb_to_json(x) -> dict:
 
 def jsonable(obj: Any) -> Any:
     """Convert ``obj`` to plain JSON types, deterministically."""
+    t = type(obj)                      # fast paths (the same output as the general branches below)
+    if t is str:
+        return obj
+    if t is list or t is tuple:
+        types = set(map(type, obj))
+        if types <= _STR:              # a list of texts (the weights of laws, an atom)
+            return list(obj)
+        if types == _LIST and set(map(type, chain.from_iterable(obj))) <= _STR:    # lists of texts (atoms)
+            return [list(v) for v in obj]
+        return [jsonable(v) for v in obj]
     if obj is None or isinstance(obj, (bool, str)):
         return obj
     if isinstance(obj, enum.Enum):

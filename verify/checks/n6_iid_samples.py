@@ -4,7 +4,10 @@ surely (docs/paper2.md §6.1).
 Each trial draws N laws of n i.i.d. points (numpy, seeded), converts every float to its exact binary rational,
 checks S2 exactly on the difference sets and runs the decision procedure (for such rational atoms the exact
 modular Hessian certificate decides in milliseconds).  Every per-trial verdict is exact; the almost-sure
-statement itself is only supported by the counts (evidence).
+statement itself is only supported by the counts (evidence).  The trials of the two batch checks are not
+re-checked one by one: the kernel re-checks the batch Result, every trial's certificate in it
+(``self_check=False`` of :func:`~verify.decide.independence.independent_mod_affine`), and a certificate it
+rejects makes the batch INCONCLUSIVE.
 
 * :func:`check_iid_samples` -- PROVED when every trial is PROVED independent (and S2 holds in each).
 * :func:`check_dirac_samples` -- N6.n1: n_i = 1 gives Diracs: REFUTED when every trial is refuted.
@@ -50,7 +53,7 @@ def check_iid_samples(trials: int = 1000, n_laws: int = 5, n_points: int = 3, di
     results, failures = [], []
     for t in range(trials):
         laws = f25_trial(rng, n_laws, n_points, dim, dist=dist)
-        r = independent_mod_affine(laws, "affine", claim=claim, seed=t, search=False)
+        r = independent_mod_affine(laws, "affine", claim=claim, seed=t, search=False, self_check=False)
         s2 = r.evidence.get("S2")          # the decision's own s2_holds(laws) (evidence); computed here if absent
         s2 = s2_holds(laws) if not isinstance(s2, bool) else s2
         s2_count += s2
@@ -76,7 +79,7 @@ def check_dirac_samples(trials: int = 100, n_laws: int = 5, dim: int = 2, seed: 
     for t in range(trials):
         X = rng.standard_normal((n_laws, dim))
         laws = [Discrete([[Fraction(float(v)) for v in x]]) for x in X]
-        results.append(independent_mod_affine(laws, "affine", claim=claim, seed=t, search=False))
+        results.append(independent_mod_affine(laws, "affine", claim=claim, seed=t, search=False, self_check=False))
     refuted = sum(r.refuted for r in results)
     return batch_result(claim, results, f"{refuted}/{trials} trials refuted: each Dirac has an affine CGF "
                                         "(exact relation Lambda_i = <x_i, theta>)",

@@ -88,11 +88,11 @@ from .independence_certificates import (ball_design_certificate, design_points, 
 from ..canonical import jsonable
 from ..kernel import Rejected, check as kernel_check
 from ..kernel._laws import MAX_ATOMS as KERNEL_ATOMS
-from ..kernel.lse import CONVENTIONS, statement_batch, statement_independence, statement_relation
+from ..kernel.lse import CONVENTIONS, statement_batch_sized, statement_independence_sized, statement_relation
 from ..kernel.lse import (MAX_BALL_ATOMS as KERNEL_BALL_ATOMS, MAX_BALL_LAWS as KERNEL_BALL_LAWS,
                           MAX_BALL_WORK as KERNEL_BALL_WORK)
 from .exponent_lattice import exponent_lattice, lattice_affine_part
-from .lattice import lattice_applicable, lattice_criterion, s1_direction, s2_holds
+from .lattice import forget_integer_atoms, lattice_applicable, lattice_criterion, s1_direction, s2_holds
 from .relations import (MAX_SEARCH_WORK, MAX_SVD_LAWS, Relation, _normalise as _normalised, find_relation,
                         numeric_relation_search, relation_expression, search_work, verify_relation)
 from ..arith.ball import LADDER, decide_with_ladder, sign, to_ball
@@ -138,9 +138,10 @@ def parse_laws(dists, field: str = "dists", *, allow_float: bool = False) -> lis
     return laws
 
 
-def _statement(params: dict) -> str:
-    """The kernel's statement for these parameters (laws, modulo, label)."""
-    return statement_independence(jsonable(params), jsonable(CONVENTIONS))
+def _statement(params: dict, laws) -> str:
+    """The kernel's statement for these parameters (laws, modulo, label); ``laws`` are the parsed laws of
+    ``params["laws"]`` (their number and dimension; the kernel's check reads the laws themselves)."""
+    return statement_independence_sized(jsonable(params), jsonable(CONVENTIONS), len(laws), laws[0].dim)
 
 
 def self_checked(result: Result) -> Result:
@@ -197,16 +198,22 @@ def _points(points, laws, field="points") -> list:
     return out
 
 
-def _relation_result(claim, laws, modulo, rel: Relation, details, params, conventions, seeds, evidence):
+def _unchecked(result: Result) -> Result:
+    """``result`` as it is (``self_check=False``: a batch member whose batch Result the kernel re-checks)."""
+    return result
+
+
+def _relation_result(claim, laws, modulo, rel: Relation, details, params, conventions, seeds, evidence,
+                     checked=self_checked):
     cert = {"kind": "dependence-relation",
             "summary": f"exact relation {rel.text()} ({rel.source}; verified by {details.get('method')})",
             **relation_certificate(rel)}
     evidence = {**evidence, "relation": {**rel.to_dict(), "verification": details}}
-    return self_checked(Result(claim, _statement(params), Verdict.REFUTED, Method.EXACT, certificate=cert,
+    return checked(Result(claim, _statement(params, laws), Verdict.REFUTED, Method.EXACT, certificate=cert,
                                parameters=params, conventions=conventions, seeds=seeds, evidence=evidence))
 
 
-def _lattice_step(claim, laws, modulo, params, conventions, seeds, evidence, refuted_by, t0):
+def _lattice_step(claim, laws, modulo, params, conventions, seeds, evidence, refuted_by, t0, checked=self_checked):
     """Step 0: the exponent lattice (:mod:`verify.decide.exponent_lattice`); None when it does not apply
     or its verdict was not confirmed (the attempt is recorded in ``evidence["exponent_lattice"]``)."""
     lat = exponent_lattice(laws, modulo)
@@ -224,7 +231,7 @@ def _lattice_step(claim, laws, modulo, params, conventions, seeds, evidence, ref
             "summary": f"exponent-lattice certificate: {lat['rows']} x {N} exponent matrix of rank {N} over Q "
                        f"({nb} irreducible factors of the exponential polynomials in t = e^(theta/{lat['D']}), "
                        f"{nf} of the rational parts)", **lat["certificate"]}
-    r = self_checked(Result(claim, _statement(params), Verdict.PROVED, Method.EXACT, certificate=cert,
+    r = checked(Result(claim, _statement(params, laws), Verdict.PROVED, Method.EXACT, certificate=cert,
                             parameters=params, conventions=conventions, seeds=seeds, evidence=evidence
                             ).with_timing(seconds=round(time.perf_counter() - t0, 4)))
     return r if r.verdict is Verdict.PROVED else None
@@ -233,7 +240,7 @@ def _lattice_step(claim, laws, modulo, params, conventions, seeds, evidence, ref
 def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", points=None,
                            ladder: Sequence[int] = LADDER, seed: int = 0, box=None,
                            method: str = "auto", search: bool = True, label: Optional[str] = None,
-                           lattice: bool = True) -> Result:
+                           lattice: bool = True, self_check: bool = True) -> Result:
     """Decide whether the CGFs of ``dists`` are linearly independent modulo affine functions
     (``modulo='constants'``: modulo constants).  See the module docstring.
 
@@ -247,7 +254,11 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
     ``box``: half-width of the box the automatic design points are drawn from (default 1);
     ``search``: run the numerical kernel search when no certificate succeeds;
     ``label``: a short name shown at the start of the statement (e.g. the oracle case);
-    ``lattice``: use the exact exponent lattice (step 0) when every frequency is rational.
+    ``lattice``: use the exact exponent lattice (step 0) when every frequency is rational;
+    ``self_check``: re-check a decided Result with the kernel before returning it (the default).  Only a
+    caller that puts the Result into a batch (:func:`batch_result`, whose Result the kernel re-checks with
+    every member certificate) may pass ``False``: the decided Result is then returned *unchecked* and must not
+    be reported on its own.
 
     The parameters are the laws, the modulus and the label only (what is claimed); the search settings
     go to ``evidence["search"]``.  Every decided Result is re-checked by the kernel before it is returned.
@@ -278,10 +289,14 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
         raise InputError("method", f"must be 'auto' or 'design', got {method!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 63:
         raise InputError("seed", f"must be an integer in [0, 2^63), got {seed!r}")
+    if not isinstance(self_check, bool):
+        raise InputError("self_check", f"must be True or False, got {self_check!r}")
+    checked = self_checked if self_check else _unchecked
     ladder = tuple(ladder)
     if not ladder or any(isinstance(p, bool) or not isinstance(p, int) or not 16 <= p <= 4096 for p in ladder):
         raise InputError("ladder", f"must be a non-empty list of precisions in [16, 4096] bits, got {ladder!r}")
     laws = parse_laws(dists)
+    forget_integer_atoms()
     if box is not None:
         box = parse_exact(box, "box")
         if box <= 0:
@@ -305,7 +320,7 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
         ok, details = verify_relation(laws, rel)
         if ok:
             return _relation_result(claim, laws, modulo, rel, details, params, conventions, seeds,
-                                    evidence).with_timing(seconds=round(time.perf_counter() - t0, 4))
+                                    evidence, checked).with_timing(seconds=round(time.perf_counter() - t0, 4))
         evidence[unverified_key] = {"relation": rel.to_dict(), **details}
         return None
 
@@ -322,7 +337,7 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
     lattice_done = False
     if method == "auto" and lattice and not own_exact:
         lattice_done = True
-        found = _lattice_step(claim, laws, modulo, params, conventions, seeds, evidence, refuted_by, t0)
+        found = _lattice_step(claim, laws, modulo, params, conventions, seeds, evidence, refuted_by, t0, checked)
         if found is not None:
             return found
     all_discrete = all(l.family == "discrete" for l in laws)
@@ -345,7 +360,7 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
         if found is not None:
             return found
     if (cert_info is None or not cert_info["certified"]) and method == "auto" and lattice and not lattice_done:
-        found = _lattice_step(claim, laws, modulo, params, conventions, seeds, evidence, refuted_by, t0)
+        found = _lattice_step(claim, laws, modulo, params, conventions, seeds, evidence, refuted_by, t0, checked)
         if found is not None:
             return found
     if cert_info is None or not cert_info["certified"]:
@@ -376,7 +391,7 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
                            f"matrix with certified non-zero determinant ({rank_txt} on "
                            f"{cert_info['rows']} rows)", **body}
         evidence["search_certificate"] = {k: v for k, v in cert_info.items() if k not in ("entries", "certified")}
-        return self_checked(Result(claim, _statement(params), Verdict.PROVED, m, certificate=cert,
+        return checked(Result(claim, _statement(params, laws), Verdict.PROVED, m, certificate=cert,
                                    parameters=params, conventions=conventions, seeds=seeds, evidence=evidence
                                    ).with_timing(seconds=round(time.perf_counter() - t0, 4)))
     evidence["design_certificate"] = {k: v for k, v in cert_info.items() if k not in ("entries",)}
@@ -403,7 +418,7 @@ def independent_mod_affine(dists, modulo: str = "affine", claim: str = "N3", poi
     evidence["sigma_min_over_sigma_max"] = cert_info.get("sigma_ratio_evidence")
     evidence["precision_bits"] = cert_info.get("precision_bits")
     cert = {"summary": "undecided: no exact relation found and " + _uncertified_text(cert_info)}
-    return Result(claim, _statement(params), Verdict.INCONCLUSIVE, Method.CERTIFIED, certificate=cert,
+    return Result(claim, _statement(params, laws), Verdict.INCONCLUSIVE, Method.CERTIFIED, certificate=cert,
                   parameters=params, conventions=conventions, seeds=seeds, evidence=evidence
                   ).with_timing(seconds=round(time.perf_counter() - t0, 4))
 
@@ -657,14 +672,14 @@ def batch_result(claim: str, results: Sequence[Result], summary: str, label: Opt
     conventions = dict(CONVENTIONS)
     if expected is None and counts["refuted"] == len(results):
         params = {"families": families, "modulo": modulo, **({"label": label} if label else {})}
-        return self_checked(Result(claim, statement_batch(jsonable(params), jsonable(conventions), proved=False),
+        return self_checked(Result(claim, statement_batch_sized(jsonable(params), jsonable(conventions), proved=False),
                                    Verdict.REFUTED, Method.EXACT,
                                    certificate={"kind": "dependence-batch", "summary": summary,
                                                 "certificates": [_body(r.certificate) for r in results]},
                                    parameters=params, conventions=conventions, seeds=seeds, evidence=evidence))
     params = {"families": families, "modulo": modulo, **({"expected": list(expected)} if expected is not None else {}),
               **({"label": label} if label else {})}
-    statement = statement_batch(jsonable(params), jsonable(conventions), proved=True)
+    statement = statement_batch_sized(jsonable(params), jsonable(conventions), proved=True)
     want = list(expected) if expected is not None else ["independent"] * len(results)
     ok = all((v == "proved") == (e == "independent") and v != "inconclusive" for v, e in zip(verdicts, want))
     if not ok:

@@ -56,11 +56,12 @@ from __future__ import annotations
 
 import math
 import random
+from itertools import chain
 from fractions import Fraction
 from typing import Optional, Sequence
 
 import numpy as np
-from flint import fmpq, fmpq_mat, nmod_mat
+from flint import fmpq, fmpq_mat, fmpz_mat, nmod_mat
 from gmpy2 import powmod
 
 from flint import arb
@@ -70,7 +71,7 @@ from ..results import Verdict
 from ..arith.exact import fraction_str
 from ..errors import InputError
 from ..laws.cgf import laplace_quad
-from .lattice import common_denominator
+from .lattice import common_denominator, integer_atoms
 
 __all__ = [
     "PRIMES", "modular_certificate", "modular_matrix", "exact_rational_certificate", "ball_design_certificate",
@@ -123,6 +124,25 @@ SMALL_BLOCK = 4096           # points x laws x atoms up to which the block is fo
 #                              for the many small families of the N6 audits numpy's per-call overhead dominates)
 
 
+def _atom_sum(A):
+    """Sum over the last axis (the atoms) of an int64 array (einsum: faster than ``sum(axis=2)`` for a short
+    last axis; integers, so the same sums)."""
+    return np.einsum("mnk->mn", A)
+
+
+def _power_table(zs, vals, p: int):
+    """int64 table [z^v mod p for v in vals] for each z of ``zs`` (p does not divide z; v sorted integers):
+    gmpy2 ``powmod`` for each v when the values are spread, else z^(v_0) once and successive products by z."""
+    if vals[-1] - vals[0] > 64:
+        return np.array([[int(powmod(z, v % (p - 1), p)) for v in vals] for z in zs], dtype=np.int64)
+    Z = np.array(zs, dtype=np.int64)
+    run = np.empty((len(zs), vals[-1] - vals[0] + 1), dtype=np.int64)
+    run[:, 0] = [int(powmod(z, vals[0] % (p - 1), p)) for z in zs]
+    for t in range(1, run.shape[1]):
+        run[:, t] = run[:, t - 1] * Z % p
+    return run[:, [v - vals[0] for v in vals]]
+
+
 def _modular_block(laws, variant: str, zpoints: Sequence, q: int, p: int):
     """The Hessian (``variant='hessian'``: d(d+1)/2 rows per point) or gradient (d rows per point) matrix
     of the laws at theta_k = q log z_k, reduced modulo p, as a list of rows (columns = laws), computed for
@@ -140,47 +160,65 @@ def _modular_block(laws, variant: str, zpoints: Sequence, q: int, p: int):
     # coordinates X = q x mod p and weights mod p; padded atoms get weight 0 (and X = 0).  z^X mod p is a
     # product over j of z_j^{X_j}: one Python pow per point and distinct exponent of coordinate j (a table),
     # then gathered by index (exact: z_j^e = z_j^(e mod (p - 1)) mod p as p does not divide z_j).
-    Xp = np.zeros((N, K, d), dtype=np.int64)
     W = np.zeros((N, K), dtype=np.int64)
-    Xint = []
+    _, ints = integer_atoms(laws, q)                                   # q x, integer
+    dens = {w.denominator for law in laws for w in law.weights}
+    if any(den % p == 0 for den in dens):
+        i, k = min((i, k) for i, law in enumerate(laws) for k, w in enumerate(law.weights) if w.denominator % p == 0)
+        return None, [("weight", i, k)]
+    inv = {den: pow(den, -1, p) for den in dens}                       # weight denominator -> inverse mod p
     for i, law in enumerate(laws):
-        for k, (a, w) in enumerate(zip(law.atoms, law.weights)):
-            r = _residue(w, p)
-            if r is None:
-                return None, [("weight", i, k)]
-            W[i, k] = r
-            Xint.append((i, k, [x.numerator * (q // x.denominator) for x in a]))   # q x, integer
+        W[i, :len(law.weights)] = [w.numerator % p * inv[w.denominator] % p for w in law.weights]
     Zi = [[int(z) % p for z in zp] for zp in zpoints]
     if any(z == 0 for zp in Zi for z in zp):
         return None, [("z divisible by p",)]
+    # X[i, k] = q x of atom k of law i (padded atoms: 0), as Python ints (any size), then their positions in the
+    # sorted distinct values of each coordinate and their residues mod p (int64)
+    xmax = max(map(abs, chain.from_iterable(chain.from_iterable(ints))))
+    small = xmax < (1 << 62)
+    X = np.zeros((N, K, d), dtype=np.int64 if small else object)
+    if small and all(len(A) == K for A in ints):
+        X[:] = ints
+    else:
+        for i, A in enumerate(ints):
+            if A:
+                X[i, :len(A)] = A
     mono = np.ones((M, N, K), dtype=np.int64)                          # mono[m, i, k] = prod_j z_mj^{X_ikj}
+    Xp = np.zeros((N, K, d), dtype=np.int64)
     for j in range(d):
-        vals = sorted({X[j] for _, _, X in Xint} | {0})
-        pos = {v: n for n, v in enumerate(vals)}
-        idx = np.full((N, K), pos[0], dtype=np.int64)
-        for i, k, X in Xint:
-            idx[i, k] = pos[X[j]]
-            Xp[i, k, j] = X[j] % p
-        table = np.array([[int(powmod(zp[j], v % (p - 1), p)) for v in vals] for zp in Zi], dtype=np.int64)
+        vals = sorted({a[j] for A in ints for a in A} | {0})
+        if small:                      # int64: positions by a sorted search, residues by numpy's % (>= 0)
+            idx = np.searchsorted(np.array(vals, dtype=np.int64), X[:, :, j])
+            Xp[:, :, j] = X[:, :, j] % p
+        else:
+            pos = {v: n for n, v in enumerate(vals)}
+            Xj = X[:, :, j].ravel().tolist()
+            idx = np.array([pos[x] for x in Xj], dtype=np.int64).reshape(N, K)
+            Xp[:, :, j] = np.array([x % p for x in Xj], dtype=np.int64).reshape(N, K)
+        table = _power_table([zp[j] for zp in Zi], vals, p)
         mono = (mono * table[:, idx]) % p
     wt = (mono * W[None, :, :]) % p                                    # w_k z^{X_k}
-    S = wt.sum(axis=2) % p                                             # (M, N)
+    S = _atom_sum(wt) % p                                              # (M, N)
     bad = [(int(m), int(i)) for m, i in zip(*np.nonzero(S == 0))]
     if bad:
         return None, bad
     Sinv = _powmod_vec(S, np.full_like(S, p - 2), p)
     P = (wt * Sinv[:, :, None]) % p                                   # tilted weights p_k
     G = np.zeros((M, N, d), dtype=np.int64)
+    # small exponents (K X^2 < 2^31): P X and P X_a X_b with the signed X, summed over the atoms and reduced
+    # once (every partial sum stays below K p X^2 < 2^62); else each product reduced mod p
+    tiny = small and K * xmax * xmax < (1 << 31)
+    Xs = X if tiny else Xp
+    PX = [P * Xs[None, :, :, j] if tiny else (P * Xp[None, :, :, j]) % p for j in range(d)]   # (M, N, K) each
     for j in range(d):
-        G[:, :, j] = ((P * Xp[None, :, :, j]) % p).sum(axis=2) % p      # gradient: E[X_j]
+        G[:, :, j] = _atom_sum(PX[j]) % p                               # gradient: E[X_j]
     if variant == "gradient":
         block = G.transpose(0, 2, 1)                                       # (M, d, N): row (m, j)
     elif variant == "hessian":
         pairs = [(a, b) for a in range(d) for b in range(a, d)]
         block = np.empty((M, len(pairs), N), dtype=np.int64)
         for r, (a, b) in enumerate(pairs):
-            PXa = (P * Xp[None, :, :, a]) % p                             # (M, N, K)
-            second = ((PXa * Xp[None, :, :, b]) % p).sum(axis=2) % p      # E[X_a X_b]
+            second = _atom_sum(PX[a] * Xs[None, :, :, b] if tiny else (PX[a] * Xp[None, :, :, b]) % p) % p
             block[:, r, :] = (second - (G[:, :, a] * G[:, :, b]) % p) % p
     else:
         raise InputError("variant", f"must be 'hessian' or 'gradient', got {variant!r}")
@@ -275,12 +313,15 @@ def modular_certificate(laws, modulo: str = "affine", seed: int = 0, n_points: O
         if rows is None:
             best.update({"reason": f"prime {p}: a denominator vanishes modulo p at {bad[:3]}"})
             continue
-        piv, rank = _pivots(rows, N, p) if rows else (None, 0)
+        det = _leading_det(rows, N, p)
+        # the first N rows independent (the usual case): they are the rank profile _pivots would return
+        piv, rank = (list(range(N)), N) if det else _pivots(rows, N, p) if rows else (None, 0)
         info = {"certified": rank == N, "variant": f"{variant}-modp", "prime": p, "q": q,
                 "z_points": [list(z) for z in zp], "rank": rank, "rows": len(rows), "columns": N,
                 "attempt": attempt + 1, "seed": seed}
         if rank == N:
-            info["entries"] = {"rows": rows, "pivots": piv}     # for kernel_modular (callers drop "entries")
+            info["entries"] = {"rows": rows, "pivots": piv,     # for kernel_modular (callers drop "entries")
+                               **({"det": det} if det else {})}
             return info
         if rank >= best.get("rank", 0):
             best = info
@@ -630,6 +671,14 @@ def square_design_certificate(laws, modulo: str, points: Sequence, ladder: Seque
 # ---------------------------------------------------------------------------------------------
 # kernel certificates (verify.kernel.lse): an N x N minor with its determinant, recomputed by the kernel
 
+def _leading_det(rows, N, p) -> int:
+    """The determinant modulo ``p`` of the first ``N`` rows of ``rows`` (0 when there are fewer), from one
+    integer matrix (python-flint reads a list of ints into ``fmpz_mat`` faster than into ``nmod_mat``)."""
+    if len(rows) < N:
+        return 0
+    return int(nmod_mat(fmpz_mat(rows[:N]), p).det())
+
+
 def _pivots(rows, N, field):
     """(pivots, rank) of the R x N matrix ``rows`` over Q (``field="Q"``) or modulo the prime ``field``: the
     rank and, when it is N, the indices of N linearly independent rows (rank profile of the transpose; else
@@ -677,7 +726,7 @@ def kernel_modular(laws, info: dict) -> Optional[dict]:
     if piv is None:
         return None
     used, new = _minor(rows, piv, len(rows) // len(zp))
-    det = int(nmod_mat(N, N, [v for r in piv for v in rows[r]], p).det())
+    det = info.get("entries", {}).get("det") or int(nmod_mat(fmpz_mat([rows[r] for r in piv]), p).det())
     return {"variant": variant, "prime": p, "q": q, "points": [[int(x) for x in zp[k]] for k in used],
             "rows": new, "det": det}
 

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import operator
 from fractions import Fraction
 from typing import Optional, Sequence
 
@@ -63,7 +64,8 @@ from ..errors import InputError, SizeLimitError
 __all__ = [
     "MAX_LATTICE_DEGREE", "MAX_RELATION_DEGREE", "common_denominator", "mgf_polynomials", "MGFData",
     "LatticeCriterion", "lattice_criterion", "PolynomialRelation", "verify_polynomial_relation",
-    "s2_holds", "s1_direction", "top_gap", "lattice_applicable", "S2_ENUMERATE", "S2_MAX_WORK",
+    "s2_holds", "s1_direction", "top_gap", "lattice_applicable", "integer_atoms", "forget_integer_atoms",
+    "S2_ENUMERATE", "S2_MAX_WORK",
     "S1_MAX_DIRECTIONS", "S1_MAX_WORK",
 ]
 
@@ -300,17 +302,53 @@ S1_MAX_DIRECTIONS = 2_000      # integer directions tried by s1_direction
 S1_MAX_WORK = 4_000_000        # directions x atoms x d multiply-adds before s1_direction gives up
 
 
+_INTS: list = [None]           # the last (laws, q, integer atoms) of integer_atoms (laws are immutable)
+
+
+def forget_integer_atoms() -> None:
+    """Drop the memo of :func:`integer_atoms` (each decision starts without it, so repeated runs on the same
+    laws measure the same work)."""
+    _INTS[0] = None
+
+
+def integer_atoms(laws, q: Optional[int] = None):
+    """``(q, [[q x for x in law.atoms] for law in laws])``, q the common denominator (or the given one), the
+    atoms as tuples of Python ints; the last answer is kept for the same law objects (S2 and the modular
+    certificate of one call share it).  The lists are shared: callers must not change them."""
+    last = _INTS[0]
+    if (last is not None and len(last[0]) == len(laws) and all(map(operator.is_, last[0], laws))
+            and (q is None or q == last[1])):
+        return last[1], last[2]
+    if q is None:
+        q = common_denominator(laws)
+    ints = [[tuple([x.numerator * (q // x.denominator) for x in a]) for a in law.atoms] for law in laws]
+    _INTS[0] = (tuple(laws), q, ints)
+    return q, ints
+
+
 def _packed_atoms(laws):
     """Each law's atoms as distinct Python integers, by one injective affine map Q^d -> Z that also maps
     differences injectively: x -> q x (integers), shifted to [0, S_j], packed in radix R = 2 S + 1 (a
     difference of two packed atoms is the balanced radix-R expansion of the coordinate difference, so
     equal packed differences mean equal difference vectors)."""
-    q = common_denominator(laws)
-    ints = [[tuple([x.numerator * (q // x.denominator) for x in a]) for a in law.atoms] for law in laws]
+    import numpy as np
+
+    _, ints = integer_atoms(laws)
     d = laws[0].dim
-    lo = [min(a[j] for A in ints for a in A) for j in range(d)]
-    hi = [max(a[j] for A in ints for a in A) for j in range(d)]
+    flat = [a for A in ints for a in A]
+    lo = [min(c) for c in zip(*flat)]
+    hi = [max(c) for c in zip(*flat)]
     R = 2 * max(h - l for h, l in zip(hi, lo)) + 1
+    if R ** d < (1 << 62) and max(map(abs, lo + hi)) < (1 << 62):   # int64 all the way: the same integers
+        X = np.array(flat, dtype=np.int64) - np.array(lo, dtype=np.int64)
+        v = X[:, d - 1].copy()
+        for j in reversed(range(d - 1)):
+            v = v * R + X[:, j]
+        vals, out, start = v.tolist(), [], 0
+        for A in ints:
+            out.append(vals[start:start + len(A)])
+            start += len(A)
+        return out
     out = []
     for A in ints:
         vals = []
@@ -360,9 +398,21 @@ def s2_holds(laws) -> Optional[bool]:
         if n * (n - 1) <= budget:
             small.append(i)
             budget -= n * (n - 1)
-    large = [i for i in order if i not in set(small)]
+    small_set = set(small)
+    large = [i for i in order if i not in small_set]
     if len(large) > 1:
         return None                     # two laws too large to enumerate: undecided (documented budget)
+    if not large and len(set(map(len, packed))) == 1 and max(map(max, packed)) < (1 << 62):
+        # every law enumerated, one atom count, int64: all positive differences with their owners at once,
+        # sorted by (difference, owner); S2 fails iff two neighbours share a difference but not the owner
+        A = np.array(packed, dtype=np.int64)
+        D = A[:, None, :] - A[:, :, None]
+        mask = D > 0
+        vals = D[mask]
+        own = np.broadcast_to(np.arange(len(laws))[:, None, None], D.shape)[mask]
+        idx = np.lexsort((own, vals))
+        sv, so = vals[idx], own[idx]
+        return not bool(np.any((sv[1:] == sv[:-1]) & (so[1:] != so[:-1])))
     arrays = [_as_array(packed[i]) for i in range(len(laws))]
     # positive differences only (difference sets are symmetric), unique per law, then sorted with owners
     diffs, owners = [], []

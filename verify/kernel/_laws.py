@@ -32,6 +32,9 @@ verify.kernel._read.Rejected: parameters.laws[0]: unknown key(s) sigma
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import chain, repeat
+from math import lcm
+from operator import attrgetter, floordiv, is_, mul
 
 import sympy
 from flint import arb, ctx
@@ -57,8 +60,12 @@ _KEYS = {  # family: (required, optional)
 }
 FAMILIES = tuple(_KEYS)
 # exact values of number texts already read: (atoms and other bounded parameters, weights).  A pure function
-# of the text (keyed by type and text), so keeping it across Results changes no answer; cleared past MAX_MEMO.
+# of the text (keyed by the text, an int by (int, value)), so keeping it across Results changes no answer;
+# cleared past MAX_MEMO.  The values of the first are interned (equal values are one object, _INTERN, keyed by
+# numerator and denominator), so atoms read wholly from it are distinct exactly when their tuples of ids are.
 _MEMO: tuple = ({}, {})
+_INTERN: dict = {}
+_NUM, _DEN = attrgetter("numerator"), attrgetter("denominator")
 MAX_MEMO = 50_000
 
 
@@ -72,14 +79,15 @@ def _num(v, field, memo=None) -> Fraction:
         if abs(x) > MAX_MAGNITUDE:
             raise Rejected(f"{field}: |value| exceeds {MAX_MAGNITUDE}")
         if key is not None:
-            memo[key] = x
+            memo[key] = x = _INTERN.setdefault((x.numerator, x.denominator), x) if memo is _MEMO[0] else x
     return x
 
 
 def _key(v):
-    """The memo key of a number text: (type, value) for an int or a string of at most 64 characters, else None."""
+    """The memo key of a number text: the text for a string of at most 64 characters, (int, value) for an
+    int (so True never stands for 1), else None."""
     t = type(v)
-    return (t, v) if t is int or (t is str and len(v) <= 64) else None
+    return v if t is str and len(v) <= 64 else (int, v) if t is int else None
 
 
 def _vec(v, field, n=None) -> tuple:
@@ -115,10 +123,87 @@ def _atom(a, field, n, memo) -> tuple:
     _read.tick()
     xs = _read.lst(a if isinstance(a, list) else [a], field, 1 if n is None else n, MAX_DIM if n is None else n)
     if all(type(x) is str for x in xs):            # the usual case: every coordinate read before
-        hit = [memo.get((str, x)) for x in xs]
+        hit = [memo.get(x) for x in xs]
         if None not in hit:
             return tuple(hit)
     return tuple([_num(x, f"{field}[{i}]", memo) for i, x in enumerate(xs)])
+
+
+def _known_atoms(raw, memo):
+    """The atoms of ``raw`` (a list of atoms) when every one is a list of one length 1..MAX_DIM of texts
+    already in ``memo`` (so each was read and bounded before), else None (the caller reads them one by one)."""
+    _read.tick()
+    if set(map(type, raw)) != {list} or set(map(type, chain.from_iterable(raw))) != {str}:
+        return None
+    n = set(map(len, raw))
+    if len(n) != 1 or not 1 <= min(n) <= MAX_DIM:
+        return None
+    A = tuple([tuple(map(memo.get, a)) for a in raw])
+    return None if any(map(is_, chain.from_iterable(A), repeat(None))) else A
+
+
+def _weights_ok(W, field) -> None:
+    """Reject unless the weights ``W`` (Fractions) are all > 0 and sum to exactly 1."""
+    dens = set(map(_DEN, W))
+    if len(dens) <= 64:                # D = lcm of the denominators: sum w = 1 iff sum w D = D (integers)
+        D = lcm(*dens)
+        bad = min(map(_NUM, W)) <= 0 or sum(map(mul, map(_NUM, W), map(floordiv, repeat(D), map(_DEN, W)))) != D
+    else:
+        bad = any(w <= 0 for w in W) or sum(W) != 1
+    if bad:
+        raise Rejected(f"{field}.weights: not all > 0 or not summing to 1")
+
+
+_DISCRETE_KEYS = frozenset({"family", "atoms", "weights"})
+
+
+def _known_discrete(laws, field):
+    """The law dicts of ``laws`` read in one pass over all of them when every entry is a discrete law (no
+    other key) whose atoms are lists of one common length 1..MAX_DIM of texts all in the memo and whose weights
+    (if given) are texts all in the weights memo -- so every number was read and bounded before -- and there are
+    at most MAX_ATOMS atoms; else None (the caller reads law by law).  Repeated atoms and bad weights are
+    rejected law by law, in order, with the messages of :func:`read_law`."""
+    memo, wmemo = _MEMO
+    _read.tick()
+    if set(map(type, laws)) != {dict}:
+        return None
+    for d in laws:
+        a, w = d.get("atoms"), d.get("weights", [])
+        if (d.keys() - _DISCRETE_KEYS or type(d.get("family")) is not str or d["family"] != "discrete"
+                or type(a) is not list or not a or type(w) is not list or ("weights" in d and len(w) != len(a))):
+            return None
+    atoms = list(chain.from_iterable([d["atoms"] for d in laws]))
+    if len(atoms) > MAX_ATOMS or set(map(type, atoms)) != {list}:
+        return None
+    n = set(map(len, atoms))
+    if len(n) != 1 or not 1 <= min(n) <= MAX_DIM:
+        return None
+    n = n.pop()
+    coords = list(chain.from_iterable(atoms))
+    wts = list(chain.from_iterable([d["weights"] for d in laws if "weights" in d]))
+    if set(map(type, coords)) != {str} or (wts and set(map(type, wts)) != {str}):
+        return None
+    vals, wv = list(map(memo.get, coords)), list(map(wmemo.get, wts))
+    if any(map(is_, vals, repeat(None))) or any(map(is_, wv, repeat(None))):
+        return None
+    T = list(zip(*[iter(vals)] * n))                       # the atoms, tuples of interned values
+    I = list(zip(*[iter(list(map(id, vals)))] * n))       # their object ids: equal atoms have equal ids
+    out, s, t = [], 0, 0
+    for i, d in enumerate(laws):
+        _read.tick()
+        k = len(d["atoms"])
+        if len(set(I[s:s + k])) != k:
+            raise Rejected(f"{field}[{i}].atoms: repeated atom")
+        A = tuple(T[s:s + k])
+        s += k
+        if "weights" in d:
+            W = tuple(wv[t:t + k])
+            t += k
+        else:
+            W = tuple(Fraction(1, k) for _ in A)
+        _weights_ok(W, f"{field}[{i}]")
+        out.append({"family": "discrete", "dim": n, "atoms": A, "weights": W})
+    return out
 
 
 def read_law(d, field: str, memo=None) -> dict:
@@ -129,17 +214,26 @@ def read_law(d, field: str, memo=None) -> dict:
     _read.obj(d, field, *_KEYS[fam])
     if fam == "discrete":
         memo, wmemo = ({}, {}) if memo is None else memo     # atoms (bounded) and weights are read apart
-        A = []
-        for k, a in enumerate(_read.lst(d["atoms"], f"{field}.atoms", 1, MAX_ATOMS)):
-            A.append(_atom(a, f"{field}.atoms[{k}]", len(A[0]) if A else None, memo))
-        A = tuple(A)
-        if len({tuple([(x.numerator, x.denominator) for x in a]) for a in A}) != len(A):   # Fractions are
-            raise Rejected(f"{field}.atoms: repeated atom")                                 # in lowest terms
-        W = tuple(Fraction(1, len(A)) for _ in A) if "weights" not in d else \
-            tuple(_weight(w, f"{field}.weights[{k}]", wmemo)
-                  for k, w in enumerate(_read.lst(d["weights"], f"{field}.weights", len(A), len(A))))
-        if any(w <= 0 for w in W) or sum(W) != 1:
-            raise Rejected(f"{field}.weights: not all > 0 or not summing to 1")
+        raw = _read.lst(d["atoms"], f"{field}.atoms", 1, MAX_ATOMS)
+        A = _known_atoms(raw, memo) if memo is _MEMO[0] else None
+        if A is not None:              # interned values: equal atoms are equal tuples of objects
+            if len({tuple(map(id, a)) for a in A}) != len(A):
+                raise Rejected(f"{field}.atoms: repeated atom")
+        else:
+            A = []
+            for k, a in enumerate(raw):
+                A.append(_atom(a, f"{field}.atoms[{k}]", len(A[0]) if A else None, memo))
+            A = tuple(A)
+            if len({tuple([(x.numerator, x.denominator) for x in a]) for a in A}) != len(A):   # Fractions are
+                raise Rejected(f"{field}.atoms: repeated atom")                                 # in lowest terms
+        if "weights" not in d:
+            W = tuple(Fraction(1, len(A)) for _ in A)
+        else:
+            raw = _read.lst(d["weights"], f"{field}.weights", len(A), len(A))
+            W = tuple(map(wmemo.get, raw)) if set(map(type, raw)) == {str} else (None,)
+            if any(map(is_, W, repeat(None))):
+                W = tuple(_weight(w, f"{field}.weights[{k}]", wmemo) for k, w in enumerate(raw))
+        _weights_ok(W, field)
         return {"family": fam, "dim": len(A[0]), "atoms": A, "weights": W}
     if fam == "uniform_cube":
         r = _num(d["radius"], f"{field}.radius")
@@ -182,7 +276,11 @@ def read_laws(laws, field: str = "parameters.laws") -> list:
     if len(_MEMO[0]) + len(_MEMO[1]) > MAX_MEMO:
         _MEMO[0].clear()
         _MEMO[1].clear()
-    for i, d in enumerate(_read.lst(laws, field, 1, MAX_LAWS)):
+        _INTERN.clear()
+    known = _known_discrete(_read.lst(laws, field, 1, MAX_LAWS), field)
+    if known is not None:
+        return known
+    for i, d in enumerate(laws):
         _read.tick()
         law = read_law(d, f"{field}[{i}]", _MEMO)
         atoms += len(law.get("atoms", ()))

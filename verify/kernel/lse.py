@@ -41,7 +41,7 @@ intersection of the open CGF domains (convex; only Laplace laws bound it).
 * ``series-vandermonde`` (PROVED, N4): B_2k != 0, the Taylor coefficients of log(sinh u / u) and log cosh u,
   and non-zero Vandermonde determinants in squares, recomputed with exact power series.
 
-Trusted: python-flint (fmpq_mat, nmod_mat, fmpq_mpoly, arb_mat determinants, fmpz.is_prime), gmpy2
+Trusted: python-flint (fmpq_mat, fmpz_mat, nmod_mat, fmpq_mpoly, arb_mat determinants, fmpz.is_prime), gmpy2
 ``powmod`` (z^e mod p), SymPy ``expand`` and ``bernoulli``, and :mod:`verify.kernel._laws` (the CGF formulas).
 """
 
@@ -50,8 +50,9 @@ from __future__ import annotations
 import sys
 from array import array
 from fractions import Fraction
-from math import comb, gcd
-from operator import mul
+from math import comb, gcd, lcm
+from itertools import chain, repeat
+from operator import add, attrgetter, floordiv, mod, mul, sub
 
 import sympy
 from gmpy2 import powmod
@@ -63,8 +64,8 @@ from ._lattice import applicable as lattice_applicable, check_independence as la
 from ._laws import MAX_DIM, cgf_ball, cgf_sympy, in_domain, read_laws
 from ._read import Rejected, tick
 
-__all__ = ["KINDS", "CONVENTIONS", "statement_independence", "statement_relation", "statement_batch",
-           "statement_s1", "statement_s1_necessary", "statement_series"]
+__all__ = ["KINDS", "CONVENTIONS", "statement_independence", "statement_independence_sized", "statement_relation",
+           "statement_batch", "statement_batch_sized", "statement_s1", "statement_s1_necessary", "statement_series"]
 
 CLAIMS = frozenset({"N3", "N4", "N5", "N6"})
 CONVENTIONS = {"domain": "U = the intersection of the open CGF domains"}
@@ -77,6 +78,7 @@ MAX_BALL_WORK = 20_000             # ball design: points x laws x (d or atoms)
 MAX_BALL_LAWS, MAX_BALL_ATOMS = 512, 4096
 MAX_EXACT_LAWS, MAX_DIGITS = 128, 200   # exact design: laws, digits of a point coordinate
 MAX_FAMILIES = 10_000
+_NUM, _DEN = attrgetter("numerator"), attrgetter("denominator")
 _spent: dict = {}                  # cost spent per Result, by resource (reset by each kind's check)
 _LIMITS = {"modp": MAX_WORK, "poly": 50 * MAX_TERMS, "sympy": 5_000, "ball": 5 * MAX_BALL_WORK, "exact": 200_000}
 
@@ -126,8 +128,13 @@ def _indep(p):
     """(statement text, laws read) of the independence kinds: the laws are read once per check."""
     _read.obj(p, "parameters", ("laws", "modulo"), ("label",))
     laws = read_laws(p["laws"])
+    return _indep_words(p, len(laws), laws[0]["dim"]), laws
+
+
+def _indep_words(p, n, d) -> str:
     modulo = _read.string(p["modulo"], "parameters.modulo", MODULI)
-    return f"{_label(p)}{_laws_text(laws)} are linearly independent modulo {_what(modulo)} on U", laws
+    return (f"{_label(p)}the CGFs Lambda_1..Lambda_{n} of the {n} laws in parameters.laws (dimension {d}) are "
+            f"linearly independent modulo {_what(modulo)} on U")
 
 
 def _indep_text(p) -> str:
@@ -137,6 +144,15 @@ def _indep_text(p) -> str:
 def statement_independence(parameters: dict, conventions: dict) -> str:
     """Statement of ``independence-design`` (PROVED) and ``dependence-relation`` (REFUTED)."""
     return _read.bound_statement(_indep_text(parameters), parameters, conventions)
+
+
+def statement_independence_sized(parameters: dict, conventions: dict, n: int, d: int) -> str:
+    """:func:`statement_independence` for a caller that holds the ``n`` laws of dimension ``d`` of
+    ``parameters.laws`` already read (the decision procedure, for its own laws), without reading them again.
+    Nothing is trusted: the check of a Result reads the laws (:func:`_indep`) and rejects a statement that
+    does not match them."""
+    _read.obj(parameters, "parameters", ("laws", "modulo"), ("label",))
+    return _read.bound_statement(_indep_words(parameters, n, d), parameters, conventions)
 
 
 def _relation_text(p) -> str:
@@ -171,7 +187,11 @@ def _batch(p, expected_ok=True):
 def _batch_parts(p, proved):
     """(statement text, (families, modulo, expected)) of the batch kinds: the families are read once per check."""
     fams, modulo, exp = _batch(p, proved)
-    K, what = len(fams), _what(modulo)
+    return _batch_words(p, len(fams), modulo, exp, proved), (fams, modulo, exp)
+
+
+def _batch_words(p, K, modulo, exp, proved) -> str:
+    what = _what(modulo)
     if not proved:
         text = (f"{_label(p)}for at least one of the {K} families in parameters.families, the CGFs of its laws are "
                 f"linearly independent modulo {what} on U")
@@ -182,7 +202,7 @@ def _batch_parts(p, proved):
         text = (f"{_label(p)}for each of the {K} families in parameters.families, the CGFs of its laws are linearly "
                 f"independent modulo {what} on U exactly when parameters.expected says 'independent' "
                 f"({exp.count('independent')} independent, {exp.count('dependent')} dependent)")
-    return text, (fams, modulo, exp)
+    return text
 
 
 def _batch_text(p, proved) -> str:
@@ -192,6 +212,19 @@ def _batch_text(p, proved) -> str:
 def statement_batch(parameters: dict, conventions: dict, proved: bool = True) -> str:
     """Statement of ``independence-batch`` (``proved=True``) and ``dependence-batch`` (``proved=False``)."""
     return _read.bound_statement(_batch_text(parameters, proved), parameters, conventions)
+
+
+def statement_batch_sized(parameters: dict, conventions: dict, proved: bool = True) -> str:
+    """:func:`statement_batch` for a caller whose families in ``parameters.families`` are its own laws already
+    read (the decision procedure), without reading them again.  Nothing is trusted: the check of a Result
+    reads every family (:func:`_batch`) and rejects a statement that does not match them."""
+    p = parameters
+    _read.obj(p, "parameters", ("families", "modulo"), ("expected", "label") if proved else ("label",))
+    K = len(_read.lst(p["families"], "parameters.families", 1, MAX_FAMILIES))
+    modulo = _read.string(p["modulo"], "parameters.modulo", MODULI)
+    exp = [_read.string(e, f"parameters.expected[{k}]", ("independent", "dependent"))
+           for k, e in enumerate(_read.lst(p.get("expected", ["independent"] * K), "parameters.expected", K, K))]
+    return _read.bound_statement(_batch_words(p, K, modulo, exp, proved), parameters, conventions)
 
 
 def _s1_text(p) -> str:
@@ -248,8 +281,11 @@ def _pairs(d, variant):
 
 def _rows(cert, N, per, field):
     """The recorded rows of the N x N minor: strictly increasing, every recorded point used."""
-    rows = [_read.integer(r, f"{field}.rows[{k}]", 0, 10 ** 9) for k, r in enumerate(_read.lst(
-        cert["rows"], f"{field}.rows", N, N))]
+    raw = _read.lst(cert["rows"], f"{field}.rows", N, N)
+    if set(map(type, raw)) == {int} and 0 <= min(raw) and max(raw) <= 10 ** 9:     # plain ints: as read
+        rows = list(raw)
+    else:
+        rows = [_read.integer(r, f"{field}.rows[{k}]", 0, 10 ** 9) for k, r in enumerate(raw)]
     if any(b <= a for a, b in zip(rows, rows[1:])):
         raise Rejected(f"{field}.rows: not strictly increasing")
     used = sorted({r // per for r in rows})
@@ -286,74 +322,103 @@ def _modp(laws, modulo, cert, field) -> str:
         raise Rejected(f"{field}.rows: do not use exactly the recorded points")
     atoms = sum(len(l["atoms"]) for l in laws)
     _spend("modp", len(pts) * (atoms * d + 20 * N), field)     # points x (atoms x d + 20 laws)
-    exps, X = {}, []                   # distinct exponent vectors q x (index); per law: atoms, weights mod p
-    for i, l in enumerate(laws):
-        tick()
-        if any(w.denominator % p == 0 for w in l["weights"]):
-            raise Rejected(f"{field}.prime: divides a weight denominator of law {i}")
-        if any(q % x.denominator for a in l["atoms"] for x in a):
-            raise Rejected(f"{field}.q: q times the atoms of law {i} are not integers")
-        A = [tuple([x.numerator * (q // x.denominator) for x in a]) for a in l["atoms"]]
-        inv = {q_: pow(q_, -1, p) for q_ in {w.denominator for w in l["weights"]}}
-        X.append(([exps.setdefault(a, len(exps)) for a in A], A, [w.numerator * inv[w.denominator] % p
-                                                                 for w in l["weights"]]))
+    # All atoms of all laws in one list (law i holds atoms bounds[i] .. bounds[i + 1] - 1): the exponent
+    # vectors A = q x (integers) and the integer weights n_t = D_i w_t, D_i the lcm of law i's weight
+    # denominators (prime to p): the tilted weights n_t z^A / sum_t n_t z^A equal w_t z^A / sum_t w_t z^A
+    # modulo p, and one vanishes exactly when the other does.  The coefficients of the sums
+    # S_c = sum_t c_t z^(A_t) of each law: c_t = n_t, n_t b_tj and n_t b_te b_tf, with b = A - lo >= 0 the
+    # exponents shifted by their least value lo_j per coordinate (the Hessian, a covariance, is unchanged; the
+    # gradient moves by lo).
+    hess = variant.startswith("hessian")
+    At = [a for l in laws for a in l["atoms"]]
+    Wt = [w for l in laws for w in l["weights"]]
+    bounds = [0]
+    for l in laws:
+        bounds.append(bounds[-1] + len(l["atoms"]))
+    tick()
+    if any(x % p == 0 for x in {w.denominator for w in Wt}):
+        i = min(i for i, l in enumerate(laws) if any(w.denominator % p == 0 for w in l["weights"]))
+        raise Rejected(f"{field}.prime: divides a weight denominator of law {i}")
+    coords = list(chain.from_iterable(At))
+    dens = list(map(_DEN, coords))
+    if any(q % x for x in set(dens)):
+        i = min(i for i, l in enumerate(laws) if any(q % x.denominator for a in l["atoms"] for x in a))
+        raise Rejected(f"{field}.q: q times the atoms of law {i} are not integers")
+    qx = list(map(_NUM, coords)) if q == 1 else list(map(mul, map(_NUM, coords), map(floordiv, repeat(q), dens)))
+    A = list(zip(*[iter(qx)] * d))     # q x per atom (tuples of d integers)
+    Dt = chain.from_iterable(repeat(lcm(*{w.denominator for w in l["weights"]}), len(l["weights"])) for l in laws)
+    n = list(map(mul, map(_NUM, Wt), map(floordiv, Dt, map(_DEN, Wt))))
+    lo = [min(c) for c in zip(*A)]
+    b = [list(map(sub, c, repeat(m))) for c, m in zip(zip(*A), lo)]      # b[j][t]
+    nb = [list(map(mul, n, c)) for c in b]
+    C = [n] + nb + ([list(map(mul, nb[e], b[f])) for e, f in pairs] if hess else [])
+    cmax = max(map(max, C))
+    if cmax >= p:                      # reduce the coefficients modulo p (then every one is < p)
+        C = [[x % p for x in c] for c in C]
+        cmax = p - 1
+    exps = {}                          # distinct exponent vectors -> index
+    idx = [exps.setdefault(a, len(exps)) for a in A]
     Z = [[_read.integer(x, f"{field}.points[{k}][{j}]", 1, p - 1)
           for j, x in enumerate(_read.lst(z, f"{field}.points[{k}]", d, d))] for k, z in enumerate(pts)]
-    # Entries of law i at point k, with ws_t = w_t z_k^(a_t), S = sum_t ws_t, P_t = ws_t / S (mod p): the gradient
-    # g_j = sum_t P_t a_tj and the Hessian (e, f) entry sum_t P_t a_te a_tf - g_e g_f.  Every sum
-    # sum_t c_t w_t z_k^(a_t) (c_t = 1, a_tj or a_te a_tf, c_t w_t reduced mod p) is formed for all points k at once:
-    # z_k^a mod p for the nP points sits in slots of nb bytes of one integer (one per exponent vector a), so a
-    # sum over t is one integer sum of products; a slot then holds < K p^2 < 256^nb, so no carry crosses slots.
-    nP, K = len(Z), max(len(A) for _, A, _ in X)
+    # The sums for all nP points at once: z_k^A mod p sits in slots of `words` machine words of one integer
+    # (one integer per exponent vector A), so a sum over t is one integer sum of products; a slot holds
+    # < K max(c) p < 2^(64 words) (K atoms at most): no carry crosses slots.
+    nP, K = len(Z), max(len(l["atoms"]) for l in laws)
     wb = 8 * array("Q").itemsize       # bits of a machine word ("Q": 64 on every usual platform)
-    words = (2 * p.bit_length() + K.bit_length() + wb) // wb      # words per slot: K p^2 < 2^(wb words)
-    nb, R = words * wb // 8, [pow(2, wb * w, p) for w in range(words)]
+    words = -(-(K * max(cmax, 1) * (p - 1)).bit_length() // wb)
+    L = words * wb // 8 * nP           # bytes of one packed integer
     vals = [sorted({a[j] for a in exps}) for j in range(d)]         # distinct exponents per coordinate
-    pos = [{e: n for n, e in enumerate(v)} for v in vals]
-    where = [[pos[j][a[j]] for a in exps] for j in range(d)]
-    mono = []                          # mono[k][u] = z_k^a = prod_j z_kj^(a_j mod (p - 1)) mod p, a = exps[u]
-    for z in Z:
+    pw = [{e: [int(powmod(z[j], e % (p - 1), p)) for z in Z] for e in v} for j, v in enumerate(vals)]
+    # z_k^a = prod_j z_kj^(a_j) mod p, by prefixes: level j holds [z_k^(a_1..a_j) for the nP points] of each
+    # distinct prefix, one product over all prefixes at once (flat lists of nP values per prefix)
+    keys = list(exps)
+    flat_col = None
+    for j in range(d):
         tick()
-        row = [1] * len(exps)
-        for zj, vj, wj in zip(z, vals, where):
-            pw = [int(powmod(zj, e % (p - 1), p)) for e in vj]
-            row = [v * pw[n] % p for v, n in zip(row, wj)]
-        mono.append(row)
-    packed = [int.from_bytes(b"".join([mono[k][u].to_bytes(nb, sys.byteorder) for k in range(nP)]), sys.byteorder)
-              for u in range(len(exps))]
-
-    def unpack(n):                     # the nP slots of n, each reduced mod p (machine words read by array)
-        q = array("Q", n.to_bytes(nb * nP, sys.byteorder))
-        if words == 2:
-            return [(x + y * R[1]) % p for x, y in zip(q[0::2], q[1::2])]
-        return [sum(map(mul, t, R)) % p for t in zip(*[q[w::words] for w in range(words)])]
-
-    hess = variant.startswith("hessian")
-    cols = []                          # cols[i][r]: the entries of law i in row r = (e, f) (or j) at every point
-    bad = []
-    for i, (idx, A, W) in enumerate(X):
+        level = list(dict.fromkeys([a[:j + 1] for a in keys]))       # distinct prefixes, first seen first
+        f = chain.from_iterable(pw[j][a[j]] for a in level)
+        if flat_col is None:
+            cur = list(f)
+        else:
+            at = {a: n * nP for n, a in enumerate(prev)}
+            base = chain.from_iterable([flat_col[s:s + nP] for s in map(at.__getitem__, [a[:j] for a in level])])
+            cur = list(map(mod, map(mul, base, f), repeat(p)))
+        prev, flat_col = level, cur    # the last level: the exponent vectors in their index order
+    flat = array("Q", bytes(L * len(exps)))
+    flat[0::words] = array("Q", flat_col)
+    view = memoryview(flat).cast("B")
+    packed = [int.from_bytes(view[u * L:(u + 1) * L], sys.byteorder) for u in range(len(exps))]
+    ps = [packed[u] for u in idx]      # per atom
+    E = len(C)
+    sums = []                          # sums[e * N + i]: the packed sum e of law i
+    uniform = all(t - s == K for s, t in zip(bounds, bounds[1:]))
+    for c in C:
         tick()
-        ps = [packed[u] for u in idx]
-        sums = []
-        for e in [None] + list(range(d)) + (pairs if hess else []):
-            c = W if e is None else [w * (a[e] if isinstance(e, int) else a[e[0]] * a[e[1]]) % p for a, w in zip(A, W)]
-            sums.append(unpack(sum(map(mul, c, ps))))
-        bad.extend((k, i) for k, S in enumerate(sums[0]) if S == 0)
-        if bad:
-            continue
-        inv = _inverses(sums[0], p)
-        g = [[x * y % p for x, y in zip(sums[1 + j], inv)] for j in range(d)]
-        cols.append(g if not hess else [[(x * y - u * v) % p for x, y, u, v in zip(sums[1 + d + r], inv, g[e], g[f])]
-                                         for r, (e, f) in enumerate(pairs)])
-    if bad:
-        k, i = min(bad)
+        prod = list(map(mul, c, ps))
+        sums.extend(map(sum, zip(*[iter(prod)] * K)) if uniform else
+                    (sum(prod[s:t]) for s, t in zip(bounds, bounds[1:])))
+    words_out = array("Q", b"".join([s.to_bytes(L, sys.byteorder) for s in sums]))
+    if words == 1:
+        S = words_out
+    else:
+        S = [sum(x << (wb * w) for w, x in enumerate(t)) for t in zip(*[words_out[w::words] for w in range(words)])]
+    T = N * nP                         # S[e * T + i * nP + k]: the sum e of law i at point k (exact)
+    S0 = list(map(mod, S[:T], repeat(p)))
+    if 0 in S0:
+        k, i = min((j % nP, j // nP) for j, v in enumerate(S0) if v == 0)
         raise Rejected(f"{field}.points[{k}]: the normaliser of law {i} vanishes modulo p")
-    by_row = [list(zip(*[c[r] for c in cols])) for r in range(len(pairs))]     # by_row[r][k]: N entries
-    M = [by_row[r][k] for k in range(nP) for r in range(len(pairs))]
-    minor = [M[r] for r in rows if r < len(M)]
-    if len(minor) != N:
+    inv = _inverses(S0, p)
+    g = [list(map(mod, map(mul, S[(1 + j) * T:(2 + j) * T], inv), repeat(p))) for j in range(d)]
+    if hess:                           # H_ef = S_ef / S_0 - g_e g_f
+        blocks = [list(map(mod, map(sub, map(mul, S[(1 + d + r) * T:(2 + d + r) * T], inv),
+                                    map(mul, g[e], g[f])), repeat(p))) for r, (e, f) in enumerate(pairs)]
+    else:                              # g of the unshifted exponents: g + lo
+        blocks = [list(map(mod, map(add, g[j], repeat(lo[j])), repeat(p))) for j in range(d)]
+    per = len(pairs)                   # row k * per + r of the matrix: pair (or coordinate) r at point k
+    minor = [blocks[r % per][r // per::nP] for r in rows]
+    if any(len(r) != N for r in minor):
         raise Rejected(f"{field}.rows: index beyond the recorded points")
-    det = int(nmod_mat(N, N, [v for r in minor for v in r], p).det())
+    det = int(nmod_mat(fmpz_mat(minor), p).det())   # fmpz_mat reads lists of ints faster than nmod_mat
     if det == 0 or det != _read.integer(cert["det"], f"{field}.det", 0, p - 1):
         raise Rejected(f"{field}.det: the minor's determinant modulo p is {det}, recorded {cert['det']!r:.40}")
     return f"{variant}: rank {N} modulo {p}"
