@@ -18,7 +18,7 @@ from ..claims import claim_ids
 from ..results import Result, Verdict
 from .spec import Audit
 
-__all__ = ["AuditOutcome", "run_audit", "run_audits", "audit_report_dict", "strip_timing", "item_seed"]
+__all__ = ["AuditOutcome", "LocalWorkers", "run_audit", "run_audits", "audit_report_dict", "strip_timing", "item_seed"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -29,6 +29,9 @@ class AuditOutcome:
     result: Optional[Result]
     error: Optional[str]
     elapsed: float = dataclasses.field(default=0.0, compare=False)
+    # the Result's plain JSON data without "versions" (what Result.to_dict gives), computed where the audit
+    # ran (a worker process), so the report does not walk the certificate a second time; None: compute it
+    data: Optional[dict] = dataclasses.field(default=None, compare=False, repr=False)
 
     @property
     def met(self) -> bool:
@@ -50,6 +53,15 @@ class AuditOutcome:
                 f"{self.result.verdict.value} ({self.result.method.value}); certificate: "
                 f"{self.result.certificate.get('summary', '(no summary)')}")
 
+    def _result_dict(self) -> Optional[dict]:
+        if self.result is None:
+            return None
+        if self.data is None:
+            return self.result.to_dict()
+        from ..canonical import library_versions
+
+        return dict(self.data, versions=library_versions())
+
     def to_dict(self) -> dict:
         return {
             "audit": self.audit_id,
@@ -58,7 +70,7 @@ class AuditOutcome:
             "actual": self.actual,
             "met": self.met,
             "error": self.error,
-            "result": self.result.to_dict() if self.result is not None else None,
+            "result": self._result_dict(),
             "item_seed": item_seed(self.audit_id),
             "timing": {"elapsed_s": round(self.elapsed, 6)},
         }
@@ -143,10 +155,7 @@ _REGISTRY: dict = {}
 def _run_by_id(audit_id: str) -> AuditOutcome:
     """Run the audit named ``audit_id`` from this process's own registry (used by worker processes
     and dask workers: only the ID travels, never the check function)."""
-    if not _REGISTRY:
-        from .discovery import load_audits
-
-        _REGISTRY.update((a.id, a) for a in load_audits())
+    _load_registry()
     audit = _REGISTRY.get(audit_id)
     if audit is None:
         raise KeyError(f"audit {audit_id!r} is not in the registry of this worker")
@@ -161,7 +170,8 @@ def _portable(outcome: AuditOutcome) -> AuditOutcome:
         return outcome
     data = outcome.result.to_dict()
     data.pop("versions", None)
-    return dataclasses.replace(outcome, result=Result.from_dict(data))
+    # the Result is built on the same dicts as ``data``: pickle sends them once
+    return dataclasses.replace(outcome, result=Result.from_dict(data), data=data)
 
 
 def _run_by_id_portable(audit_id: str) -> AuditOutcome:
@@ -171,7 +181,8 @@ def _run_by_id_portable(audit_id: str) -> AuditOutcome:
 def run_audits(audits: Sequence[Audit], workers: int = 1,
                progress: Optional[Callable[[int, int, AuditOutcome], None]] = None,
                scheduler=None, started: Optional[Callable[[int, int, Audit], None]] = None,
-               scheduler_timeout: Optional[float] = None, notice: Optional[Callable[[str], None]] = None) -> list:
+               scheduler_timeout: Optional[float] = None, notice: Optional[Callable[[str], None]] = None,
+               pool: Optional["LocalWorkers"] = None) -> list:
     """Run ``audits``; outcomes come back in the given order whatever ``workers`` is.
 
     ``progress(done, total, outcome)`` is called as each audit finishes; ``started(index, total, audit)``
@@ -179,9 +190,11 @@ def run_audits(audits: Sequence[Audit], workers: int = 1,
     ``scheduler``, ``scheduler_timeout`` bounds the wait for the scheduler and for its first worker and
     ``notice(text)`` hears of workers that left or restarted (:func:`verify.audit.parallel.run_on_dask`).
 
-    ``workers > 1`` uses a local process pool (each worker re-imports the audit registry and runs
-    audits by ID, so the results are identical to a serial run; the Results come back as their JSON
-    data, see :func:`_portable`).  ``scheduler`` (a scheduler address such as ``"tcp://HOST:PORT"``
+    ``workers > 1`` runs audits in this process and in ``workers - 1`` spawned worker processes
+    (``pool``, a :class:`LocalWorkers` started earlier, or started here); whoever is free takes the next
+    audit of the list.  Each worker re-imports the audit registry and runs audits by ID, so the results are
+    identical to a serial run; every Result then comes back as its JSON data (:func:`_portable`, also for
+    the audits this process ran).  ``scheduler`` (a scheduler address such as ``"tcp://HOST:PORT"``
     or ``"HOST:PORT"``, or a ``distributed.Client``) sends the audits to a dask.distributed cluster instead
     (:mod:`verify.audit.parallel`); the workers there must have the same ``verify`` installed."""
     if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1 or workers > 256:
@@ -204,19 +217,115 @@ def run_audits(audits: Sequence[Audit], workers: int = 1,
             if progress:
                 progress(i + 1, total, outcomes[i])
         return outcomes
-    import concurrent.futures as cf
-    import multiprocessing
+    if pool is not None and pool.processes != workers - 1:
+        raise ValueError(f"pool: has {pool.processes} worker processes, workers={workers} needs {workers - 1}")
+    if pool is None:
+        with LocalWorkers(workers - 1) as own:
+            return _run_with(own, audits, outcomes, progress)
+    return _run_with(pool, audits, outcomes, progress)
 
-    ctx = multiprocessing.get_context("spawn")
-    with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        futures = {pool.submit(_run_by_id_portable, a.id): i for i, a in enumerate(audits)}
-        done = 0
-        for fut in cf.as_completed(futures):
-            i = futures[fut]
-            outcomes[i] = fut.result()
-            done += 1
+
+def _load_registry() -> int:
+    """Fill this process's audit registry (a worker's warm-up task, run as soon as it starts)."""
+    if not _REGISTRY:
+        from .discovery import load_audits
+
+        _REGISTRY.update((a.id, a) for a in load_audits())
+    return len(_REGISTRY)
+
+
+class LocalWorkers:
+    """``processes`` spawned worker processes for :func:`run_audits` (``workers - 1`` of them: the calling
+    process runs audits too).  Each starts loading its audit registry at once, so a caller that creates
+    them before loading its own audits (``verify audit --workers N``) overlaps the two start-ups.  A context
+    manager: leaving it shuts the processes down (pending audits are cancelled)."""
+
+    #: audits queued per worker process beyond the one it runs, so it never waits for the next ID
+    QUEUED = 1
+
+    def __init__(self, processes: int):
+        import concurrent.futures as cf
+        import multiprocessing
+
+        if not isinstance(processes, int) or isinstance(processes, bool) or not 1 <= processes <= 255:
+            raise ValueError(f"processes: must be an integer in [1, 255], got {processes!r}")
+        self.processes = processes
+        self.executor = cf.ProcessPoolExecutor(max_workers=processes, mp_context=multiprocessing.get_context("spawn"))
+        self._warm = [self.executor.submit(_load_registry) for _ in range(processes)]
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.executor.shutdown(wait=True, cancel_futures=True)
+        return False
+
+
+def _run_with(pool: LocalWorkers, audits: Sequence[Audit], outcomes: list, progress) -> list:
+    """Share ``audits`` between this process and ``pool``'s: whoever is free takes the next audit in the
+    list order (the pool's processes by ID, each with :attr:`LocalWorkers.QUEUED` more queued); outcomes
+    go to their index, so the order of the list is kept whoever ran which audit."""
+    total = len(audits)
+    lock = threading.Lock()
+    finished = threading.Event()
+    state = {"next": 0, "done": 0, "failure": None}
+
+    def take() -> Optional[int]:
+        with lock:
+            if state["failure"] is not None or state["next"] >= total:
+                return None
+            i = state["next"]
+            state["next"] += 1
+            return i
+
+    def finish(i: int, outcome: AuditOutcome) -> None:
+        with lock:
+            outcomes[i] = outcome
+            state["done"] += 1
             if progress:
-                progress(done, total, outcomes[i])
+                progress(state["done"], total, outcome)
+            if state["done"] == total:
+                finished.set()
+
+    def fail(exc: BaseException) -> None:
+        with lock:
+            if state["failure"] is None:
+                state["failure"] = exc
+        finished.set()
+
+    def submit_next() -> None:
+        i = take()
+        if i is None:
+            return
+        try:
+            fut = pool.executor.submit(_run_by_id_portable, audits[i].id)
+        except BaseException as exc:   # a broken or shut-down pool
+            fail(exc)
+            return
+        fut.add_done_callback(lambda f, i=i: on_done(i, f))
+
+    def on_done(i: int, fut) -> None:   # in the pool's result thread
+        try:
+            outcome = fut.result()
+        except BaseException as exc:   # a worker died, or the pool was shut down
+            fail(exc)
+            return
+        finish(i, outcome)
+        submit_next()
+
+    for _ in range(pool.processes * (1 + LocalWorkers.QUEUED)):
+        submit_next()
+    while True:
+        i = take()
+        if i is None:
+            break
+        finish(i, _portable(run_audit(audits[i])))
+    while not finished.wait(0.5):
+        with lock:
+            if state["done"] == total:
+                break
+    if state["failure"] is not None:
+        raise state["failure"]
     return outcomes
 
 
