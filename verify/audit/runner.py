@@ -240,8 +240,12 @@ class LocalWorkers:
     them before loading its own audits (``verify audit --workers N``) overlaps the two start-ups.  A context
     manager: leaving it shuts the processes down (pending audits are cancelled)."""
 
-    #: audits queued per worker process beyond the one it runs, so it never waits for the next ID
-    QUEUED = 1
+    #: audits queued per worker process beyond the one it runs.  0: a queued audit could not be taken by
+    #: this process once it is free, so two long audits at the end of the list would run one after the
+    #: other in one worker; the next ID goes out when the worker's outcome comes back instead (a few
+    #: milliseconds, with the thread switch interval lowered while audits run here)
+    QUEUED = 0
+    SWITCH_INTERVAL_S = 0.0005
 
     def __init__(self, processes: int):
         import concurrent.futures as cf
@@ -263,8 +267,9 @@ class LocalWorkers:
 
 def _run_with(pool: LocalWorkers, audits: Sequence[Audit], outcomes: list, progress) -> list:
     """Share ``audits`` between this process and ``pool``'s: whoever is free takes the next audit in the
-    list order (the pool's processes by ID, each with :attr:`LocalWorkers.QUEUED` more queued); outcomes
-    go to their index, so the order of the list is kept whoever ran which audit."""
+    list order (the pool's processes by ID, each with :attr:`LocalWorkers.QUEUED` more queued), which is
+    list scheduling as with a shared queue; outcomes go to their index, so the order of the list is kept
+    whoever ran which audit."""
     total = len(audits)
     lock = threading.Lock()
     finished = threading.Event()
@@ -313,13 +318,20 @@ def _run_with(pool: LocalWorkers, audits: Sequence[Audit], outcomes: list, progr
         finish(i, outcome)
         submit_next()
 
-    for _ in range(pool.processes * (1 + LocalWorkers.QUEUED)):
-        submit_next()
-    while True:
-        i = take()
-        if i is None:
-            break
-        finish(i, _portable(run_audit(audits[i])))
+    import sys
+
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(min(switch, LocalWorkers.SWITCH_INTERVAL_S))   # the result thread answers at once
+    try:
+        for _ in range(pool.processes * (1 + LocalWorkers.QUEUED)):
+            submit_next()
+        while True:
+            i = take()
+            if i is None:
+                break
+            finish(i, _portable(run_audit(audits[i])))
+    finally:
+        sys.setswitchinterval(switch)
     while not finished.wait(0.5):
         with lock:
             if state["done"] == total:
