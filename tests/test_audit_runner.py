@@ -70,3 +70,15 @@ def test_shared_run_keeps_order_and_bytes(t3):
 def test_pool_size_must_match_workers(t3):
     with pytest.raises(ValueError, match="pool: has 1 worker processes, workers=3 needs 2"):
         run_audits(t3, workers=3, pool=types.SimpleNamespace(processes=1, executor=None))
+
+
+def test_audit_gc_block_restores_the_collector():
+    import gc
+
+    from verify.audit.runner import _AuditGC
+
+    before, frozen = gc.get_threshold(), gc.get_freeze_count()
+    with _AuditGC():
+        assert gc.get_threshold() == _AuditGC.THRESHOLD
+        assert frozen or gc.get_freeze_count() > 0
+    assert gc.get_threshold() == before and gc.get_freeze_count() == frozen
