@@ -9,9 +9,9 @@ import types
 import pytest
 
 from verify.audit.discovery import load_audits, select_audits
-from verify.audit.runner import _portable, audit_report_dict, run_audit, run_audits, strip_timing
+from verify.audit.runner import (_portable, _with_text, audit_report_dict, report_json_text, run_audit, run_audits,
+                                 strip_timing)
 from verify.canonical import canonical_dumps
-from verify.cli.audit_cmd import report_json_text
 
 
 @pytest.fixture(scope="module")
@@ -29,6 +29,12 @@ def test_report_json_text_is_canonical(t3):
     again = audit_report_dict(portable, ["T3"])
     assert report_json_text(again) == canonical_dumps(again, indent=1)
     assert canonical_dumps(strip_timing(again)) == canonical_dumps(strip_timing(report))
+    # and with each entry encoded where it ran, spliced into the report's text
+    texts = [_with_text(o) for o in portable]
+    spliced = audit_report_dict(texts, ["T3"])
+    assert report_json_text(spliced, texts) == canonical_dumps(spliced, indent=1)
+    # outcomes that do not match the report (one left out): the whole report is encoded, still canonical
+    assert report_json_text(spliced, texts[:-1]) == canonical_dumps(spliced, indent=1)
 
 
 class _Executor:
@@ -65,6 +71,9 @@ def test_shared_run_keeps_order_and_bytes(t3):
     serial = [run_audit(a) for a in t3]
     assert canonical_dumps(strip_timing(audit_report_dict(outcomes))) == \
         canonical_dumps(strip_timing(audit_report_dict(serial)))
+    assert all(o.text is not None for o in outcomes)
+    report = audit_report_dict(outcomes, ["T3"])
+    assert report_json_text(report, outcomes) == canonical_dumps(report, indent=1)
 
 
 def test_pool_size_must_match_workers(t3):

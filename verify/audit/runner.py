@@ -32,6 +32,8 @@ class AuditOutcome:
     # the Result's plain JSON data without "versions" (what Result.to_dict gives), computed where the audit
     # ran (a worker process), so the report does not walk the certificate a second time; None: compute it
     data: Optional[dict] = dataclasses.field(default=None, compare=False, repr=False)
+    # ``to_dict()`` as canonical JSON text (indent 1), encoded where the audit ran: see report_json_text
+    text: Optional[str] = dataclasses.field(default=None, compare=False, repr=False)
 
     @property
     def met(self) -> bool:
@@ -176,6 +178,43 @@ def _portable(outcome: AuditOutcome) -> AuditOutcome:
 
 def _run_by_id_portable(audit_id: str) -> AuditOutcome:
     return _portable(_run_by_id(audit_id))
+
+
+def _run_by_id_local(audit_id: str) -> AuditOutcome:
+    """The task of a :class:`LocalWorkers` process: the portable outcome with its JSON text (the same
+    interpreter and libraries as the calling process, so the same ``versions``)."""
+    return _with_text(_portable(_run_by_id(audit_id)))
+
+
+def plain_json_text(obj) -> str:
+    """``verify.canonical.canonical_dumps(obj, indent=1)`` for plain JSON data (what ``to_dict`` returns), on
+    which the canonical conversion is the identity: the same bytes without a second walk."""
+    import json
+
+    return json.dumps(obj, sort_keys=True, separators=(",", ": "), ensure_ascii=False, allow_nan=False, indent=1)
+
+
+def _with_text(outcome: AuditOutcome) -> AuditOutcome:
+    return dataclasses.replace(outcome, text=plain_json_text(outcome.to_dict()))
+
+
+_SLOT = "verify-audit-entries-slot"
+
+
+def report_json_text(report: dict, outcomes: Sequence[AuditOutcome] = ()) -> str:
+    """The canonical JSON text (indent 1) of ``report`` = :func:`audit_report_dict` of ``outcomes``.  When
+    every outcome carries its entry's text (encoded in parallel where the audit ran), the entries are
+    spliced in, each line indented by the two levels of the ``"audits"`` list (a JSON string holds no raw
+    newline, so the shift is exact); otherwise the whole report is encoded here.  The same bytes either
+    way (tests/test_audit_runner.py)."""
+    texts = [o.text for o in outcomes]
+    if not texts or len(texts) != len(report["audits"]) or any(t is None for t in texts):
+        return plain_json_text(report)
+    head = plain_json_text(dict(report, audits=[_SLOT]))
+    slot = f'"{_SLOT}"'
+    if head.count(slot) != 1:
+        return plain_json_text(report)
+    return head.replace(slot, ",\n  ".join(t.replace("\n", "\n  ") for t in texts))
 
 
 def run_audits(audits: Sequence[Audit], workers: int = 1,
@@ -340,7 +379,7 @@ def _run_with(pool: LocalWorkers, audits: Sequence[Audit], outcomes: list, progr
         if i is None:
             return
         try:
-            fut = pool.executor.submit(_run_by_id_portable, audits[i].id)
+            fut = pool.executor.submit(_run_by_id_local, audits[i].id)
         except BaseException as exc:   # a broken or shut-down pool
             fail(exc)
             return
@@ -367,7 +406,7 @@ def _run_with(pool: LocalWorkers, audits: Sequence[Audit], outcomes: list, progr
             i = take()
             if i is None:
                 break
-            finish(i, _portable(run_audit(audits[i])))
+            finish(i, _with_text(_portable(run_audit(audits[i]))))
     finally:
         sys.setswitchinterval(switch)
         gc_block.__exit__(None, None, None)

@@ -71,23 +71,14 @@ def _empty_selection_message(args, audits_all) -> str:
     return f"no audit selected by {what}"
 
 
-def report_json_text(report: dict) -> str:
-    """The canonical JSON text of an audit report (``verify.canonical.canonical_dumps`` with indent 1).  The
-    report holds plain JSON data only (every Result went through ``Result.to_dict``), on which the
-    canonical conversion is the identity, so it is skipped: the same bytes without a second walk of every
-    certificate (tests/test_audit_runner.py compares the two)."""
-    import json
-
-    return json.dumps(report, sort_keys=True, separators=(",", ": "), ensure_ascii=False, allow_nan=False,
-                      indent=1)
-
-
-def _write_report_json(path, report) -> None:
+def _write_report_json(path, report, outcomes) -> None:
+    """The report's canonical JSON (:func:`verify.audit.runner.report_json_text`) to ``path`` or stdout."""
+    from ..audit.runner import report_json_text
     from ..canonical import atomic_write_text
     from ..errors import InputError
     from .conventions import json_to_stdout
 
-    text = report_json_text(report) + "\n"
+    text = report_json_text(report, outcomes) + "\n"
     if json_to_stdout(path):
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -186,7 +177,7 @@ def _select_and_run(args, all_audits, workers, pool, report_format) -> int:
 
         write_report(args.report, report, fmt=report_format)
     if args.json:
-        _write_report_json(args.json, report)
+        _write_report_json(args.json, report, outcomes)
     out = human_stream(args.json)
     print(f"{'audit':<44} {'expected':<12} {'actual':<12} {'method':<10} {'time':>8}", file=out)
     for o in outcomes:
