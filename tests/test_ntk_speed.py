@@ -146,3 +146,27 @@ def test_dot_cholesky_never_certifies_a_matrix_that_is_not_pd():
         assert ball_cholesky_dot(forged).pivots[-1].overlaps(ball_cholesky_dot(M).pivots[-1])
     with pytest.raises(ValueError):
         ball_cholesky_dot(arb_mat(3, 2))
+
+
+def test_gradient_memo_returns_the_same_balls_and_keeps_the_domain_error():
+    """The memo of gradients (law, theta, precision): a repeat gives the same balls, another precision its own
+    balls, and a point outside the domain still raises (it is never stored)."""
+    from verify.decide import ntk_gram as NG
+    from verify.errors import DomainError
+    from verify.laws import SymmetricLaplace
+
+    law = Gaussian([[2, F(1, 2)], [F(1, 2), 1]])
+    theta = (F(1, 3), F(-2, 7))
+    NG._GRADIENTS.clear()
+    with workprec(128):
+        a = NG._gradient_ball(law, theta, 0)
+        b = NG._gradient_ball(Gaussian([[2, F(1, 2)], [F(1, 2), 1]]), list(theta), 0)   # an equal law
+    with workprec(256):
+        c = NG._gradient_ball(law, theta, 0)
+    assert [x.mid() == y.mid() and x.rad() == y.rad() for x, y in zip(a, b)] == [True, True]
+    assert len(NG._GRADIENTS) == 2 and c[0].rad() < a[0].rad()
+    lap = SymmetricLaplace([[1, 0], [0, 1]])
+    for _ in range(2):
+        with pytest.raises(DomainError):
+            NG._gradient_ball(lap, (F(3), F(3)), 1)
+    assert len(NG._GRADIENTS) == 2

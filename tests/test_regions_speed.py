@@ -396,3 +396,31 @@ def test_residue_sweep_forged_float_copy_is_caught(monkeypatch):
 
     monkeypatch.setattr(R, "_rank2_plan", forged)
     assert R.maxout_cells_2d(net, box) != ref
+
+
+@pytest.mark.parametrize("case", ["tent-8", "zigzag-3-4", "shifted-tent", "random-k2", "wide"])
+def test_breakpoints_certificate_1d_equals_the_values_route(case, monkeypatch):
+    """The integer grid test on the int64 sweep's rows gives the certificate of breakpoint_certificate(xs);
+    a non-uniform set of breakpoints (the shifted tent, random rank-2 layers) stays a list."""
+    from verify.decide.regions import breakpoint_certificate, breakpoints_certificate_1d
+    from verify.kernel.regions import family_spec
+
+    box = (0, 1)
+    if case == "tent-8":
+        net = tent_network(8)
+    elif case == "zigzag-3-4":
+        net = MaxoutNetwork.from_dict(family_spec("zigzag", 3, 4))
+    elif case == "shifted-tent":
+        net, box = tent_network(5), (Fraction(-1, 7), Fraction(6, 5))
+    elif case == "random-k2":
+        net, box = random_maxout(11, 1, 2, 3, 4), (-2, 3)
+    else:   # as wide as the matrix sweep: the values route
+        net, box = relu_net([1, 8, 1], 2), (-1, 1)
+    fast = breakpoints_certificate_1d(net, *box)
+    assert fast == breakpoint_certificate(maxout_values_1d(net, *box)[0])
+    monkeypatch.setattr(R, "_I64_SWEEP", False)
+    assert breakpoints_certificate_1d(net, *box) == fast
+    if case == "tent-8":
+        assert fast == {"grid": 256}
+    if case in ("shifted-tent", "random-k2"):
+        assert isinstance(fast, list)

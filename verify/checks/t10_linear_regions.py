@@ -23,7 +23,7 @@ from fractions import Fraction
 from gmpy2 import mpq
 
 from ..decide.geometry import to_fraction
-from ..decide.regions import (breakpoint_certificate, count_regions, maxout_cells_2d, maxout_values_1d,
+from ..decide.regions import (breakpoint_certificate, breakpoints_certificate_1d, count_regions, maxout_cells_2d, maxout_values_1d,
                               prefix_counts_1d)
 from ..canonical import jsonable
 from ..constructions.reference_networks import o2_network
@@ -95,9 +95,7 @@ def _certified_L(family: str, q: int, L: int) -> int:
 
 
 def _family_breakpoints(family, q, L):
-    net = MaxoutNetwork.from_dict(KR.family_spec(family, q, L))
-    xs, _ = maxout_values_1d(net, 0, 1)
-    return breakpoint_certificate(xs)
+    return breakpoints_certificate_1d(MaxoutNetwork.from_dict(KR.family_spec(family, q, L)), 0, 1)
 
 
 def _kernel_result(claim, form, verdict, method, cert, params, conv=None, **kw) -> Result:

@@ -221,18 +221,29 @@ def _read_balls(compiled, X) -> list:
     return list(compiled.read(X, BallContext()))
 
 
-def _error_ball(compiled, x, lam, prec, cross_check=True):
-    """(ball of |T_lambda(x) - Phi(x)|_inf, outputs agree with the independent pass) at ``prec`` bits."""
+def _error_ball(compiled, x, lam, prec, cross_check=True, memo=None):
+    """(ball of |T_lambda(x) - Phi(x)|_inf, outputs agree with the independent pass) at ``prec`` bits.
+    ``memo`` (a dict, one per check of one ``compiled``): the outputs and error ball of a point already
+    evaluated at this lambda and precision are looked up, the same balls (the O3 grid maximum and the
+    near-tie scan revisit points of the certified loop)."""
     net = compiled.source
     X0 = compiled.embed(list(x))
-    Xl = compiled.transformer.evaluate(X0, attention="softmax", scale=lam, precision=prec)
+    key = (tuple(x), lam, prec)
+    hit = memo.get(key) if memo is not None else None
+    if hit is None:
+        Xl = compiled.transformer.evaluate(X0, attention="softmax", scale=lam, precision=prec)
     with workprec(prec):
-        out = _read_balls(compiled, Xl)
-        phi = net.evaluate(list(x))
-        errs = [abs(o - to_ball(p)) for o, p in zip(out, phi)]
-        err = errs[0]
-        for e in errs[1:]:
-            err = err.max(e)
+        if hit is None:
+            out = _read_balls(compiled, Xl)
+            phi = net.evaluate(list(x))
+            errs = [abs(o - to_ball(p)) for o, p in zip(out, phi)]
+            err = errs[0]
+            for e in errs[1:]:
+                err = err.max(e)
+            if memo is not None:
+                memo[key] = (out, err)
+        else:
+            out, err = hit
         agree = True
         if cross_check:
             alt = _read_balls(compiled, softmax_forward_ball(compiled.transformer, X0, lam))
@@ -288,6 +299,7 @@ def check_softmax_emulation(net=None, box=None, *, lams=(10, 100, 1000, 10000), 
     structure_ok = _heads_are_r4(compiled) and weights_match
 
     per_lambda, point_sets, max_prec = [], [], LADDER[0]
+    memo = {}          # (x, lambda, precision) -> (outputs, error ball) of this check's compiled network
     witness = None
     undecided = []
     disagreements = []
@@ -304,7 +316,7 @@ def check_softmax_emulation(net=None, box=None, *, lams=(10, 100, 1000, 10000), 
         for x in pts:
             decided = None
             for prec in LADDER:
-                err, agree = _error_ball(compiled, x, lam, prec, cross_check)
+                err, agree = _error_ball(compiled, x, lam, prec, cross_check, memo)
                 with workprec(prec):
                     B = error_bound(net, lam)
                     C = to_ball(factor) * B
@@ -337,7 +349,7 @@ def check_softmax_emulation(net=None, box=None, *, lams=(10, 100, 1000, 10000), 
                 "lambda_times_max_error_upper": lam * ball_bounds(werr)[1],
                 "hypotheses": hyp,
             })
-    evidence = _evidence(compiled, per_lambda, ties, box, search)
+    evidence = _evidence(compiled, per_lambda, ties, box, search, memo)
     evidence.update({
         "hypotheses": jsonable({"S": S, "S_sufficient_every_lambda": all_hyp,
                                 "heads_have_R4_form": _heads_are_r4(compiled),
@@ -415,7 +427,7 @@ def _ball_float(b: arb) -> float:
     return float((lo + hi) / 2)
 
 
-def _evidence(compiled, per_lambda, ties, box, search) -> dict:
+def _evidence(compiled, per_lambda, ties, box, search, memo=None) -> dict:
     fig_err = [[float(p["lambda"]), float(p["max_error"]["upper"])] for p in per_lambda]
     fig_bound = [[float(p["lambda"]), float(p["bound_B"]["upper"])] for p in per_lambda]
     lam_err = [[float(p["lambda"]), float(p["lambda_times_max_error_upper"])] for p in per_lambda]
@@ -436,19 +448,19 @@ def _evidence(compiled, per_lambda, ties, box, search) -> dict:
         for p in per_lambda:
             key = int(p["lambda"]) if p["lambda"].denominator == 1 else None
             if key in O3_REFERENCE:
-                grid_max = _grid_max(compiled, p["lambda"])
+                grid_max = _grid_max(compiled, p["lambda"], memo)
                 ref[str(key)] = {"reference": O3_REFERENCE[key], "certified_max_on_q_over_32": grid_max,
                                  "agrees_to_3_digits": _agree(grid_max, O3_REFERENCE[key])}
         ev["o3_reference"] = ref
     if search and ties:
-        ev["near_tie_search"] = _near_tie_search(compiled, per_lambda, ties, box)
+        ev["near_tie_search"] = _near_tie_search(compiled, per_lambda, ties, box, memo)
     return ev
 
 
-def _grid_max(compiled, lam) -> str:
+def _grid_max(compiled, lam, memo=None) -> str:
     best = None
     for q in range(33):
-        err, _ = _error_ball(compiled, (Fraction(q, 32),), lam, 128, cross_check=False)
+        err, _ = _error_ball(compiled, (Fraction(q, 32),), lam, 128, cross_check=False, memo=memo)
         if best is None or err.mid() > best.mid():
             best = err
     return best.str(6, radius=False)
@@ -460,7 +472,7 @@ def _agree(value: str, ref: str) -> bool:
     return bool(abs(v - r) <= mpmath.mpf(10) ** (mpmath.floor(mpmath.log10(abs(r))) - digits + 1))
 
 
-def _near_tie_search(compiled, per_lambda, ties, box) -> list:
+def _near_tie_search(compiled, per_lambda, ties, box, memo=None) -> list:
     """Evidence: maximise the error over [t - 2/lambda, t + 2/lambda] by a 33-point scan and 16 ternary steps."""
     lo_box, hi_box = box[0]
     out = []
@@ -470,7 +482,7 @@ def _near_tie_search(compiled, per_lambda, ties, box) -> list:
         best = (-1.0, None)
         for t in ties:
             lo, hi = max(lo_box, t - 2 / lam), min(hi_box, t + 2 / lam)
-            f = lambda x: _ball_float(_error_ball(compiled, (x,), lam, 128, cross_check=False)[0])
+            f = lambda x: _ball_float(_error_ball(compiled, (x,), lam, 128, cross_check=False, memo=memo)[0])
             xs = [lo + (hi - lo) * Fraction(i, 32) for i in range(33)]
             vals = [f(x) for x in xs]
             i = max(range(len(xs)), key=lambda j: vals[j])

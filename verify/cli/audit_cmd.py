@@ -7,6 +7,7 @@ the JSON to stdout and the table to stderr.  The JSON and the report are written
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 
@@ -70,12 +71,28 @@ def _empty_selection_message(args, audits_all) -> str:
     return f"no audit selected by {what}"
 
 
-def run(args) -> int:
-    from ..audit.discovery import load_audits, select_audits
-    from ..audit.runner import audit_report_dict, run_audits
+def _write_report_json(path, report, outcomes) -> None:
+    """The report's canonical JSON (:func:`verify.audit.runner.report_json_text`) to ``path`` or stdout."""
+    from ..audit.runner import report_json_text
+    from ..canonical import atomic_write_text
     from ..errors import InputError
-    from .conventions import EXIT_EMPTY, EXIT_MISMATCH, EXIT_OK, Progress, check_json_path, human_stream, plural
-    from .conventions import write_json
+    from .conventions import json_to_stdout
+
+    text = report_json_text(report, outcomes) + "\n"
+    if json_to_stdout(path):
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    try:
+        atomic_write_text(path, text)
+    except OSError as exc:
+        raise InputError("--json", f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def run(args) -> int:
+    from ..audit.discovery import load_audits
+    from ..errors import InputError
+    from .conventions import check_json_path
 
     check_json_path(args.json)
     workers = parse_workers(args.workers)
@@ -108,7 +125,25 @@ def run(args) -> int:
         except (AuditError, ImportError, SyntaxError) as exc:
             raise InputError("--path", f"{type(exc).__name__}: {exc}") from None
     else:
-        all_audits = load_audits()
+        all_audits = None
+    with contextlib.ExitStack() as stack:
+        pool = None
+        if workers > 1 and args.scheduler is None and args.path is None and not args.list:
+            # started before this process loads its audits: the workers' start-up overlaps ours
+            from ..audit.runner import LocalWorkers
+
+            pool = stack.enter_context(LocalWorkers(workers - 1))
+        if all_audits is None:
+            all_audits = load_audits()
+        return _select_and_run(args, all_audits, workers, pool, report_format)
+
+
+def _select_and_run(args, all_audits, workers, pool, report_format) -> int:
+    from ..audit.discovery import select_audits
+    from ..audit.runner import audit_report_dict, run_audits
+    from ..errors import InputError
+    from .conventions import EXIT_EMPTY, EXIT_MISMATCH, EXIT_OK, Progress, human_stream, plural
+
     try:
         audits = select_audits(all_audits, args.ids, quick=args.quick)
     except ValueError as exc:
@@ -133,7 +168,8 @@ def run(args) -> int:
     progress.start(len(audits))
     outcomes = run_audits(audits, workers=workers, progress=progress, scheduler=args.scheduler,
                           started=progress.started, scheduler_timeout=args.scheduler_timeout,
-                          notice=lambda text: print(text, file=sys.stderr))
+                          notice=lambda text: print(text, file=sys.stderr),
+                          pool=pool)
     report = audit_report_dict(outcomes, selected_claims)
     # files first (the report before a JSON on stdout): a reader that closes stdout early never costs them
     if args.report:
@@ -141,7 +177,7 @@ def run(args) -> int:
 
         write_report(args.report, report, fmt=report_format)
     if args.json:
-        write_json(args.json, report)
+        _write_report_json(args.json, report, outcomes)
     out = human_stream(args.json)
     print(f"{'audit':<44} {'expected':<12} {'actual':<12} {'method':<10} {'time':>8}", file=out)
     for o in outcomes:

@@ -52,7 +52,7 @@ import math
 from fractions import Fraction
 from typing import Any, Optional, Sequence
 
-from flint import arb, arb_mat, fmpq
+from flint import arb, arb_mat, ctx, fmpq
 
 from ..arith.ball import to_ball, workprec
 from ..arith.exact import fraction_str, parse_exact, parse_int, plain
@@ -277,12 +277,30 @@ class NtkGram:
         return np.array([[float(self.matrix[r, c].mid()) for c in range(n)] for r in range(n)])
 
 
+_GRADIENTS: dict = {}          # (law, theta, precision) -> gradient balls: the same point recurs across rows,
+_GRADIENTS_MAX = 50_000       # queries and instances (m = 1 and m = 2 share heads); arb balls are immutable
+
+
 def _gradient_ball(dist, theta, law_index: int) -> list:
+    """The balls of grad Lambda(theta) at the current precision, memoised by value (a law is a frozen
+    dataclass: equal laws have equal gradients), so a repeated point costs a look-up: the same balls."""
+    theta = tuple(theta)
+    try:
+        key = (dist, theta, ctx.prec)
+        hit = _GRADIENTS.get(key)
+    except TypeError:        # an unhashable law: no memo
+        key, hit = None, None
+    if hit is not None:
+        return list(hit)
     if not dist.in_domain(theta):
         raise DomainError("heads", f"A q = ({', '.join(fraction_str(t) for t in theta)}) lies outside "
                           f"the CGF domain of dists[{law_index}]; use smaller head matrices (scale)")
-    g = dist.grad_ball(tuple(theta))
-    return [to_ball(x) for x in g]
+    g = [to_ball(x) for x in dist.grad_ball(theta)]
+    if key is not None:
+        if len(_GRADIENTS) >= _GRADIENTS_MAX:
+            _GRADIENTS.clear()
+        _GRADIENTS[key] = tuple(g)
+    return g
 
 
 MAX_LATTICE_EXPONENT = 64    # shared exponentials when every atom is n / D with |n_c| <= 64

@@ -863,6 +863,34 @@ def breakpoint_certificate(xs):
     return [fraction_str(x) for x in xs]
 
 
+def breakpoints_certificate_1d(net, lo, hi, *, max_regions: int = MAX_REGIONS):
+    """``breakpoint_certificate(maxout_values_1d(net, lo, hi)[0])``, the same entry, without forming the
+    values: for a narrow rank-2 network the int64 sweep's breakpoint rows [p, q] are tested against the
+    uniform grid in integers, p (b e n) == q (a e n + c b i) for lo = a/b, hi - lo = c/e and n steps (else
+    the exact sweep and :func:`breakpoint_certificate`).
+
+    >>> from verify.objects.maxout import MaxoutNetwork
+    >>> tent = MaxoutNetwork.from_dict({"layers": [{"W": [[[2], [-2]]], "b": [[0, 2]]}]})
+    >>> breakpoints_certificate_1d(tent, 0, 1), breakpoints_certificate_1d(tent, 0, Fraction(3, 2))
+    ({'grid': 2}, ['0', '1', '3/2'])
+    """
+    if net.input_dim == 1 and _I64_SWEEP and max(net.widths) < _MATRIX_MIN_WIDTH:
+        try:
+            X, _ = _i64_sweep_1d(net, lo, hi, max_regions)
+        except _Overflow:
+            pass
+        else:
+            rows = X.tolist()
+            n = len(rows) - 1
+            lo_q, w = Fraction(lo), Fraction(hi) - Fraction(lo)
+            a, b, c, e = lo_q.numerator, lo_q.denominator, w.numerator, w.denominator
+            scale, base = b * e * n, a * e * n
+            if n >= 1 and all(p * scale == q * (base + c * b * i) for i, (p, q) in enumerate(rows)):
+                return {"grid": n}
+            return [fraction_str(Fraction(p, q)) for p, q in rows]
+    return breakpoint_certificate(maxout_values_1d(net, lo, hi, max_regions=max_regions)[0])
+
+
 def _apply_readout(Wo, bo, V) -> list:
     """Sparse affine read-out (rows of (index, coefficient) pairs, biases) applied to every value vector."""
     Y = []
