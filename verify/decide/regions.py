@@ -872,7 +872,7 @@ def breakpoints_certificate_1d(net, lo, hi, *, max_regions: int = MAX_REGIONS):
     >>> from verify.objects.maxout import MaxoutNetwork
     >>> tent = MaxoutNetwork.from_dict({"layers": [{"W": [[[2], [-2]]], "b": [[0, 2]]}]})
     >>> breakpoints_certificate_1d(tent, 0, 1), breakpoints_certificate_1d(tent, 0, Fraction(3, 2))
-    ({'grid': 2}, ['0', '1', '3/2'])
+    ({'grid': 2}, ['0', '1/2', '3/2'])
     """
     if net.input_dim == 1 and _I64_SWEEP and max(net.widths) < _MATRIX_MIN_WIDTH:
         try:
