@@ -530,6 +530,8 @@ def sign_certificate(E, G, bounds, f, s, d, p=None):
     raise Split(tuple(f))
 
 
+_FORMS: dict = {}        # a shared value key -> (its values, form, norm key, bytes key) (SearchCell.decide; cleared by
+                         # search)
 _NEGS: dict = {}         # a key -> its negation (one tuple per key, so its hash is computed once; cleared by search)
 
 
@@ -610,12 +612,31 @@ class SearchCell(KP.PolyCell):
     def decide(self, vals, f=None, vkey=None) -> int:
         """:meth:`verify.kernel._poly.PolyCell.decide` (the same decisions, keys and cache), with the key and
         the form built from lists."""
-        k = _value_bkey(vals) if vkey is None else vkey
-        if type(k) is int:
-            return k
-        s = self.vcache.get(k)
+        if vkey is None:
+            k = _value_bkey(vals)
+            if type(k) is int:
+                return k
+            s = self.vcache.get(k)
+            if s is None:
+                s = self.vcache[k] = self.sign(self.form(vals))
+            return s
+        if type(vkey) is int:
+            return vkey
+        s = self.vcache.get(vkey)
         if s is None:
-            s = self.vcache[k] = self.sign(self.form(vals))
+            # a key of the kernel's evaluator, shared between cells with its values: their form, norm key and
+            # bytes key are remembered with them (the same values object, held here, so the same form)
+            fk = _FORMS.get(vkey)
+            if fk is None or fk[0] is not vals:
+                if len(_FORMS) > 100_000:
+                    _FORMS.clear()
+                f = self.form(vals)
+                a = next(c for c in f[1:] if c)
+                if a < 0:
+                    a = -a
+                key = tuple([c / a for c in f])
+                fk = _FORMS[vkey] = (vals, f, key, tuple([to_binary(c) for c in key]))
+            s = self.vcache[vkey] = self._sign_fk(fk[1], fk[2], fk[3])
         return s
 
     def sign(self, f) -> int:
@@ -631,7 +652,10 @@ class SearchCell(KP.PolyCell):
         if a < 0:
             a = -a
         key = tuple([c / a for c in f])     # KP.norm_key(f)
-        bk = tuple([to_binary(c) for c in key])
+        return self._sign_fk(f, key, tuple([to_binary(c) for c in key]))
+
+    def _sign_fk(self, f, key, bk) -> int:
+        """:meth:`sign` of the tuple f with its norm key and the key's bytes key."""
         s = self.cache.get(bk)
         if s is None:
             v = _at(f, self.p)
@@ -896,6 +920,7 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
     _OC.clear()
     _OC_BOUNDS[0] = None
     _NEGS.clear()
+    _FORMS.clear()
     trees, leaves, stop, stopped, roots_done = [], 0, None, None, 0
     for r, (E0, G0, bounds) in enumerate(root_cells):
         root = {}
@@ -971,6 +996,7 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
     _OC_BOUNDS[0] = None
     _GMATS.clear()
     _NEGS.clear()
+    _FORMS.clear()
     complete = stop is None and stopped is None
     info = {"trees": trees, "complete": complete, "stopped": stopped, "leaves": leaves, "roots": len(root_cells),
             "roots_done": roots_done, "stop": stop, "seconds": time.monotonic() - t0}
