@@ -46,7 +46,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 # --large: prove_emulation on networks with >= 10^4 cells, one per dimension (seed, d, hidden widths; ReLU, rank-2
 # maxout form, box [-1, 1]^d, tie average): d = 5, one layer of 3 units (13,111 cells); d = 4, one layer of 7 units
 # (seed 214: 82 activation regions on the box, 10,517 cells); d = 3, one layer of 20 units (seed 206: 833
-# activation regions; one layer of 18 units, seed 205, 637 regions, gives 8,857 cells only).
+# activation regions; one layer of 18 units, seed 205, 637 regions, gives 8,857 cells only).  These "wide" networks
+# stay: no deeper / narrower network of SHAPES has >= 10^4 cells with more cells per CPU second
+# (docs/regions.md, "Fourth round").
 LARGE = [(204, 5, [3]), (214, 4, [7]), (206, 3, [20])]
 # --shapes: deeper / narrower networks tried against LARGE (docs/regions.md, "Fourth round"): a leaf's cost grows
 # with the width of a layer (its compiled tokens' scores are compared pairwise) but also with the number of
