@@ -289,7 +289,7 @@ def main(argv=None) -> int:
         return 0
     print("\nprove_emulation (T6/T8 path, compiled Transformer, tie average), cells = leaves of the split trees:")
     print(f"{'d':>2} {'widths':>8} {'verdict':>9} {'cells':>7} {'seconds':>8} {'cpu s':>7} {'before s':>8} "
-          f"{'cells/s':>8} {'after/before':>12} {'kernel s':>8}")
+          f"{'cells/s':>8} {'after/before':>12} {'before cpu':>10} {'cpu a/b':>7} {'kernel s':>8}")
     emu = [(200 + i, d, w, False) for i, (d, w) in enumerate([(3, [2]), (3, [4]), (4, [3]), (5, [2])])]
     if args.quick:
         emu = emu[:1]
@@ -314,6 +314,7 @@ def main(argv=None) -> int:
             same = r["after"].certificate == r["before"].certificate
         m = med(ts["after"])
         mb = med(ts["before"]) if before else float("nan")
+        mcb = med(cs["before"]) if before else float("nan")
         cells = r["after"].evidence.get("cells", 0)
         kern = "-"
         if r["after"].verdict.value == "proved":          # the kernel re-checks the Result from its own data
@@ -324,7 +325,8 @@ def main(argv=None) -> int:
             except Rejected as exc:
                 kern = f"REJECTED ({str(exc)[:60]})"
         print(f"{d:>2} {'x'.join(map(str, widths)):>8} {r['after'].verdict.value:>9} {cells:>7} {m:>8.2f} "
-              f"{med(cs['after']):>7.2f} {mb:>8.2f} {cells / m:>8.1f} {mb / m:>12.2f} {kern:>8}"
+              f"{med(cs['after']):>7.2f} {mb:>8.2f} {cells / m:>8.1f} {mb / m:>12.2f} {mcb:>10.2f} "
+              f"{mcb / med(cs['after']):>7.2f} {kern:>8}"
               f"{'' if same else '  (certificates differ from before)'}", flush=True)
     return 0
 
