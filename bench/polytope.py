@@ -3,6 +3,7 @@ prove_emulation cells per second, before and after a change of the search.
 
     python3 bench/polytope.py [--repeat 3] [--quick] [--large] [--before REV] [--no-emulation | --no-activation]
     python3 bench/polytope.py --audits [--repeat 3]
+    python3 bench/polytope.py --shapes [--shape-budget 150]
 
 For each seeded random ReLU network (rank-2 maxout form) on [-1, 1]^d it prints, side by side, the exact
 activation count (every cell certified exactly, the certificate the kernel re-checks) and the count of a float
@@ -14,7 +15,11 @@ before the second speed round) also runs the search of verify/decide/polytope.py
 after / before (wall and CPU time); both must give the same trees (compared by sha256).  Then prove_emulation on d = 3..5
 networks: cells (leaves of the split trees) per second, before and after.  The issue's targets: exact >= 10x
 the walker; prove_emulation >= 1e4 cells in <= 60 s (``--large``: the networks of ``LARGE``, d = 5, 4, 3, one
-repeat unless ``--large-repeat``).
+repeat unless ``--large-repeat``).  Every PROVED prove_emulation Result is re-checked by the kernel
+(``verify.kernel.check``; its seconds and verdict are printed).
+``--shapes``: prove_emulation once on each network of ``SHAPES`` (deeper and narrower networks than ``LARGE``'s,
+same generator, seed 300 first), ``time_budget`` ``--shape-budget`` seconds each: verdict, cells (finished
+leaves when the budget ends it), wall and CPU time, cells per CPU second.
 Wall-clock medians, and the CPU-time (process time) ratio exact / walker beside them, since the machine may be
 shared.  The numbers printed are what this machine measures.
 
@@ -41,8 +46,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 # --large: prove_emulation on networks with >= 10^4 cells, one per dimension (seed, d, hidden widths; ReLU, rank-2
 # maxout form, box [-1, 1]^d, tie average): d = 5, one layer of 3 units (13,111 cells); d = 4, one layer of 7 units
 # (seed 214: 82 activation regions on the box, 10,517 cells); d = 3, one layer of 20 units (seed 206: 833
-# activation regions; one layer of 18 units, seed 205, 637 regions, gives 8,857 cells only).
+# activation regions; one layer of 18 units, seed 205, 637 regions, gives 8,857 cells only).  These "wide" networks
+# stay: no deeper / narrower network of SHAPES has >= 10^4 cells with more cells per CPU second
+# (docs/regions.md, "Fourth round").
 LARGE = [(204, 5, [3]), (214, 4, [7]), (206, 3, [20])]
+# --shapes: deeper / narrower networks tried against LARGE (docs/regions.md, "Fourth round"): a leaf's cost grows
+# with the width of a layer (its compiled tokens' scores are compared pairwise) but also with the number of
+# layers, and in this order seed 300 of each shape (then 301, 302 for d = 4, widths 6) stays below 10^4 cells in
+# 150 s or has fewer cells per CPU second than LARGE's networks
+SHAPES = [(300, 3, [6, 6]), (300, 3, [5, 5, 5]), (300, 3, [8, 8]), (300, 3, [4, 4, 4]), (300, 4, [4, 4]),
+          (300, 4, [5, 5]), (300, 4, [3, 3]), (300, 4, [3, 3, 3]), (300, 4, [4, 3]), (300, 4, [5]), (300, 4, [6]),
+          (301, 4, [6]), (302, 4, [6])]
 
 
 def relu_spec(seed: int, d: int, widths) -> dict:
@@ -181,9 +195,30 @@ def audits(repeat: int) -> int:
     return 0
 
 
+def shapes(budget: float) -> int:
+    """prove_emulation once on each network of SHAPES (time_budget ``budget`` s): verdict, cells, wall, CPU."""
+    from verify.decide.emulation import prove_emulation
+    from verify.objects.maxout import MaxoutNetwork
+
+    prove_emulation(MaxoutNetwork.from_dict(relu_spec(1, 3, [2])), [["-1", "1"]] * 3, tie="average",
+                    record_regions=False)                          # imports outside the timings
+    print(f"prove_emulation on SHAPES (tie average, time_budget {budget:g} s; cells: finished leaves):")
+    print(f"{'seed':>4} {'d':>2} {'widths':>8} {'verdict':>12} {'cells':>7} {'wall s':>7} {'cpu s':>7} {'cells/cpu s':>11}")
+    for seed, d, widths in SHAPES:
+        net = MaxoutNetwork.from_dict(relu_spec(seed, d, widths))
+        r, w, c = _timed(lambda: prove_emulation(net, [["-1", "1"]] * d, tie="average", record_regions=False,
+                                                 max_cells=200_000, time_budget=budget))
+        cells = r.evidence.get("cells", 0)
+        print(f"{seed:>4} {d:>2} {'x'.join(map(str, widths)):>8} {r.verdict.value:>12} {cells:>7} {w:>7.1f} "
+              f"{c:>7.1f} {cells / c:>11.1f}", flush=True)
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--audits", action="store_true", help="only the T6 audits, emulation shortcuts off / on")
+    ap.add_argument("--shapes", action="store_true", help="only prove_emulation on the networks of SHAPES")
+    ap.add_argument("--shape-budget", type=float, default=150.0, help="time_budget of each --shapes run (s)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--large", action="store_true",
@@ -195,10 +230,16 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.audits:
         return audits(args.repeat)
+    if args.shapes:
+        return shapes(args.shape_budget)
     import scipy.optimize  # noqa: F401  (import cost outside the timings)
 
     import verify.decide.polytope as after
+    import json
+
     from verify.decide.emulation import prove_emulation
+    from verify.kernel import check
+    from verify.kernel._read import Rejected
     from verify.objects.maxout import MaxoutNetwork
 
     before = load_before(args.before) if args.before else None
@@ -248,7 +289,7 @@ def main(argv=None) -> int:
         return 0
     print("\nprove_emulation (T6/T8 path, compiled Transformer, tie average), cells = leaves of the split trees:")
     print(f"{'d':>2} {'widths':>8} {'verdict':>9} {'cells':>7} {'seconds':>8} {'cpu s':>7} {'before s':>8} "
-          f"{'cells/s':>8} {'after/before':>12}")
+          f"{'cells/s':>8} {'after/before':>12} {'before cpu':>10} {'cpu a/b':>7} {'kernel s':>8}")
     emu = [(200 + i, d, w, False) for i, (d, w) in enumerate([(3, [2]), (3, [4]), (4, [3]), (5, [2])])]
     if args.quick:
         emu = emu[:1]
@@ -273,10 +314,20 @@ def main(argv=None) -> int:
             same = r["after"].certificate == r["before"].certificate
         m = med(ts["after"])
         mb = med(ts["before"]) if before else float("nan")
+        mcb = med(cs["before"]) if before else float("nan")
         cells = r["after"].evidence.get("cells", 0)
+        kern = "-"
+        if r["after"].verdict.value == "proved":          # the kernel re-checks the Result from its own data
+            t = time.perf_counter()
+            try:
+                check(json.loads(json.dumps(r["after"].to_dict())), seconds=3600.0)
+                kern = f"{time.perf_counter() - t:.1f}"
+            except Rejected as exc:
+                kern = f"REJECTED ({str(exc)[:60]})"
         print(f"{d:>2} {'x'.join(map(str, widths)):>8} {r['after'].verdict.value:>9} {cells:>7} {m:>8.2f} "
-              f"{med(cs['after']):>7.2f} {mb:>8.2f} {cells / m:>8.1f} {mb / m:>12.2f}"
-              f"{'' if same else '  (certificates differ from before)'}")
+              f"{med(cs['after']):>7.2f} {mb:>8.2f} {cells / m:>8.1f} {mb / m:>12.2f} {mcb:>10.2f} "
+              f"{mcb / med(cs['after']):>7.2f} {kern:>8}"
+              f"{'' if same else '  (certificates differ from before)'}", flush=True)
     return 0
 
 

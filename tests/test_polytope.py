@@ -290,6 +290,35 @@ def test_search_helpers_equal_the_kernel_ones():
         assert P.SearchCell.form(None, list(f)) == KP.PolyCell.form(None, list(f))
 
 
+def test_bytes_keys_are_equal_exactly_when_the_mpq_keys_are():
+    """The emulation search's dict keys written as exact bytes (_value_bkey, sign's bytes norm key) are equal
+    exactly when the kernel's value / norm keys are (so its caches hit and miss as the kernel's); a positive
+    multiple of a form has the same key, and here every form off in one coefficient another."""
+    import verify.decide.polytope as P
+    from gmpy2 import to_binary
+
+    rng = random.Random(7)
+    forms = []
+    for _ in range(600):
+        f = [mpq(rng.randint(-3, 3), rng.randint(1, 3)) for _ in range(4)]
+        forms += [f, [mpq(rng.randint(1, 5), rng.randint(1, 3)) * c for c in f]]
+        g = list(f)
+        g[rng.randrange(4)] += mpq(1, rng.randint(1, 4))
+        forms.append(g)
+    vk = [KP.value_key(f) for f in forms]
+    bk = [P._value_bkey(f) for f in forms]
+    nk = [KP.norm_key(f) if any(f[1:]) else None for f in forms]
+    nb = [tuple(to_binary(c) for c in k) if k is not None else None for k in nk]
+    pairs = [(rng.randrange(len(forms)), rng.randrange(len(forms))) for _ in range(20000)]
+    pairs += [(i, i + 1) for i in range(0, len(forms) - 2, 3)] + [(i, i + 2) for i in range(0, len(forms) - 2, 3)]
+    for i, j in pairs:
+        assert (vk[i] == vk[j]) == (bk[i] == bk[j])
+        assert (nk[i] == nk[j]) == (nb[i] == nb[j])
+    assert len(set(bk)) == len(set(vk)) and len(set(nb)) == len(set(nk))
+    assert any(vk[i] == vk[i + 1] for i in range(0, len(forms) - 2, 3))        # multiples do occur
+    assert all(vk[i] != vk[i + 2] or type(vk[i]) is int for i in range(0, len(forms) - 2, 3))
+
+
 def _bench_spec(seed, d, widths):
     """bench/polytope.py's relu_spec (the benchmark networks), copied so the test does not import bench/."""
     rng = random.Random(seed)

@@ -57,7 +57,7 @@ from fractions import Fraction
 from operator import mul
 
 import numpy as np
-from gmpy2 import mpq
+from gmpy2 import mpq, to_binary
 from scipy.optimize import linprog
 
 from ..kernel import _cells as KC
@@ -530,6 +530,8 @@ def sign_certificate(E, G, bounds, f, s, d, p=None):
     raise Split(tuple(f))
 
 
+_FORMS: dict = {}        # a shared value key -> (its values, form, norm key, bytes key) (SearchCell.decide; cleared by
+                         # search)
 _NEGS: dict = {}         # a key -> its negation (one tuple per key, so its hash is computed once; cleared by search)
 
 
@@ -557,6 +559,21 @@ def _value_key(vals):
     if a < 0:
         a = -a
     return tuple([v / a for v in vals])
+
+
+def _value_bkey(vals):
+    """The key of :func:`_value_key` with each value written as its exact bytes (``gmpy2.to_binary``, which
+    encodes numerator and denominator: equal keys exactly when the values are equal): a dict key that hashes in
+    about a quarter of the time of a tuple of fresh mpq (an mpq's hash inverts its denominator modulo 2^61 - 1).
+    Only :meth:`SearchCell.decide`'s value cache takes it; that cache only saves work (a miss asks ``sign``,
+    whose cache has the same answer), so its keys change nothing but time."""
+    v0 = vals[0]
+    a = next((v - v0 for v in vals[1:] if v != v0), None)
+    if a is None:
+        return (v0 > 0) - (v0 < 0)
+    if a < 0:
+        a = -a
+    return tuple([to_binary(v / a) for v in vals])
 
 
 class SearchCell(KP.PolyCell):
@@ -595,22 +612,57 @@ class SearchCell(KP.PolyCell):
     def decide(self, vals, f=None, vkey=None) -> int:
         """:meth:`verify.kernel._poly.PolyCell.decide` (the same decisions, keys and cache), with the key and
         the form built from lists."""
-        k = _value_key(vals) if vkey is None else vkey
-        if type(k) is int:
-            return k
-        s = self.vcache.get(k)
+        if vkey is None:
+            k = _value_bkey(vals)
+            if type(k) is int:
+                return k
+            s = self.vcache.get(k)
+            if s is None:
+                s = self.vcache[k] = self.sign(self.form(vals))
+            return s
+        if type(vkey) is int:
+            return vkey
+        s = self.vcache.get(vkey)
         if s is None:
-            s = self.vcache[k] = self.sign(self.form(vals))
+            # a key of the kernel's evaluator, shared between cells with its values: their form, norm key and
+            # bytes key are remembered with them (the same values object, held here, so the same form)
+            fk = _FORMS.get(vkey)
+            if fk is None or fk[0] is not vals:
+                if len(_FORMS) > 100_000:
+                    _FORMS.clear()
+                f = self.form(vals)
+                a = next(c for c in f[1:] if c)
+                if a < 0:
+                    a = -a
+                key = tuple([c / a for c in f])
+                fk = _FORMS[vkey] = (vals, f, key, tuple([to_binary(c) for c in key]))
+            s = self.vcache[vkey] = self._sign_fk(fk[1], fk[2], fk[3])
         return s
 
     def sign(self, f) -> int:
+        """:meth:`verify.kernel._poly.PolyCell.sign` (the same signs, entries and order).  Its cache, the
+        inherited and the found entries are keyed by the norm key written as exact bytes (``to_binary``, as
+        :func:`_value_bkey`; equal exactly when the norm keys are equal, and cheaper to hash than fresh mpq), in
+        every cell of an emulation search (every decision there comes through here); region counts
+        (:meth:`_sign_keyed`, whose keys are shared tuples with their hashes cached) key them by the tuple."""
         f = tuple(f)
         a = next((c for c in f[1:] if c), None)
         if a is None:
             return (f[0] > 0) - (f[0] < 0)
         if a < 0:
             a = -a
-        return self._sign_keyed(f, tuple([c / a for c in f]))     # KP.norm_key(f)
+        key = tuple([c / a for c in f])     # KP.norm_key(f)
+        return self._sign_fk(f, key, tuple([to_binary(c) for c in key]))
+
+    def _sign_fk(self, f, key, bk) -> int:
+        """:meth:`sign` of the tuple f with its norm key and the key's bytes key."""
+        s = self.cache.get(bk)
+        if s is None:
+            v = _at(f, self.p)
+            s = (v > 0) - (v < 0)
+            self._certify(f, s, key, bk)
+            self.cache[bk] = s
+        return s
 
     def _sign_keyed(self, f, key, v=None) -> int:
         s = self.cache.get(key)
@@ -636,10 +688,14 @@ class SearchCell(KP.PolyCell):
         return {"y": _sparse_json([(i, s * f[k] / self.G[i][k])]), "l": []}
 
     def certify(self, f, s) -> None:
-        self._certify(tuple(f), s, _norm_key(f))
+        key = _norm_key(f)
+        self._certify(tuple(f), s, key, tuple([to_binary(c) for c in key]))     # keyed as sign keys it
 
-    def _certify(self, f, s, key) -> None:
-        hit = self.inherited.get(key)
+    def _certify(self, f, s, key, dk=None) -> None:
+        """Certify s = sign f on the cell (key: f's norm key; dk: the key of the entry dicts, default key)."""
+        if dk is None:
+            dk = key
+        hit = self.inherited.get(dk)
         if hit is not None:
             entry = hit
         elif s == 0:
@@ -661,7 +717,7 @@ class SearchCell(KP.PolyCell):
                 self.node = self.branch(self, key, sp.hint)
                 self.G = self.G + [key]
                 entry = sign_certificate(self.E, self.G, self.bounds, f, s, self.ambient, self.p)
-        self.found[key] = entry
+        self.found[dk] = entry
         self.signs.append(entry)
         self.pos += 1
 
@@ -864,6 +920,7 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
     _OC.clear()
     _OC_BOUNDS[0] = None
     _NEGS.clear()
+    _FORMS.clear()
     trees, leaves, stop, stopped, roots_done = [], 0, None, None, 0
     for r, (E0, G0, bounds) in enumerate(root_cells):
         root = {}
@@ -939,6 +996,7 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
     _OC_BOUNDS[0] = None
     _GMATS.clear()
     _NEGS.clear()
+    _FORMS.clear()
     complete = stop is None and stopped is None
     info = {"trees": trees, "complete": complete, "stopped": stopped, "leaves": leaves, "roots": len(root_cells),
             "roots_done": roots_done, "stop": stop, "seconds": time.monotonic() - t0}
