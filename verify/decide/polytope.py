@@ -567,13 +567,8 @@ def _value_bkey(vals):
     about a quarter of the time of a tuple of fresh mpq (an mpq's hash inverts its denominator modulo 2^61 - 1).
     Only :meth:`SearchCell.decide`'s value cache takes it; that cache only saves work (a miss asks ``sign``,
     whose cache has the same answer), so its keys change nothing but time."""
-    v0 = vals[0]
-    a = next((v - v0 for v in vals[1:] if v != v0), None)
-    if a is None:
-        return (v0 > 0) - (v0 < 0)
-    if a < 0:
-        a = -a
-    return tuple([to_binary(v / a) for v in vals])
+    k = _value_key(vals)
+    return k if type(k) is int else tuple(map(to_binary, k))
 
 
 class SearchCell(KP.PolyCell):

@@ -56,17 +56,22 @@ class Kind:
 _KINDS: dict = {}
 
 
+def _modules():
+    """The installed kernel modules in the order of ``MODULES``, each imported when the iteration reaches it
+    (a module absent from the installation is skipped; any other import error propagates)."""
+    for name in MODULES:
+        try:
+            yield importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{name}":
+                raise
+
+
 def kinds() -> dict:
     """``{kind name: Kind}`` of every installed kernel module (imported once)."""
     if not _KINDS:
         table = {}
-        for name in MODULES:
-            try:
-                module = importlib.import_module(f"{__name__}.{name}")
-            except ModuleNotFoundError as exc:
-                if exc.name == f"{__name__}.{name}":
-                    continue
-                raise
+        for module in _modules():
             for kind, spec in module.KINDS.items():
                 if kind in table:
                     raise RuntimeError(f"kernel: kind {kind!r} defined twice")
@@ -80,16 +85,7 @@ def has_kind(kind: str) -> bool:
     order of ``MODULES`` only until one defines it (a Result's construction needs no more)."""
     if _KINDS:
         return kind in _KINDS
-    for name in MODULES:
-        try:
-            module = importlib.import_module(f"{__name__}.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"{__name__}.{name}":
-                continue
-            raise
-        if kind in module.KINDS:
-            return True
-    return False
+    return any(kind in module.KINDS for module in _modules())
 
 
 _CLAIM = re.compile(r"^(T(1[01]|[1-9])|N(10|[1-9]))(\.[A-Za-z0-9_]+)?$")
