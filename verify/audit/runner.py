@@ -189,9 +189,9 @@ def _run_by_id_local(audit_id: str) -> AuditOutcome:
 def plain_json_text(obj) -> str:
     """``verify.canonical.canonical_dumps(obj, indent=1)`` for plain JSON data (what ``to_dict`` returns), on
     which the canonical conversion is the identity: the same bytes without a second walk."""
-    import json
+    from ..canonical import plain_dumps
 
-    return json.dumps(obj, sort_keys=True, separators=(",", ": "), ensure_ascii=False, allow_nan=False, indent=1)
+    return plain_dumps(obj, indent=1)
 
 
 def _with_text(outcome: AuditOutcome) -> AuditOutcome:
