@@ -33,6 +33,21 @@ AUDITS = [
     Audit("T9", "repeat-padding-control", P, check_dc_emulation,
           {"g_pieces": [[[1], 0], [[-1], 0], [[2], -3]], "h_pieces": [[[1], -5]], "box": [[-3, 3]]},
           quick=True, description="control: padding by repetition is exact on [-3, 3]"),
+    # d = 3: exact polyhedral cells (kernel kind emulation-polytope; docs/regions.md, "Polyhedral cells in any
+    # dimension"), the same R8 construction as in 1-D and 2-D
+    Audit("T9", "3d-example", P, check_dc_emulation,
+          {"g_pieces": [[[1, 0, 0], 0], [[0, 1, 0], 0], [[0, 0, 1], 0]],
+           "h_pieces": [[[1, -1, 0], 0], [[-1, 1, 0], 0]], "box": [[-1, 1]] * 3},
+          description="max(x1, x2, x3) - |x1 - x2| on [-1, 1]^3 (3 tokens, repeat padding), polyhedral cells"),
+    Audit("T9", "n-zero-padding-3d", R, check_dc_emulation,
+          {"g_pieces": [[[1, 0, 0], 0], [[-1, 0, 0], 0], [[0, 1, 1], -1]], "h_pieces": [[[1, 1, -1], -2]],
+           "box": [[-1, 1]] * 3, "padding": "zero"},
+          quick=True, description="T9.n in d = 3: zero padding makes the h-head max(h, 0); h < 0 on the whole box, "
+                                  "so the output differs (witness found by the search)"),
+    Audit("T9", "repeat-padding-control-3d", P, check_dc_emulation,
+          {"g_pieces": [[[1, 0, 0], 0], [[-1, 0, 0], 0], [[0, 1, 1], -1]], "h_pieces": [[[1, 1, -1], -2]],
+           "box": [[-1, 1]] * 3},
+          description="control: the same function with padding by repetition is exact on [-1, 1]^3"),
 ]
 # formerly one audit "random-1d-2-8-breakpoints" PROVED a universal statement from 14 samples; now each seeded
 # function is its own Result whose statement names that function by its network weights
