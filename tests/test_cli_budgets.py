@@ -171,3 +171,46 @@ def test_json_spec_slices_and_the_slice_hint(capsys, tmp_path):
     five.write_text(gen.nnet_text([5, 2, 1], seed=0))
     code, out, err, _ = _cli(capsys, "regions", five)
     assert code == 2 and err.startswith("error: --slice: the network has 5 inputs"), err
+
+
+def _wide_spec(tmp_path, widths=(40, 40, 40), d=2, seed=7):
+    import random
+
+    rng = random.Random(seed)
+    layers, n_in = [], d
+    for w in widths:
+        layers.append({"W": [[[f"{rng.randint(-8, 8)}/{rng.randint(1, 4)}" for _ in range(n_in)], ["0"] * n_in]
+                             for _ in range(w)],
+                       "b": [[f"{rng.randint(-4, 4)}/{rng.randint(1, 4)}", "0"] for _ in range(w)]})
+        n_in = w
+    path = tmp_path / "wide.json"
+    path.write_text(json.dumps({"layers": layers, "box": [["-1", "1"]] * d}))
+    return path
+
+
+def test_the_time_budget_counts_the_compile(capsys, tmp_path):
+    # formerly the compile ran before the budget's clock started (an 8 x 200 network: 75 s whatever the budget)
+    code, out, err, secs = _cli(capsys, "maxout", _wide_spec(tmp_path), "--time-budget", "0.000001", "--json", "-")
+    res = json.loads(out)
+    part = res["evidence"]["partial"]
+    assert code == 0 and res["verdict"] == "inconclusive", err
+    assert part == {"budget": "time_budget", "cells_proved": 0, "covered_fraction": "0", "open_cells_proved": 0,
+                    "stopped": part["stopped"], "while": "compiling"}
+    assert "while bounding the pieces (layer 1 of 3)" in part["stopped"]
+    assert res["certificate"]["summary"].endswith("no cell decided") and secs < 30
+
+
+def test_compile_maxout_checks_its_deadline():
+    from verify.constructions.maxout_compiler import compile_maxout
+    from verify.decide.emulation import prove_emulation
+    from verify.errors import BudgetExhausted, InputError
+    from verify.objects.maxout import MaxoutNetwork
+
+    net = MaxoutNetwork.from_dict({"layers": [{"W": [[[1], [0]], [[-1], [0]]], "b": [[0, 0], [0, 0]]}]})
+    with pytest.raises(BudgetExhausted, match="^time_budget: the time budget ran out while bounding"):
+        compile_maxout(net, [[-1, 1]], deadline=time.monotonic() - 1)
+    assert issubclass(BudgetExhausted, InputError)
+    assert compile_maxout(net, [[-1, 1]], deadline=time.monotonic() + 60).S == 1      # in time: as without
+    r = prove_emulation(net, [[-1, 1]], time_budget=1e-9)
+    assert r.verdict.value == "inconclusive" and r.evidence["partial"]["while"] == "compiling"
+    assert prove_emulation(net, [[-1, 1]], time_budget=60).verdict.value == "proved"

@@ -13,7 +13,8 @@ verify.errors.InputError: radius: must be > 0, got -1
 
 from __future__ import annotations
 
-__all__ = ["InputError", "InputTypeError", "DomainError", "SizeLimitError", "nearest", "reject_unknown_keys"]
+__all__ = ["InputError", "InputTypeError", "DomainError", "SizeLimitError", "BudgetExhausted", "nearest",
+           "reject_unknown_keys"]
 
 
 class InputError(ValueError):
@@ -40,6 +41,11 @@ class DomainError(InputError):
 
 class SizeLimitError(InputError):
     """A request exceeds a documented size limit; refused up front instead of hanging."""
+
+
+class BudgetExhausted(SizeLimitError):
+    """A time budget ran out (a compile or a decomposition checks the clock and stops); the callers that take a
+    ``time_budget`` catch it and return INCONCLUSIVE with what was finished."""
 
 
 def nearest(name: str, known, prefix: bool = False):

@@ -203,6 +203,9 @@ def _is_ndarray(value) -> bool:
     return type(value).__name__ == "ndarray" and (type(value).__module__ or "").startswith("numpy")
 
 
+_PLAIN_ATOMS = frozenset((Fraction, int, str, float, bool, type(None)))
+
+
 def plain(value):
     """``value`` with every numpy array (at any depth of nested lists and tuples) turned into nested lists,
     and numpy scalars into Python scalars, *exactly*: integers stay integers, object arrays keep their
@@ -221,6 +224,8 @@ def plain(value):
     if _is_ndarray(value):
         return plain(value.tolist())
     if isinstance(value, (list, tuple)):
+        if all(type(v) in _PLAIN_ATOMS for v in value):    # nothing to convert (plain(v) is v for these)
+            return value
         out = [plain(v) for v in value]
         if all(a is b for a, b in zip(out, value)):
             return value

@@ -76,8 +76,11 @@ def format_sizes(compiled) -> list:
 def run(args) -> int:
     import dataclasses
 
-    from ..decide.emulation import prove_emulation
+    import time
+
+    from ..decide.emulation import compile_budget_result, prove_emulation
     from ..constructions.maxout_compiler import compile_maxout
+    from ..errors import BudgetExhausted
     from ..arith.exact import parse_positive
     from .conventions import CellProgress
     from .common import parse_budgets, read_network_input
@@ -88,7 +91,17 @@ def run(args) -> int:
     budget, max_cells = parse_budgets(args, DEFAULT_CELLS, MAX_CELLS)
     inp = read_network_input(args)
     net, box = inp.net, inp.box
-    compiled = compile_maxout(net, box, S=S)
+    t0 = time.monotonic()           # --time-budget counts the compile too
+    try:
+        compiled = compile_maxout(net, box, S=S, deadline=None if budget is None else t0 + budget)
+    except BudgetExhausted as exc:
+        result = compile_budget_result(net, box, args.tie, "T6", exc.problem)
+        if args.json:
+            write_json(args.json, result.to_dict())
+        print(result.summary(400), file=human_stream(args.json))
+        return expect_code(result.verdict, args.expect)
+    if budget is not None:          # what is left of it (a positive number: the decomposition then stops at once)
+        budget = max(budget - (time.monotonic() - t0), 0.001)
     progress = CellProgress("verify maxout", quiet=args.quiet)
     try:
         result = prove_emulation(compiled, box, tie=args.tie, claim="T6", formula="R4", max_cells=max_cells,

@@ -30,10 +30,11 @@ Layout(h:2, z:2, p:2, one)
 
 from __future__ import annotations
 
+import time
 from fractions import Fraction
 
 from ..arith.exact import fraction_str, parse_positive, plain
-from ..errors import InputTypeError
+from ..errors import BudgetExhausted, InputTypeError
 from ..objects.maxout import MaxoutNetwork, _is_box, coerce_input, parse_box
 from ..objects.layout import Layout
 from ..arith.context import EXACT, Context
@@ -176,14 +177,23 @@ class CompiledMaxout:
         return self.transformer._repr_latex_()
 
 
-def compile_maxout(net: MaxoutNetwork, box, S=None) -> CompiledMaxout:
-    """Compile ``net`` for the box (``[[lo, hi], ...]``); ``S=None`` uses the certified bound."""
+def _clock(deadline, where: str) -> None:
+    if deadline is not None and time.monotonic() > deadline:
+        raise BudgetExhausted("time_budget", f"the time budget ran out while compiling ({where})")
+
+
+def compile_maxout(net: MaxoutNetwork, box, S=None, *, deadline=None) -> CompiledMaxout:
+    """Compile ``net`` for the box (``[[lo, hi], ...]``); ``S=None`` uses the certified bound.
+
+    ``deadline``: a ``time.monotonic()`` value; the clock is checked after each layer of the bound S and of the construction, and
+    past the deadline :class:`verify.errors.BudgetExhausted` is raised (so a compile overruns a budget by at
+    most one sublayer's construction or 16 heads)."""
     if not isinstance(net, MaxoutNetwork):
         raise InputTypeError("net", f"expected a MaxoutNetwork, got {type(net).__name__}")
     box = box if _is_box(box) else parse_box(box, dim=net.input_dim)
     if len(box) != net.input_dim:
         parse_box([list(iv) for iv in box], dim=net.input_dim)
-    bound = net.interval_bounds(box)["S"]
+    bound = net.interval_bounds(box, deadline=deadline)["S"]
     if S is None:
         S = bound if bound > 0 else Fraction(1)
     else:
@@ -210,10 +220,15 @@ def compile_maxout(net: MaxoutNetwork, box, S=None) -> CompiledMaxout:
         for col, (target, coef) in enumerate(W2cols):
             W2[target][col] = coef
         sublayers.append(FeedForward(W1, None, W2, None, reads=("h", "z", "p", "one"), writes=("h", "z")))
-        heads = [Head([L.unit("one")], [L.unit("z", i)], [L.unit("z", i)], [[v] for v in L.unit("h", i)],
-                      reads={"query": ["one"], "key": ["z"], "value": ["z"]}, writes=["h"])
-                 for i in range(len(W))]
+        _clock(deadline, f"layer {l + 1} of {len(net.layers)}, its feed-forward sublayer")
+        heads = []
+        for i in range(len(W)):
+            heads.append(Head([L.unit("one")], [L.unit("z", i)], [L.unit("z", i)], [[v] for v in L.unit("h", i)],
+                              reads={"query": ["one"], "key": ["z"], "value": ["z"]}, writes=["h"]))
+            if i % 16 == 15:
+                _clock(deadline, f"layer {l + 1} of {len(net.layers)}, head {i + 1} of {len(W)}")
         sublayers.append(Attention(heads))
+        _clock(deadline, f"layer {l + 1} of {len(net.layers)}")
     T = Transformer(sublayers, layout=L)
     T.conventions["depth_convention"] = {"c": 2, "e": 0}
     return CompiledMaxout(net, box, S, bound, T, nb)

@@ -81,7 +81,7 @@ from .geometry import box_faces, to_fraction, to_q
 from ..canonical import jsonable
 from .tracer import MAX_TRACED_CELLS, NotPiecewiseLinear, TracedCell, TracingContext, UntraceableCode, as_form, trace
 from ..arith.exact import fraction_str, parse_box, parse_positive, parse_exact as parse_exact_num
-from ..errors import InputError, SizeLimitError
+from ..errors import BudgetExhausted, InputError, SizeLimitError
 from ..arith.context import EXACT, ExactContext
 from ..constructions.cpwl_compiler import CompiledCPWL
 from ..constructions.maxout_compiler import CompiledMaxout
@@ -90,7 +90,7 @@ from ..objects.transformer import TIE_RULES, Attention, FeedForward, _winners
 from ..results import Method, Result, Verdict, check_label
 
 __all__ = ["prove_emulation", "AlteredCompiled", "alter_weight", "emulation_stages", "MAX_EXACT_DIM",
-           "DEFAULT_COVER_CELLS", "MAX_TIME_BUDGET", "BudgetExhausted"]
+           "DEFAULT_COVER_CELLS", "MAX_TIME_BUDGET", "BudgetExhausted", "compile_budget_result"]
 
 MAX_EXACT_DIM = 2
 MAX_POLYTOPE_DIM = 6           # d = 3..6: exact polyhedral cells (verify.decide.polytope)
@@ -368,7 +368,7 @@ def _witness_in(cell, diff_at):
     return None
 
 
-def _resolve(target, box, tie, reference, S=None):
+def _resolve(target, box, tie, reference, S=None, deadline=None):
     if not isinstance(tie, str):
         raise InputError("tie", f"must be one of average, first, both, got {type(tie).__name__} {tie!r}")
     if tie == "both":
@@ -402,7 +402,7 @@ def _resolve(target, box, tie, reference, S=None):
             raise InputError("box", "needed to compile a network (a list of [lo, hi] per input coordinate)")
         from ..constructions.maxout_compiler import compile_maxout
 
-        compiled = compile_maxout(target, box, S=None if S is None else parse_positive(S, "S"))
+        compiled = compile_maxout(target, box, S=None if S is None else parse_positive(S, "S"), deadline=deadline)
     else:
         raise InputError("net_or_compiled", f"expected a MaxoutNetwork, a compiled Transformer or a pair, "
                                             f"got {type(target).__name__}")
@@ -589,6 +589,23 @@ def prove_emulation(net_or_compiled, box=None, tie: str = "both", *, S=None, ref
     return result if label is None else result.with_label(label)
 
 
+def compile_budget_result(net, box, tie, claim, stopped: str) -> Result:
+    """INCONCLUSIVE: the time budget ran out while ``net`` (a MaxoutNetwork) was compiled for ``box``, before any
+    cell was decided (``evidence["partial"]``: no cell proved, covered fraction 0).  ``stopped``: where (the
+    message of :class:`verify.errors.BudgetExhausted`)."""
+    bx = parse_box([list(iv) for iv in box] if isinstance(box, tuple) else box, dim=net.input_dim)
+    params = {"box": [list(iv) for iv in bx], "tie": tie, "input_dim": len(bx)}
+    spec = spec_network(net)
+    if spec is not None:
+        params["network"] = spec
+    partial = {"cells_proved": 0, "open_cells_proved": 0, "covered_fraction": Fraction(0), "stopped": stopped,
+               "budget": "time_budget", "while": "compiling"}
+    return _result(claim, Verdict.INCONCLUSIVE, STATEMENT,
+                   {"summary": f"{stopped}; no cell decided"},
+                   params, {"tie_rules": list(TIE_RULES) if tie == "both" else [tie], "attention": "hardmax"},
+                   {"partial": partial})
+
+
 def _check_budget(time_budget):
     """``time_budget`` as a float number of seconds in (0, MAX_TIME_BUDGET], or None."""
     if time_budget is None:
@@ -600,10 +617,6 @@ def _check_budget(time_budget):
     if not 0 < t <= MAX_TIME_BUDGET:
         raise InputError("time_budget", f"must be in (0, {MAX_TIME_BUDGET}] seconds, got {time_budget!r}")
     return t
-
-
-class BudgetExhausted(SizeLimitError):
-    """The time budget of a decomposition ran out (raised inside the traced stages, caught here)."""
 
 
 def _guarded_stages(stages, deadline, progress, finished):
@@ -665,7 +678,10 @@ def _prove_emulation(net_or_compiled, box, tie, S, reference, claim, max_cells, 
         raise InputError("samples", f"must be an integer in [1, 100000], got {samples!r}")
     if formula not in (None, "R4", "R8"):
         raise InputError("formula", f"must be None, 'R4' or 'R8', got {formula!r}")
-    ref, target, bx, rules = _resolve(net_or_compiled, box, tie, reference, S)
+    try:
+        ref, target, bx, rules = _resolve(net_or_compiled, box, tie, reference, S, deadline)
+    except BudgetExhausted as exc:      # the budget ran out while compiling a bare MaxoutNetwork
+        return compile_budget_result(net_or_compiled, box, tie, claim, exc.problem)
     d = len(bx)
     spec = spec_network(network if network is not None else ref)
     T_json = transformer_json(target, d)

@@ -25,16 +25,26 @@ pass affine forms in x instead of numbers (default ``ops=EXACT``: exact Fraction
 from __future__ import annotations
 
 import numbers
+import time
 from fractions import Fraction
 from typing import Any, Sequence
+
+from gmpy2 import mpq
 
 from ..arith.context import EXACT, Context
 from ..arith.exact import MAX_BOX_DIM, fraction_str, parse_box, parse_exact, plain
 from ..arith.exact import is_list as _is_list
-from ..errors import InputError, InputTypeError, SizeLimitError, reject_unknown_keys
+from ..errors import BudgetExhausted, InputError, InputTypeError, SizeLimitError, reject_unknown_keys
 
 __all__ = ["MaxoutNetwork", "parse_box", "coerce_input", "MAX_DEPTH", "MAX_WIDTH", "MAX_RANK", "MAX_INPUT_DIM",
            "MAX_OUTPUT_DIM"]
+
+
+
+def _as_fraction(q) -> Fraction:
+    """An exact gmpy2 mpq as a Fraction (the same rational)."""
+    return Fraction(int(q.numerator), int(q.denominator))
+
 
 # documented size limits (refused up front)
 MAX_DEPTH = 64
@@ -267,24 +277,26 @@ class MaxoutNetwork:
     __call__ = evaluate
 
     # -- bounds over a box ----------------------------------------------------------------------
-    def interval_bounds(self, box) -> dict:
+    def interval_bounds(self, box, *, deadline=None) -> dict:
         """Exact interval propagation over a box: enclosures of every piece and every unit.
 
-        Returns ``{"pieces": [per layer: [[(lo, hi) per piece] per unit]], "units": [...], "S": sup |piece|}``.
-        Each piece is enclosed by interval arithmetic on its input enclosure, and max acts endpoint-wise.
-        """
+        Returns ``{"pieces": [per layer: [[(lo, hi) per piece] per unit]], "units": [...], "S": sup |piece|}``
+        (Fractions).  Each piece is enclosed by interval arithmetic on its input enclosure, and max acts
+        endpoint-wise.  The sums run in gmpy2 ``mpq`` (exact rationals, the same values as Fraction arithmetic).
+        ``deadline``: a ``time.monotonic()`` value checked after each layer; past it
+        :class:`verify.errors.BudgetExhausted` is raised."""
         if not _is_box(box) or len(box) != self.input_dim:
             box = parse_box([list(iv) for iv in box] if _is_box(box) else box, dim=self.input_dim)
-        enc = list(box)
+        enc = [(mpq(a), mpq(z)) for a, z in box]
         pieces_all, units_all = [], []
-        S = Fraction(0)
-        for W, b in self.layers:
+        S = mpq(0)
+        for l, (W, b) in enumerate(self.layers):
             pl, ul = [], []
             for Wi, bi in zip(W, b):
                 pe = []
                 for w, bij in zip(Wi, bi):
-                    lo = hi = bij
-                    for c, (a, z) in zip(w, enc):
+                    lo = hi = mpq(bij)
+                    for c, (a, z) in zip(map(mpq, w), enc):
                         if c >= 0:
                             lo += c * a
                             hi += c * z
@@ -293,12 +305,17 @@ class MaxoutNetwork:
                             hi += c * a
                     pe.append((lo, hi))
                     S = max(S, abs(lo), abs(hi))
-                pl.append(tuple(pe))
+                pl.append(pe)
                 ul.append((max(p[0] for p in pe), max(p[1] for p in pe)))
-            pieces_all.append(tuple(pl))
-            units_all.append(tuple(ul))
+            pieces_all.append(pl)
+            units_all.append(ul)
             enc = ul
-        return {"pieces": tuple(pieces_all), "units": tuple(units_all), "S": S}
+            if deadline is not None and time.monotonic() > deadline:
+                raise BudgetExhausted("time_budget", f"the time budget ran out while bounding the pieces "
+                                                     f"(layer {l + 1} of {len(self.layers)})")
+        F = _as_fraction
+        return {"pieces": tuple(tuple(tuple((F(lo), F(hi)) for lo, hi in pe) for pe in pl) for pl in pieces_all),
+                "units": tuple(tuple((F(lo), F(hi)) for lo, hi in ul) for ul in units_all), "S": F(S)}
 
     # -- serialisation --------------------------------------------------------------------------
     def to_dict(self) -> dict:

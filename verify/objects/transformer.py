@@ -84,7 +84,26 @@ def _matrix(rows, field: str, *, n_rows=None, n_cols=None, allow_float=False, ma
         want = n_cols if n_cols is not None else len(out[0]) if out else None
         if want is not None and len(row) != want:
             raise InputError(f"{field}[{i}]", f"expected {want} columns, got {len(row)}")
-        out.append(tuple(parse_exact(v, f"{field}[{i}][{j}]", allow_float=allow_float) for j, v in enumerate(row)))
+        out.append(_row(row, field, i, allow_float))
+    return tuple(out)
+
+
+_SMALL = 16
+_SMALL_FRACTIONS = tuple(Fraction(v) for v in range(-_SMALL, _SMALL + 1))   # shared: Fractions are immutable
+
+
+def _row(row, field: str, i: int, allow_float: bool) -> tuple:
+    """``tuple(parse_exact(v) for v in row)``, with the two commonest entries of compiled weights (a Fraction,
+    returned as it is; a small int, as a shared Fraction) taken without the parser: the same values."""
+    out = []
+    for j, v in enumerate(row):
+        t = type(v)
+        if t is Fraction:
+            out.append(v)
+        elif t is int and -_SMALL <= v <= _SMALL:
+            out.append(_SMALL_FRACTIONS[v + _SMALL])
+        else:
+            out.append(parse_exact(v, f"{field}[{i}][{j}]", allow_float=allow_float))
     return tuple(out)
 
 
@@ -98,7 +117,7 @@ def _vector(vals, field: str, n: int, allow_float=False) -> tuple:
 
 
 def _sparse(row) -> tuple:
-    return tuple((i, c) for i, c in enumerate(row) if c != 0)
+    return tuple((i, c) for i, c in enumerate(row) if c)       # parsed rows: Fractions (c != 0 iff bool(c))
 
 
 def _nnz(mat) -> int:
