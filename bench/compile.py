@@ -1,0 +1,92 @@
+"""CPU seconds of ``compile_maxout`` on a base commit and on the current code, side by side in one run: each round
+compiles every listed network once per tree (the base tree from ``git archive``, the current checkout) in a fresh
+subprocess, alternating, imports not timed; medians over the rounds and their ratio are printed, and the compiled
+Transformers' recorded weights (``transformer_json``, canonical JSON) and the bound S must hash the same on both
+sides.
+
+    python3 bench/compile.py                          # base 26d8554 (before the compile speed-up), 3 rounds
+    python3 bench/compile.py --base REV --rounds 5
+
+The networks are bench/polytope.py's seeded ReLU networks (``relu_spec``): 6 x 50 in d = 5 (the size of the
+standard public benchmark networks) and 8 x 200 in d = 2.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BASE = "26d8554"
+NETWORKS = [(1, 5, [50] * 6), (1, 2, [200] * 8)]
+_CHILD = r"""
+import hashlib, json, random, sys, time
+from fractions import Fraction
+from verify.canonical import canonical_dumps
+from verify.constructions.maxout_compiler import compile_maxout
+from verify.decide.emulation import transformer_json
+from verify.objects.maxout import MaxoutNetwork
+def relu_spec(seed, d, widths):      # bench/polytope.py's generator (not imported: it puts this checkout first)
+    rng = random.Random(seed)
+    layers, n_in = [], d
+    for w in widths:
+        W = [[[str(Fraction(rng.randint(-8, 8), rng.randint(1, 4))) for _ in range(n_in)], ["0"] * n_in]
+             for _ in range(w)]
+        b = [[str(Fraction(rng.randint(-4, 4), rng.randint(1, 4))), "0"] for _ in range(w)]
+        layers.append({"W": W, "b": b})
+        n_in = w
+    return {"layers": layers}
+import verify
+assert verify.__file__.startswith(sys.argv[3]), verify.__file__    # the tree under test, not another checkout
+out = []
+for seed, d, widths in json.loads(sys.argv[2]):
+    net = MaxoutNetwork.from_dict(relu_spec(seed, d, widths))
+    t = time.process_time()
+    c = compile_maxout(net, [["-1", "1"]] * d)
+    dt = time.process_time() - t
+    h = hashlib.sha256((canonical_dumps(transformer_json(c, d)) + str(c.S)).encode()).hexdigest()
+    out.append([dt, h])
+print(json.dumps(out))
+"""
+
+
+def _child(root: str) -> list:
+    out = subprocess.run([sys.executable, "-c", _CHILD, ROOT, json.dumps(NETWORKS), root], cwd=root,
+                         env=dict(os.environ, PYTHONPATH=root), capture_output=True, text=True, check=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def main(argv) -> int:
+    base, rounds = BASE, 3
+    it = iter(argv)
+    for a in it:
+        if a == "--base":
+            base = next(it)
+        elif a == "--rounds":
+            rounds = int(next(it))
+        else:
+            raise SystemExit(f"unknown argument {a!r}")
+    runs = {0: [], 1: []}
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(["git", "-C", ROOT, "archive", base, "verify"], capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+        for r in range(rounds):
+            for side in ((0, 1) if r % 2 == 0 else (1, 0)):
+                runs[side].append(_child(tmp if side == 0 else ROOT))
+    print(f"compile_maxout, CPU seconds, medians of {rounds} (base {base} / current)")
+    print(f"{'network':>16} {'base s':>8} {'current s':>9} {'ratio':>6}  same weights")
+    for k, (seed, d, widths) in enumerate(NETWORKS):
+        b = statistics.median(run[k][0] for run in runs[0])
+        a = statistics.median(run[k][0] for run in runs[1])
+        same = len({run[k][1] for side in runs.values() for run in side}) == 1
+        name = f"d={d} {len(widths)}x{widths[0]}"
+        print(f"{name:>16} {b:8.2f} {a:9.2f} {b / a:5.2f}x  {'yes' if same else 'NO'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
