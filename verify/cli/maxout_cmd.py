@@ -18,8 +18,9 @@ whatever the verdict (``--expect proved`` makes any other verdict exit 1), 2 on 
 :mod:`verify.cli.conventions`.
 Budgets, not caps: no depth, rank or width is refused beyond the network's own limits
 (docs/paper1-objects.md); ``--time-budget`` and ``--max-cells`` (default 50,000 cells, at most 2,000,000) end a
-long run in INCONCLUSIVE with the partial coverage (cells finished, fraction of the box), never a hang.  Exact
-proof for d <= 2 free inputs (docs/conventions.md, Budgets and guards).
+long run in INCONCLUSIVE with the partial coverage (cells finished, fraction of the box), never a hang; the budget
+counts the compile (its clock starts after FILE is read).  Exact proof for d <= 6 free inputs (d >= 3 by exact
+polyhedral cells, docs/regions.md "Polyhedral cells in any dimension"; docs/conventions.md, Budgets and guards).
 """
 
 from __future__ import annotations
@@ -27,8 +28,8 @@ from __future__ import annotations
 HELP = "compile a maxout network to a hardmax Transformer and prove equality on the whole box (T6)"
 
 EXIT_NOTES = ("exit status: 0 whenever a verdict is printed: PROVED (equal on the whole box), REFUTED (an exact "
-              "witness where they differ) and INCONCLUSIVE (a budget ran out: the part proved; d >= 3: sampled "
-              "evidence only) are all answers. With "
+              "witness where they differ) and INCONCLUSIVE (a budget ran out: the part proved; d > 6 free inputs: "
+              "sampled evidence only) are all answers. With "
               "--expect VERDICT: 1 when the verdict is another (--expect proved is the former behaviour). SPEC "
               "format: docs/paper1-objects.md, Command line; the construction R4: docs/paper1.md.")
 
