@@ -423,6 +423,12 @@ def check_region_count(spec, box, kind: str = "pieces", expected: int | None = N
         from ..decide.polytope import MAX_DIM, prove_activation_count
 
         return prove_activation_count(net.to_dict(), parse_box(box, net.input_dim, max_dim=MAX_DIM), expected)
+    if net.input_dim >= 3 and kind == "pieces":          # polyhedral cells, merges, separations (regions-polytope-pieces)
+        from ..arith.exact import parse_box
+        from ..decide.polytope import MAX_DIM
+        from ..decide.polytope_pieces import prove_pieces_count
+
+        return prove_pieces_count(net.to_dict(), parse_box(box, net.input_dim, max_dim=MAX_DIM), expected)
     rc = count_regions(net, box, kind=kind, tie=tie, include_regions=False)
     if rc.complete and rc.count <= 2000:      # the regions are evidence up to 2000 of them: list them
         rc = count_regions(net, box, kind=kind, tie=tie)
