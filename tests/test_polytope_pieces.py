@@ -174,6 +174,27 @@ def test_float_lp_brute_force():
     assert pieces < regions
 
 
+# |x1| + |x2| - |x1 + x2| (x3 padding): 0 on the quadrants x1, x2 > 0 and x1, x2 < 0, which meet in the line
+# x1 = x2 = 0 only (codimension 2): 6 regions, 5 maps, 6 pieces; the separation has sum y c = 0, rank 2
+CORNERS = relu_net([([1, 0, 0], 0), ([-1, 0, 0], 0), ([0, 1, 0], 0), ([0, -1, 0], 0), ([1, 1, 0], 0),
+                    ([-1, -1, 0], 0)], [1, 1, 1, 1, -1, -1])
+
+
+def test_codimension_two_separation():
+    r = prove_pieces_count(CORNERS, CUBE)
+    assert r.verdict.value == "proved" and r.parameters["count"] == 6
+    assert (r.evidence["maps"], len(r.certificate["separations"])) == (5, 1)
+    assert "6 pieces (6 activation regions, 5 maps, 1 separations" in _check(r)
+    a, b, y = r.certificate["separations"][0]
+    forged = json.loads(r.to_json())
+    # x1 >= 0 on one region's closure and -x1 >= 0 on the other's: sum 0, but rank 1 (the plane x1 = 0 is
+    # not of dimension d - 2)
+    forms = [i for i, _ in y]
+    forged["certificate"]["separations"] = [[a, b, [[forms[0], "1"], [forms[len(forms) // 2], "1"]]]]
+    with pytest.raises(kernel.Rejected, match="rank < 2"):
+        kernel.check(forged)
+
+
 # -- forged certificates -----------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def ident():
