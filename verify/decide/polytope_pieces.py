@@ -9,8 +9,8 @@ Algorithm
    (:func:`verify.kernel.regions.region_forms`).  Regions are grouped by map: pieces >= number of maps.
 2. Merges: for two leaves of different regions with the same map, each constraint h of one leaf whose
    negation (up to a positive factor) is a constraint of the other is tried: an exact point x with h(x) = 0 and
-   every other constraint of both leaves > 0 (:func:`verify.decide.polytope.find_point` on {h = 0}; multiples of
-   h left out).  A point found joins the two regions (union-find; leaves in leaf order, pairs already joined
+   every other constraint of both leaves > 0 (the Chebyshev LP of :func:`verify.decide.polytope.find_point` on
+   {h = 0}, rounded and checked exactly; multiples of h left out).  A point found joins the two regions (union-find; leaves in leaf order, pairs already joined
    skipped), so each certificate holds a spanning forest of merges.
 3. Separations, only for a map whose regions stay in two or more components: for every pair of its regions in
    different components, one HiGHS LP over y >= 0 on the closed constraints of both regions (the closed box and
@@ -47,8 +47,8 @@ from scipy.optimize import linprog
 from ..kernel import _cells as KC
 from ..kernel import _poly as KP
 from ..kernel import regions as KR
-from .polytope import (DEFAULT_MAX_CELLS, DEFAULT_TIME_BUDGET, MAX_DIM, POOL, Stuck, _eval_pattern, _open_box_root,
-                       find_point, search, strip)
+from .polytope import (_DENS as _PDENS, DEFAULT_MAX_CELLS, DEFAULT_TIME_BUDGET, MAX_DIM, POOL, Stuck, _eval_pattern,
+                       _limit, _lp, _open_box_root, _parametrise, search, strip)
 
 __all__ = ["pieces_search", "prove_pieces_count", "CONVENTIONS", "MAX_DIM"]
 
@@ -61,6 +61,29 @@ _DENS = (2 ** 10, 2 ** 20, 2 ** 32)
 def _s(q) -> str:
     q = mpq(q)
     return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+
+
+def _merge_point(h, rows, others, d):
+    """An exact point x with h(x) = 0 and g(x) > 0 for every g in ``others`` (float rows ``rows``), or None: the
+    Chebyshev LP of :func:`verify.decide.polytope.find_point` on {h = 0}, its optimum rounded on the free
+    coordinates of the exact parametrisation of h = 0 and checked exactly; no emptiness certificate is needed
+    (a pair without a point is simply not merged)."""
+    Gl, G0 = rows[:, 1:], rows[:, 0]
+    norms = np.linalg.norm(Gl, axis=1)
+    A_ub = np.hstack([-Gl, norms[:, None]])
+    c = np.zeros(d + 1)
+    c[-1] = -1.0
+    hf = np.array([float(v) for v in h])
+    ok, fun, xv, _ = _lp(c, A_ub, G0, np.r_[hf[1:], 0.0][None, :], np.array([-hf[0]]), ub_last=1.0)
+    if not ok or -fun <= 1e-9:
+        return None
+    free, x_of = _parametrise([h], d)
+    xs = xv[:d]
+    for den in _PDENS:
+        x = x_of([_limit(xs[k], den) for k in free])
+        if all(KP._at(g, x) > 0 for g in others):
+            return tuple(x)
+    return None
 
 
 def _leaves_in_kernel_order(tree) -> list:
@@ -190,11 +213,12 @@ def pieces_search(network: dict, bx, *, max_cells: int = DEFAULT_MAX_CELLS, time
     # merges: leaves of shared maps, indexed by the norm keys of their constraints
     multi = {m for m, rs in groups.items() if len(rs) > 1}
     index: dict = {}
-    keys = {}
+    keys, frows = {}, {}
     for a, (G, _) in enumerate(leaves):
         if rmap[region[a]] not in multi:
             continue
         ks = keys[a] = [KP.norm_key(g) for g in G]
+        frows[a] = np.array([[float(c) for c in g] for g in G])
         for i in range(2 * d, len(G)):
             index.setdefault(ks[i], []).append((a, i))
     merges = []
@@ -205,13 +229,13 @@ def pieces_search(network: dict, bx, *, max_cells: int = DEFAULT_MAX_CELLS, time
                 if b <= a or rmap[region[a]] != rmap[region[b]] or find(region[a]) == find(region[b]):
                     continue
                 Gb, kb = leaves[b][0], keys[b]
-                others = [g for k, g in enumerate(Ga) if k != i and ka[k] != ka[i]] + \
-                         [g for k, g in enumerate(Gb) if k != j and kb[k] != kb[j]]
-                try:
-                    x = find_point([Ga[i]], others, d)
-                except Stuck:
-                    continue
-                if isinstance(x, dict) or KP._at(Ga[i], x) != 0 or any(KP._at(g, x) <= 0 for g in others):
+                # the other constraints of both leaves (multiples of h left out; b's repeats of a's dropped)
+                sa = [k for k in range(len(Ga)) if ka[k] != ka[i]]
+                have = set(Ga[k] for k in sa)
+                sb = [k for k in range(len(Gb)) if kb[k] != kb[j] and Gb[k] not in have]
+                others = [Ga[k] for k in sa] + [Gb[k] for k in sb]
+                x = _merge_point(Ga[i], np.vstack([frows[a][sa], frows[b][sb]]), others, d)
+                if x is None:
                     continue
                 merges.append([a, i, b, j, [_s(v) for v in x]])
                 parent[find(region[a])] = find(region[b])
@@ -244,7 +268,7 @@ def pieces_search(network: dict, bx, *, max_cells: int = DEFAULT_MAX_CELLS, time
     if exact is not None:
         reason = None
     info.update(regions=len(rpat), maps=n_maps, components=n_comps, exact=exact, merges=merges,
-                separations=seps if exact is not None else seps, pairs=len(pairs), reason=reason)
+                separations=seps, pairs=len(pairs), reason=reason)
     return info
 
 
