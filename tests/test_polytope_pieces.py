@@ -268,6 +268,17 @@ def test_merge_of_different_maps_rejected(hat):
     _rejected(r)
 
 
+def test_cli_counts_pieces_in_three_dimensions(tmp_path, capsys):
+    from verify.cli import main
+
+    net, out = tmp_path / "net.json", tmp_path / "out.json"
+    net.write_text(json.dumps(IDENT))
+    assert main(["regions", str(net), "--box=-1:1,-1:1,-1:1", "--kind", "pieces", "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "2 activation regions, 1 piece" in text and "regions-polytope-pieces certificate" in text
+    assert kernel.check(json.loads(out.read_text())).startswith("regions-polytope-pieces: 1 pieces")
+
+
 def test_activation_budget_names_its_field():
     """Regression: the d >= 3 activation count raised SizeLimitError with one argument (a TypeError)."""
     with pytest.raises(SizeLimitError) as exc:

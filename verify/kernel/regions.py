@@ -49,7 +49,8 @@ PROVED / REFUTED of each kind (the polarity is fixed by the kind):
 * ``regions-polytope-pieces`` / ``regions-polytope-pieces-miscount``: the same for linear pieces, d = 1..6: the
   activation split tree, merge points joining same-map regions across a shared facet, and (when a map's
   regions stay in several components) separations proving that their closures meet in dimension <= d - 2
-  (:func:`_check_pieces`; docs/regions.md, "Pieces in d >= 3").
+  (:func:`_check_pieces`; docs/regions.md, "Pieces in d >= 3").  Bounds: the tree's (:mod:`verify.kernel._poly`),
+  at most one merge per leaf and :data:`MAX_SEPARATIONS` separations.
 * ``token-shift`` / ``token-shift-witness`` (T4): see :func:`_check_token_shift` and :func:`_check_shift_witness`.
 
 Trusted here beyond the kernel core: gmpy2 ``mpq`` (exact rationals of the 1-D sweep).
