@@ -284,3 +284,21 @@ def test_activation_budget_names_its_field():
     with pytest.raises(SizeLimitError) as exc:
         count_regions(MaxoutNetwork.from_dict(_random_net(7)), CUBE, kind="activation", max_regions=1)
     assert exc.value.field == "max_regions"
+
+
+def test_time_budget_ends_the_merges(monkeypatch):
+    """A budget spent after the tree leaves the merges undone: the count is only bounded (1..2), never PROVED."""
+    import verify.decide.polytope_pieces as PP
+
+    real = PP.search
+
+    def slow_search(*a, **kw):
+        info = real(*a, **kw)
+        import time
+        time.sleep(0.1)
+        return info
+
+    monkeypatch.setattr(PP, "search", slow_search)
+    r = prove_pieces_count(IDENT, CUBE, 1, time_budget=0.05)
+    assert r.verdict.value == "inconclusive" and "merges" in r.certificate["summary"]
+    assert prove_pieces_count(IDENT, CUBE, 3, time_budget=0.05).verdict.value == "refuted"

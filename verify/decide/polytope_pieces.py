@@ -29,7 +29,9 @@ never follows from it; REFUTED only when the claimed count lies outside those bo
 
 Limits
 ------
-Input dimension 1..6 (as :mod:`verify.decide.polytope`, whose ``max_cells`` and ``time_budget`` apply); at
+Input dimension 1..6 (as :mod:`verify.decide.polytope`, whose ``max_cells`` and ``time_budget`` apply; the
+time budget also ends the merges and the separations, leaving the count between its bounds); one LP per
+candidate pair of leaves for the merges (pairs of different final pieces on one hyperplane all cost theirs); at
 most ``max_pairs`` (default :data:`verify.kernel.regions.MAX_SEPARATIONS`) same-map pairs needing a
 separation, above which the count is INCONCLUSIVE with the bounds; a separation LP whose support does not
 round to an exact certificate leaves the count INCONCLUSIVE (or REFUTED by the bounds).
@@ -221,8 +223,11 @@ def pieces_search(network: dict, bx, *, max_cells: int = DEFAULT_MAX_CELLS, time
         frows[a] = np.array([[float(c) for c in g] for g in G])
         for i in range(2 * d, len(G)):
             index.setdefault(ks[i], []).append((a, i))
-    merges = []
+    merges, late = [], False
     for a in sorted(keys):
+        if time.monotonic() - t0 > time_budget:
+            late = True
+            break
         Ga, ka = leaves[a][0], keys[a]
         for i in range(2 * d, len(Ga)):
             for b, j in index.get(tuple(-c for c in ka[i]), ()):
@@ -250,7 +255,9 @@ def pieces_search(network: dict, bx, *, max_cells: int = DEFAULT_MAX_CELLS, time
     for a, r in enumerate(region):
         first.setdefault(r, a)
     seps, reason = [], None
-    if len(pairs) > max_pairs:
+    if late:
+        reason = f"time_budget = {time_budget} s spent in the merges"
+    elif len(pairs) > max_pairs:
         reason = f"{len(pairs)} same-map pairs of regions need a separation, more than max_pairs = {max_pairs}"
     else:
         bf = KR.box_forms(bxq)
