@@ -288,17 +288,20 @@ def test_activation_budget_names_its_field():
 
 def test_time_budget_ends_the_merges(monkeypatch):
     """A budget spent after the tree leaves the merges undone: the count is only bounded (1..2), never PROVED."""
+    import types
+
     import verify.decide.polytope_pieces as PP
 
-    real = PP.search
+    def clock():                      # pieces_search's own clock: its start, then far beyond the budget
+        clock.calls += 1
+        return 0.0 if clock.calls == 1 else 100.0
 
-    def slow_search(*a, **kw):
-        info = real(*a, **kw)
-        import time
-        time.sleep(0.1)
-        return info
-
-    monkeypatch.setattr(PP, "search", slow_search)
-    r = prove_pieces_count(IDENT, CUBE, 1, time_budget=0.05)
-    assert r.verdict.value == "inconclusive" and "merges" in r.certificate["summary"]
-    assert prove_pieces_count(IDENT, CUBE, 3, time_budget=0.05).verdict.value == "refuted"
+    for expected, verdict in ((1, "inconclusive"), (3, "refuted")):
+        clock.calls = 0
+        monkeypatch.setattr(PP, "time", types.SimpleNamespace(monotonic=clock))
+        r = prove_pieces_count(IDENT, CUBE, expected, time_budget=10)
+        assert r.verdict.value == verdict
+        if verdict == "inconclusive":
+            assert "time_budget = 10 s spent in the merges" in r.certificate["summary"]
+        else:
+            assert r.certificate["merges"] == [] and _check(r).startswith("regions-polytope-pieces-miscount: 1..2")
