@@ -10,8 +10,9 @@ Algorithm
 2. Merges: for two leaves of different regions with the same map, each constraint h of one leaf whose
    negation (up to a positive factor) is a constraint of the other is tried: an exact point x with h(x) = 0 and
    every other constraint of both leaves > 0 (the Chebyshev LP of :func:`verify.decide.polytope.find_point` on
-   {h = 0}, rounded and checked exactly; multiples of h left out).  A point found joins the two regions (union-find; leaves in leaf order, pairs already joined
-   skipped), so each certificate holds a spanning forest of merges.
+   {h = 0}, rounded and checked exactly; multiples of h left out).  A point found joins the two regions
+   (union-find; leaves in leaf order, pairs already joined skipped), so each certificate holds a spanning
+   forest of merges.
 3. Separations, only for a map whose regions stay in two or more components: for every pair of its regions in
    different components, one HiGHS LP over y >= 0 on the closed constraints of both regions (the closed box and
    the region forms >= 0) and the constant form 1, sum y c = 0, maximising the support (z_i <= min(y_i, 1)); the

@@ -66,8 +66,8 @@ from gmpy2 import mpq
 from . import Kind, _cells, _poly
 from ._read import Rejected, bound_statement, box, digest, expect_statement, integer, lst, num, obj, string, tick, vec
 
-__all__ = ["KINDS", "statement", "family_network", "sweep", "MAX_POINTS", "MAX_WORK", "MAX_WORK_2D", "MAX_CELLS_2D", "work_2d",
-           "region_forms", "box_forms", "MAX_SEPARATIONS"]
+__all__ = ["KINDS", "statement", "family_network", "sweep", "MAX_POINTS", "MAX_WORK", "MAX_WORK_2D", "MAX_CELLS_2D",
+           "work_2d", "region_forms", "box_forms", "MAX_SEPARATIONS"]
 
 MAX_POINTS = 70_000         # breakpoints of one 1-D certificate (tent L = 14 needs 16385)
 MAX_WORK = 1_200_000        # points x (weights + pieces) of one 1-D sweep: a few seconds
