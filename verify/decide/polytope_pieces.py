@@ -246,20 +246,27 @@ def pieces_search(network: dict, bx, *, max_cells: int = DEFAULT_MAX_CELLS, time
                 merges.append([a, i, b, j, [_s(v) for v in x]])
                 parent[find(region[a])] = find(region[b])
     n_maps, n_comps = len(groups), len({find(r) for r in range(len(rpat))})
+    n_pairs = 0                    # same-map pairs in different components, counted before any is listed
+    for rs in groups.values():
+        sizes: dict = {}
+        for r in rs:
+            sizes[find(r)] = sizes.get(find(r), 0) + 1
+        n_pairs += (len(rs) ** 2 - sum(k * k for k in sizes.values())) // 2
     pairs = []
-    for m, rs in groups.items():
-        for u in range(len(rs)):
-            for v in range(u + 1, len(rs)):
-                if find(rs[u]) != find(rs[v]):
-                    pairs.append((rs[u], rs[v]))
+    if n_pairs <= max_pairs:
+        for rs in groups.values():
+            for u in range(len(rs)):
+                for v in range(u + 1, len(rs)):
+                    if find(rs[u]) != find(rs[v]):
+                        pairs.append((rs[u], rs[v]))
     first = {}
     for a, r in enumerate(region):
         first.setdefault(r, a)
     seps, reason = [], None
     if late:
         reason = f"time_budget = {time_budget} s spent in the merges"
-    elif len(pairs) > max_pairs:
-        reason = f"{len(pairs)} same-map pairs of regions need a separation, more than max_pairs = {max_pairs}"
+    elif n_pairs > max_pairs:
+        reason = f"{n_pairs} same-map pairs of regions need a separation, more than max_pairs = {max_pairs}"
     else:
         bf = KR.box_forms(bxq)
         for ra, rb in pairs:
@@ -272,11 +279,11 @@ def pieces_search(network: dict, bx, *, max_cells: int = DEFAULT_MAX_CELLS, time
                           f"(leaves {first[ra]} and {first[rb]})")
                 break
             seps.append([first[ra], first[rb], y])
-    exact = n_comps if n_maps == n_comps or (reason is None and len(seps) == len(pairs)) else None
+    exact = n_comps if n_maps == n_comps or (reason is None and len(seps) == n_pairs) else None
     if exact is not None:
         reason = None
     info.update(regions=len(rpat), maps=n_maps, components=n_comps, exact=exact, merges=merges,
-                separations=seps, pairs=len(pairs), reason=reason)
+                separations=seps, pairs=n_pairs, reason=reason)
     return info
 
 
