@@ -114,6 +114,27 @@ def test_agrees_with_the_2d_count_when_x3_is_ignored():
     _check(r)
 
 
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_padded_networks_with_hats_agree_with_2d(seed):
+    """Random 2-D ReLU networks plus a hat (one map on two separated slabs), padded by x3: the same piece count
+    as the 2-D engine, with separations."""
+    rng = random.Random(seed)
+    n = rng.choice([3, 4, 5])
+    rows = [([rng.choice([-1, 0, 1, 1, 2]) for _ in range(2)], f"{rng.randint(-2, 2)}/2") for _ in range(n)]
+    rows = [(w if any(w) else [1, 0], b) for w, b in rows]
+    ro = [rng.choice([-2, -1, 1, 2]) for _ in range(n)]
+    w = [rng.choice([1, -1]), rng.choice([0, 1])]
+    rows += [(w, "0"), (w, "-1/2"), (w, "-1")]
+    ro += [1, -2, 1]
+    if rng.random() < 0.5:
+        ro = [0 if rng.random() < 0.4 else c for c in ro]
+    two = count_regions(MaxoutNetwork.from_dict(relu_net(rows, ro)), [(-1, 2)] * 2, kind="pieces")
+    r = prove_pieces_count(relu_net(rows, ro, d=3), [(-1, 2), (-1, 2), (0, 1)])
+    assert r.verdict.value == "proved" and r.parameters["count"] == two.count
+    assert r.evidence["separations"] >= 1
+    _check(r)
+
+
 def _brute_pieces(rows, ro, bx):
     """Independent float-LP count for a one-layer ReLU network: sign patterns with a Chebyshev ball, their maps,
     and facet adjacency (patterns differing in the units of one hyperplane, whose piece between them has a
