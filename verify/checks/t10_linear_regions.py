@@ -416,7 +416,9 @@ def _skeleton(polys) -> list:
 def check_region_count(spec, box, kind: str = "pieces", expected: int | None = None, tie: str = "average") -> Result:
     """A re-checkable exact count (kernel kinds ``regions-count`` / ``regions-miscount``) of a maxout network
     SPEC on a 1-D or 2-D box: PROVED iff it has exactly ``expected`` regions of ``kind`` (REFUTED otherwise);
-    ``expected=None`` claims the exact count found."""
+    ``expected=None`` claims the exact count found.  Input dimension 3..6: exact polyhedral cells, kinds
+    ``regions-polytope`` (activation) and ``regions-polytope-pieces`` (pieces; docs/regions.md, "Pieces in
+    d >= 3"), each with its ``-miscount`` kind."""
     net = spec if isinstance(spec, MaxoutNetwork) else MaxoutNetwork.from_dict(spec)
     if net.input_dim >= 3 and kind == "activation":      # exact polyhedral cells (kind regions-polytope)
         from ..arith.exact import parse_box
