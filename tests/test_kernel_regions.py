@@ -13,6 +13,7 @@ from verify.checks import t10_linear_regions as T10
 from verify.checks.t4_token_shift import check_token_shift
 from verify.constructions.reference_networks import o2_network
 from verify.decide.polytope import prove_activation_count
+from verify.decide.polytope_pieces import prove_pieces_count
 from verify.kernel import regions as KR
 from verify.kernel._read import Rejected, bound_statement
 
@@ -23,6 +24,11 @@ THREE_LINES = {"layers": [{"W": [[["1", "0"], ["0", "0"]], [["0", "1"], ["0", "0
                "readout": {"W": [["1", "-1", "2"]], "b": ["0"]}}
 TENT2 = {"layers": [{"W": [[["-2"], ["2"]]], "b": [["0", "-2"]]}, {"W": [[["2"], ["-2"]]], "b": [["0", "-2"]]}]}
 SQ = [["-1", "1"], ["-1", "1"]]
+# relu(x1) - relu(-x1) = x1 (2 regions, 1 piece); relu(x1) - 2 relu(x1 - 1/2) + relu(x1 - 1) (0 on two slabs)
+IDENT_2D = {"layers": [{"W": [[["1", "0"], ["0", "0"]], [["-1", "0"], ["0", "0"]]], "b": [["0", "0"], ["0", "0"]]}],
+            "readout": {"W": [["1", "-1"]], "b": ["0"]}}
+HAT_2D = {"layers": [{"W": [[["1", "0"], ["0", "0"]]] * 3, "b": [["0", "0"], ["-1/2", "0"], ["-1", "0"]]}],
+          "readout": {"W": [["1", "-2", "1"]], "b": ["0"]}}
 
 # Paths whose change keeps the Result true and proved (each justified):
 KERNEL_FREE_PATHS = [
@@ -50,6 +56,13 @@ KERNEL_FREE_PATHS = [
     r"^regions-polytope(-miscount)?:certificate\.roots\[\d+\](\.children\[\d\])*\.point\[\d+\]$",
     r"^regions-polytope(-miscount)?:certificate\.roots\[\d+\](\.children\[\d\])*\.signs\[\d+\]\.[yl]"
     r"\[\d+\]\[0\]$",
+    r"^regions-polytope-pieces(-miscount)?:certificate\.roots\[\d+\](\.children\[\d\])*\.point\[\d+\]$",
+    r"^regions-polytope-pieces(-miscount)?:certificate\.roots\[\d+\](\.children\[\d\])*\.signs\[\d+\]\.[yl]"
+    r"\[\d+\]\[0\]$",
+    # regions-polytope-pieces(-miscount): a merge point is any exact point of the shared hyperplane with every
+    # other constraint of both leaves > 0 (Lemma 5 of docs/regions.md, "Pieces in d >= 3"); a coordinate moved
+    # along the hyperplane that keeps those is the same proof.
+    r"^regions-polytope-pieces(-miscount)?:certificate\.merges\[\d+\]\[4\]\[\d+\]$",
 ]
 
 
@@ -89,6 +102,10 @@ def _samples():
         prove_activation_count(THREE_LINES, [(0, 1)] * 2, 2),
         prove_activation_count(THREE_LINES, [(-1, 1)] * 2, 8),          # regions-polytope-miscount
         prove_activation_count(THREE_LINES, [(0, 1)] * 2, 3),
+        prove_pieces_count(IDENT_2D, [(-1, 1)] * 2, 1),                 # regions-polytope-pieces (a merge)
+        prove_pieces_count(HAT_2D, [(-1, 2), (0, 1)], 4),                # (a separation)
+        prove_pieces_count(IDENT_2D, [(-1, 1)] * 2, 2),                 # regions-polytope-pieces-miscount
+        prove_pieces_count(HAT_2D, [(-1, 2), (0, 1)], 3),
     ]
     return tuple(json.dumps(_d(r)) for r in out)
 

@@ -64,7 +64,8 @@ def test_2d_activation_and_plot(tmp_path):
     ({"layers": O2["layers"]}, "--box"),            # no box in the file and no --box option
     ({"layers": O2["layers"], "box": [["1", "0"]]}, "box[0]"),
     ({"layers": O2["layers"], "box": [[0.5, 1]]}, "box[0][0]"),
-    ({"layers": [{"W": [[["1", "1", "1"]]], "b": [["0"]]}], "box": [["0", "1"]] * 3}, "--slice"),   # pieces in 3-D
+    # pieces in 7-D (polyhedral cells stop at d = 6; 3-D pieces are counted, tests/test_polytope_pieces.py)
+    ({"layers": [{"W": [[["1"] * 7]], "b": [["0"]]}], "box": [["0", "1"]] * 7}, "--slice"),
 ])
 def test_bad_input_exit_2_one_line(tmp_path, doc, field):
     p = run_on(tmp_path, doc)

@@ -21,6 +21,19 @@ FOUR_PLANES_2L = {"layers": [{"W": [[["1", "0", "0"], ["0", "0", "0"]], [["0", "
                               "b": [["0", "0"], ["0", "0"], ["0", "0"], ["-1/2", "0"]]},
                              {"W": [[["1", "-1", "1", "-2"], ["0", "0", "0", "0"]]], "b": [["-1/4", "0"]]}]}
 
+# d = 3, linear pieces (kind regions-polytope-pieces; docs/regions.md, "Pieces in d >= 3"): ReLUs on x1 = 0 twice
+# (relu(x1) - relu(-x1) = x1, so the two sides merge), x1 + x2 = 1/2, x2 = -1/3, x1 = x2; x3 is ignored
+# (the 2-D count of the same network agrees, tests/test_polytope_pieces.py)
+MERGE_3D = {"layers": [{"W": [[["1", "0", "0"], ["0", "0", "0"]], [["-1", "0", "0"], ["0", "0", "0"]],
+                              [["1", "1", "0"], ["0", "0", "0"]], [["0", "1", "0"], ["0", "0", "0"]],
+                              [["1", "-1", "0"], ["0", "0", "0"]]],
+                        "b": [["0", "0"], ["0", "0"], ["-1/2", "0"], ["1/3", "0"], ["0", "0"]]}],
+            "readout": {"W": [["1", "-1", "2", "-1", "1"]], "b": ["0"]}}
+# relu(x1) - 2 relu(x1 - 1/2) + relu(x1 - 1): the map 0 on the slabs x1 < 0 and x1 > 1, which share no facet
+HAT_3D = {"layers": [{"W": [[["1", "0", "0"], ["0", "0", "0"]]] * 3, "b": [["0", "0"], ["-1/2", "0"], ["-1", "0"]]}],
+          "readout": {"W": [["1", "-2", "1"]], "b": ["0"]}}
+HAT_BOX = [["-1", "2"], ["0", "1"], ["0", "1"]]
+
 AUDITS = [
     Audit("T10", "tent-L1-14-compiled-L1-5", P, check_tent_counts, {"L_max": 14, "compiled_L_max": 5},
           description="2^L pieces for L = 1..14 (network; kernel-certified by the exact breakpoints); the compiled "
@@ -71,4 +84,16 @@ AUDITS = [
     Audit("T10", "n-3d-four-planes-not-28", R, check_region_count,
           {"spec": FOUR_PLANES_2L, "box": [["-1", "1"]] * 3, "kind": "activation", "expected": 28},
           description="d = 3: a wrong expected count is refuted by the exact count (kind regions-polytope-miscount)"),
+    Audit("T10", "3d-merge-pieces", P, check_region_count,
+          {"spec": MERGE_3D, "box": [["-1", "1"]] * 3, "kind": "pieces", "expected": 7},
+          description="d = 3 pieces: the regions on both sides of x1 = 0 with one map merge across it (exact merge "
+                      "points); 7 pieces of 11 activation regions, as the 2-D count of the network without x3"),
+    Audit("T10", "3d-hat-4-pieces-separated", P, check_region_count,
+          {"spec": HAT_3D, "box": HAT_BOX, "kind": "pieces", "expected": 4},
+          description="d = 3 pieces: the map 0 on two slabs whose closures are disjoint (exact Farkas separation): "
+                      "4 pieces, 3 distinct maps"),
+    Audit("T10", "n-3d-hat-not-3-pieces", R, check_region_count,
+          {"spec": HAT_3D, "box": HAT_BOX, "kind": "pieces", "expected": 3},
+          description="d = 3: counting distinct maps (3) is not counting pieces (4): refuted, kind "
+                      "regions-polytope-pieces-miscount"),
 ]

@@ -416,13 +416,21 @@ def _skeleton(polys) -> list:
 def check_region_count(spec, box, kind: str = "pieces", expected: int | None = None, tie: str = "average") -> Result:
     """A re-checkable exact count (kernel kinds ``regions-count`` / ``regions-miscount``) of a maxout network
     SPEC on a 1-D or 2-D box: PROVED iff it has exactly ``expected`` regions of ``kind`` (REFUTED otherwise);
-    ``expected=None`` claims the exact count found."""
+    ``expected=None`` claims the exact count found.  Input dimension 3..6: exact polyhedral cells, kinds
+    ``regions-polytope`` (activation) and ``regions-polytope-pieces`` (pieces; docs/regions.md, "Pieces in
+    d >= 3"), each with its ``-miscount`` kind."""
     net = spec if isinstance(spec, MaxoutNetwork) else MaxoutNetwork.from_dict(spec)
     if net.input_dim >= 3 and kind == "activation":      # exact polyhedral cells (kind regions-polytope)
         from ..arith.exact import parse_box
         from ..decide.polytope import MAX_DIM, prove_activation_count
 
         return prove_activation_count(net.to_dict(), parse_box(box, net.input_dim, max_dim=MAX_DIM), expected)
+    if net.input_dim >= 3 and kind == "pieces":          # polyhedral cells, merges, separations (regions-polytope-pieces)
+        from ..arith.exact import parse_box
+        from ..decide.polytope import MAX_DIM
+        from ..decide.polytope_pieces import prove_pieces_count
+
+        return prove_pieces_count(net.to_dict(), parse_box(box, net.input_dim, max_dim=MAX_DIM), expected)
     rc = count_regions(net, box, kind=kind, tie=tie, include_regions=False)
     if rc.complete and rc.count <= 2000:      # the regions are evidence up to 2000 of them: list them
         rc = count_regions(net, box, kind=kind, tie=tie)

@@ -1816,11 +1816,30 @@ def _count_polytope(f, box, max_regions):
     try:
         info = activation_search(f.to_dict(), bx, max_cells=max_regions)
     except Stuck as exc:
-        raise SizeLimitError(f"polyhedral cells: {exc}") from None
+        raise SizeLimitError("kind", f"polyhedral cells: {exc}") from None
     if not info["complete"]:
-        raise SizeLimitError(f"polyhedral cells: {info['stopped']}")
+        raise SizeLimitError("max_regions", f"polyhedral cells: {info['stopped']}")
     n = len(set(info["patterns"]))
     return RegionCount("activation", n, bx, len(bx), [], n, None, info["leaves"], "exact polyhedral cells (d >= 3)")
+
+
+def _count_polytope_pieces(f, box, max_regions):
+    """d >= 3, linear pieces: exact polyhedral cells, merges and separations (:mod:`verify.decide.polytope_pieces`)."""
+    from .polytope import MAX_DIM, Stuck
+    from .polytope_pieces import pieces_search
+
+    bx = parse_box(box, f.input_dim, max_dim=MAX_DIM)
+    try:
+        info = pieces_search(f.to_dict(), bx, max_cells=max_regions)
+    except Stuck as exc:
+        raise SizeLimitError("kind", f"polyhedral cells: {exc}") from None
+    if not info["complete"]:
+        raise SizeLimitError("max_regions", f"polyhedral cells: {info['stopped']}")
+    if info["exact"] is None:
+        raise SizeLimitError("kind", f"pieces in d >= 3: between {info['maps']} and {info['components']} "
+                                     f"({info['reason']})")
+    return RegionCount("pieces", info["exact"], bx, len(bx), [], info["regions"], info["exact"], info["leaves"],
+                       "exact polyhedral cells (d >= 3)")
 
 
 def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_regions: int = MAX_REGIONS,
@@ -1855,8 +1874,9 @@ def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_reg
     boxes, their ``coverage`` as a fraction of the box, and the counts on the swept part, of which the 1-D
     counts and the 2-D activation count are lower bounds of the whole); the tracer (objects other than
     maxout networks) sweeps the box at once, so its partial result has coverage 0, and it checks
-    ``max_regions`` only.  Boxes of dimension > 2 are refused except for activation regions of a maxout
-    network (d = 3..6: exact polyhedral cells, docs/regions.md; there ``max_regions`` raises
+    ``max_regions`` only.  Boxes of dimension > 2 are refused except for a maxout network (d = 3..6: exact
+    polyhedral cells, docs/regions.md, activation regions and, with merges and separations, "Pieces in d >= 3";
+    there ``max_regions``, or a pieces count the certificates leave between two bounds, raises
     :class:`~verify.errors.SizeLimitError` and ``time_budget`` is not used); ``method="sweep"`` needs a
     1-D ``MaxoutNetwork``; the tracer's errors propagate for untraceable ``f``.
     """
@@ -1872,6 +1892,8 @@ def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_reg
     deadline = None if time_budget is None else time.monotonic() + time_budget
     if kind == "activation" and isinstance(f, MaxoutNetwork) and f.input_dim >= 3:
         return _count_polytope(f, box, max_regions)
+    if kind == "pieces" and isinstance(f, MaxoutNetwork) and f.input_dim >= 3:
+        return _count_polytope_pieces(f, box, max_regions)
     # regions are counted on a full-dimensional box: lo < hi on every side
     bx = parse_box(box, getattr(f, "input_dim", None), max_dim=2)
     d = len(bx)

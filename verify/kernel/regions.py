@@ -46,6 +46,11 @@ PROVED / REFUTED of each kind (the polarity is fixed by the kind):
   kernel evaluates the network on every leaf (every argmax decided on the whole leaf) and counts the distinct
   patterns.  Each pattern's set is convex with non-empty interior and meets some open leaf, and the leaves
   are dense in the box, so the distinct leaf patterns are exactly the activation regions.
+* ``regions-polytope-pieces`` / ``regions-polytope-pieces-miscount``: the same for linear pieces, d = 1..6: the
+  activation split tree, merge points joining same-map regions across a shared facet, and (when a map's
+  regions stay in several components) separations proving that their closures meet in dimension <= d - 2
+  (:func:`_check_pieces`; docs/regions.md, "Pieces in d >= 3").  Bounds: the tree's (:mod:`verify.kernel._poly`),
+  at most one merge per leaf and :data:`MAX_SEPARATIONS` separations.
 * ``token-shift`` / ``token-shift-witness`` (T4): see :func:`_check_token_shift` and :func:`_check_shift_witness`.
 
 Trusted here beyond the kernel core: gmpy2 ``mpq`` (exact rationals of the 1-D sweep).
@@ -61,7 +66,8 @@ from gmpy2 import mpq
 from . import Kind, _cells, _poly
 from ._read import Rejected, bound_statement, box, digest, expect_statement, integer, lst, num, obj, string, tick, vec
 
-__all__ = ["KINDS", "statement", "family_network", "sweep", "MAX_POINTS", "MAX_WORK", "MAX_WORK_2D", "MAX_CELLS_2D", "work_2d"]
+__all__ = ["KINDS", "statement", "family_network", "sweep", "MAX_POINTS", "MAX_WORK", "MAX_WORK_2D", "MAX_CELLS_2D",
+           "work_2d", "region_forms", "box_forms", "MAX_SEPARATIONS"]
 
 MAX_POINTS = 70_000         # breakpoints of one 1-D certificate (tent L = 14 needs 16385)
 MAX_WORK = 1_200_000        # points x (weights + pieces) of one 1-D sweep: a few seconds
@@ -449,6 +455,187 @@ def _check_polytope(result, proved: bool) -> str:
     return f"{len(patterns)} activation regions ({st['open']} open cells, {st['empty']} empty, {st['nodes']} nodes)"
 
 
+def region_forms(net, pattern, d: int):
+    """The activation region of ``pattern`` (as :func:`_cells.eval_maxout` returns it) from the network alone:
+    ``(strict, out)``.  ``strict``: the forms p_top - p_k (k outside the unit's argmax set, p_top its first
+    member), each > 0 on the region; the region is {open box, every strict form > 0} (the pieces of an argmax
+    set of two or more members differ by the zero form, checked here: an open region has no other ties).
+    ``out``: the output forms (the map of f on the region).  Layer by layer the state is affine under the
+    fixed pattern, so these are the region's exact constraints (docs/regions.md, "Pieces in d >= 3")."""
+    if len(pattern) != len(net["layers"]):
+        raise Rejected("pattern: its length differs from the network's depth")
+    h = _cells.identity(d)
+    strict = []
+    for (W, b), pat in zip(net["layers"], pattern):
+        if len(pat) != len(W):
+            raise Rejected("pattern: a layer's width differs from the network's")
+        new = []
+        for Wi, bi, best in zip(W, b, pat):
+            pieces = [_cells.add(_cells._comb(zip(w, h), d), _cells.const(bij, d)) for w, bij in zip(Wi, bi)]
+            top = pieces[best[0]]
+            for j, pc in enumerate(pieces):
+                tick()
+                diff = _cells.sub(top, pc)
+                if j in best:
+                    if any(diff):
+                        raise Rejected("pattern: a tie between pieces that differ on an open region")
+                else:
+                    strict.append(diff)
+            new.append(top)
+        h = new
+    if net["readout"] is not None:
+        rW, rb = net["readout"]
+        h = [_cells.add(_cells._comb(zip(row, h), d), _cells.const(c, d)) for row, c in zip(rW, rb)]
+    return strict, tuple(tuple(f) for f in h)
+
+
+def box_forms(bx) -> list:
+    """The closed box as forms >= 0, in the order of the open box's root: x_k - lo_k, hi_k - x_k."""
+    d = len(bx)
+    out = []
+    for k, (lo, hi) in enumerate(bx):
+        e = [mpq(0)] * d
+        e[k] = mpq(1)
+        out.append(tuple([-mpq(lo)] + e))
+        out.append(tuple([mpq(hi)] + [-a for a in e]))
+    return out
+
+
+def _rank2(forms) -> bool:
+    """Whether the linear parts of ``forms`` span a space of dimension >= 2 (exact)."""
+    first = next((f[1:] for f in forms if any(f[1:])), None)
+    if first is None:
+        return False
+    k = next(i for i, a in enumerate(first) if a)
+    for f in forms:
+        tick()
+        v = f[1:]
+        if any(first[k] * v[i] != v[k] * first[i] for i in range(len(v))):
+            return True
+    return False
+
+
+def _merge_ok(G, i, x, key) -> bool:
+    """Every constraint of G other than G[i] is > 0 at x or a positive multiple of G[i] (norm key ``key``)."""
+    for k, g in enumerate(G):
+        tick()
+        if k != i and _poly._at(g, x) <= 0 and _poly.norm_key(g) != key:
+            return False
+    return True
+
+
+MAX_SEPARATIONS = 2_000      # same-map pairs of regions in different components that a certificate may separate
+
+
+def _check_pieces(result, proved: bool) -> str:
+    """``regions-polytope-pieces`` / ``-miscount``: the network has / has not exactly ``count`` linear pieces
+    on the box (d = 1..6).  The activation split tree (as ``regions-polytope``) gives the regions (distinct leaf
+    patterns) and their maps (computed here); ``merges`` ``[a, i, b, j, x]`` join the regions of leaves a and b
+    (same map; G_a[i] and -G_b[j] equal up to a positive factor; h = G_a[i] is 0 at x and every other
+    constraint of both leaves is > 0 at x or a positive multiple of its h), leaves of one pattern are one
+    region.  Then #maps <= pieces <= #components.  ``separations`` ``[a, b, y]``: for regions of the same map
+    in different components, y >= 0 over the closed constraints of both regions (recomputed from the network
+    and the patterns: :func:`box_forms` then :func:`region_forms`) with sum y c a constant c0 <= 0, and when
+    c0 = 0 the support's linear parts of rank >= 2 (the closures meet in dimension <= d - 2).  When every such
+    pair is separated, pieces = #components (docs/regions.md, "Pieces in d >= 3", Lemmas 5-7)."""
+    p = obj(result["parameters"], "parameters", required=("network", "box", "kind", "count"))
+    expect_statement(result, _text("polytope", p))
+    bx = box(p["box"], "parameters.box", _poly.MAX_POLY_DIM)
+    string(p["kind"], "parameters.kind", ("pieces",))
+    claimed = integer(p["count"], "parameters.count", 0, 10 ** 9)
+    net = _cells.read_maxout(p["network"], "parameters.network")
+    d = len(bx)
+    if net["input_dim"] != d:
+        raise Rejected(f"parameters.network: input dimension {net['input_dim']}, the box has {d}")
+    cert = _cert(result, ("roots", "merges", "separations"))
+    leaves = []
+
+    def leaf(c):
+        out, pat = _cells.eval_maxout(net, c)
+        leaves.append((c.G, pat, tuple(tuple(f) for f in out)))
+
+    st = _poly.walk(cert["roots"], [_poly.interior_root(bx)], leaf, lower=False)
+    region, pats = [], {}
+    for _, pat, _ in leaves:
+        region.append(pats.setdefault(pat, len(pats)))
+    rpat = list(pats)
+    rmap = [None] * len(rpat)
+    for (_, _, m), r in zip(leaves, region):
+        rmap[r] = m
+    parent = list(range(len(rpat)))
+
+    def find(i):
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    n = len(leaves)
+    for t, m in enumerate(lst(cert["merges"], "certificate.merges", 0, max(n - 1, 0))):
+        f = f"certificate.merges[{t}]"
+        m = lst(m, f, 5, 5)
+        a = integer(m[0], f"{f}[0]", 0, n - 1)
+        b = integer(m[2], f"{f}[2]", 0, n - 1)
+        Ga, Gb = leaves[a][0], leaves[b][0]
+        i = integer(m[1], f"{f}[1]", 0, len(Ga) - 1)
+        j = integer(m[3], f"{f}[3]", 0, len(Gb) - 1)
+        x = [_poly.read_q(c, f"{f}[4][{k}]") for k, c in enumerate(lst(m[4], f"{f}[4]", d, d))]
+        if region[a] == region[b] or rmap[region[a]] != rmap[region[b]]:
+            raise Rejected(f"{f}: the leaves are not of two regions with the same map")
+        ka = _poly.norm_key(Ga[i])
+        kb = _poly.norm_key(Gb[j])
+        if ka != tuple(-c for c in kb):
+            raise Rejected(f"{f}: the two constraints are not opposite")
+        if _poly._at(Ga[i], x) != 0:
+            raise Rejected(f"{f}[4]: the point is not on the shared hyperplane")
+        if not (_merge_ok(Ga, i, x, ka) and _merge_ok(Gb, j, x, kb)):
+            raise Rejected(f"{f}[4]: another constraint of the two leaves is not > 0 at the point")
+        parent[find(region[a])] = find(region[b])
+    groups = {}
+    for r, m in enumerate(rmap):
+        groups.setdefault(m, []).append(r)
+    n_maps, n_comps = len(groups), len({find(r) for r in range(len(rpat))})
+    need = 0
+    for rs in groups.values():
+        sizes = {}
+        for r in rs:
+            sizes[find(r)] = sizes.get(find(r), 0) + 1
+        need += (len(rs) ** 2 - sum(s * s for s in sizes.values())) // 2
+    closed = {}
+
+    def cforms(r):
+        if r not in closed:
+            closed[r] = box_forms(bx) + region_forms(net, rpat[r], d)[0]
+        return closed[r]
+
+    seen = set()
+    for t, sep in enumerate(lst(cert["separations"], "certificate.separations", 0, MAX_SEPARATIONS)):
+        f = f"certificate.separations[{t}]"
+        sep = lst(sep, f, 3, 3)
+        ra = region[integer(sep[0], f"{f}[0]", 0, n - 1)]
+        rb = region[integer(sep[1], f"{f}[1]", 0, n - 1)]
+        pair = (min(ra, rb), max(ra, rb))
+        if rmap[ra] != rmap[rb] or find(ra) == find(rb) or pair in seen:
+            raise Rejected(f"{f}: not a new pair of same-map regions in different components")
+        seen.add(pair)
+        C = cforms(ra) + cforms(rb)
+        y = _poly._sparse(sep[2], f"{f}[2]", len(C), True)
+        s = _poly._combine([(q, C[k]) for k, q in y], d)
+        if any(s[1:]) or s[0] > 0:
+            raise Rejected(f"{f}[2]: sum y c is not a constant <= 0")
+        if s[0] == 0 and not _rank2([C[k] for k, _ in y]):
+            raise Rejected(f"{f}[2]: sum y c = 0 but the forced equalities have rank < 2")
+    exact = n_comps if (n_maps == n_comps or len(seen) == need) else None
+    if proved:
+        if exact != claimed:
+            raise Rejected(f"count: the certificate shows {n_maps}..{n_comps} pieces"
+                           + ("" if exact is None else f" (exactly {exact})") + f", not exactly {claimed}")
+    elif n_maps <= claimed <= n_comps and (exact is None or exact == claimed):
+        raise Rejected(f"count: the certificate shows {n_maps}..{n_comps} pieces, which does not exclude {claimed}")
+    return (f"{exact if exact is not None else f'{n_maps}..{n_comps}'} pieces ({len(rpat)} activation regions, "
+            f"{n_maps} maps, {len(seen)} separations; {st['open']} open cells, {st['nodes']} nodes)")
+
+
 def _counts(fam, q, L, points):
     layers, ro = family_network(fam, q, L)
     return {l + 1: pieces for l, (_, pieces) in enumerate(_count_1d(layers, ro, points, mpq(0), mpq(1), True))}
@@ -673,6 +860,8 @@ KINDS = {
     "regions-miscount": Kind(_T, "refuted", _E, lambda r: _check_count(r, False)),
     "regions-polytope": Kind(_T, "proved", _E, lambda r: _check_polytope(r, True)),
     "regions-polytope-miscount": Kind(_T, "refuted", _E, lambda r: _check_polytope(r, False)),
+    "regions-polytope-pieces": Kind(_T, "proved", _E, lambda r: _check_pieces(r, True)),
+    "regions-polytope-pieces-miscount": Kind(_T, "refuted", _E, lambda r: _check_pieces(r, False)),
     "regions-family": Kind(_T, "proved", _E, _check_family),
     "regions-depth-bound": Kind(_T, "proved", _E, lambda r: _check_depth(r, True)),
     "regions-depth-miss": Kind(_T, "refuted", _E, lambda r: _check_depth(r, False)),
