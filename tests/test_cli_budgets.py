@@ -169,8 +169,14 @@ def test_json_spec_slices_and_the_slice_hint(capsys, tmp_path):
     assert code == 0 and "T6 PROVED" in out
     five = tmp_path / "five.nnet"
     five.write_text(gen.nnet_text([5, 2, 1], seed=0))
+    # formerly refused ("--slice: the network has 5 inputs"): pieces are now counted exactly up to d = 6
     code, out, err, _ = _cli(capsys, "regions", five)
-    assert code == 2 and err.startswith("error: --slice: the network has 5 inputs"), err
+    assert code == 0 and "region" in out and "exact polyhedral cells (d >= 3)" in out, err
+    seven = tmp_path / "seven.nnet"
+    seven.write_text(gen.nnet_text([7, 2, 1], seed=0))
+    code, out, err, _ = _cli(capsys, "regions", seven)
+    assert code == 2 and err.startswith("error: --slice: the network has 7 inputs"), err
+    assert "a slice of at most 6 inputs" in err
 
 
 def _wide_spec(tmp_path, widths=(40, 40, 40), d=2, seed=7):

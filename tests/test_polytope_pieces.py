@@ -326,3 +326,21 @@ def test_time_budget_ends_the_merges(monkeypatch):
             assert "time_budget = 10 s spent in the merges" in r.certificate["summary"]
         else:
             assert r.certificate["merges"] == [] and _check(r).startswith("regions-polytope-pieces-miscount: 1..2")
+
+
+def test_cli_bounds_that_do_not_meet_are_inconclusive_not_bad_input(tmp_path, capsys, monkeypatch):
+    """Regression: a pieces count left between its bounds (no separation allowed here) raised
+    SizeLimitError("kind"), and `verify regions` exited 2 as if the input were bad; it is INCONCLUSIVE."""
+    import verify.decide.polytope_pieces as PP
+    from verify.cli import main
+
+    search = PP.pieces_search
+    monkeypatch.setattr(PP, "pieces_search", lambda *a, **k: search(*a, **{**k, "max_pairs": 0}))
+    with pytest.raises(SizeLimitError) as exc:
+        count_regions(MaxoutNetwork.from_dict(HAT), HAT_BOX, kind="pieces")
+    assert exc.value.field == "max_pairs" and "between 3 and 4" in exc.value.problem
+    net = tmp_path / "hat.json"
+    net.write_text(json.dumps(HAT))
+    assert main(["regions", str(net), "--box=-1:2,0:1,0:1", "--kind", "pieces"]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("T10 INCONCLUSIVE: no exact count: max_pairs: pieces in d >= 3: between 3 and 4") and not err

@@ -210,9 +210,9 @@ def run(args) -> int:
             except SizeLimitError as exc:
                 if exc.field == "box" and net.input_dim > 2:
                     raise SizeLimitError("--slice", f"the network has {net.input_dim} inputs: {exc.problem}; count "
-                                                    "a 1-D or 2-D slice (--slice I,J --fix K=V,...), or activation "
-                                                    "regions in any dimension (--kind activation)") from None
-                if exc.field not in ("max_regions", "time_budget"):
+                                                    "a slice of at most 6 inputs (--slice I,J,... --fix K=V,...): "
+                                                    "exact counts of both kinds up to d = 6") from None
+                if exc.field not in ("max_regions", "time_budget", "max_pairs", "exact_certificate"):
                     raise
                 progress.close()
                 return _inconclusive(args, net, box, str(exc))

@@ -1815,8 +1815,8 @@ def _count_polytope(f, box, max_regions):
     bx = parse_box(box, f.input_dim, max_dim=MAX_DIM)
     try:
         info = activation_search(f.to_dict(), bx, max_cells=max_regions)
-    except Stuck as exc:
-        raise SizeLimitError("kind", f"polyhedral cells: {exc}") from None
+    except Stuck as exc:        # no exact certificate found: undecided, not bad input
+        raise SizeLimitError("exact_certificate", f"polyhedral cells: {exc}") from None
     if not info["complete"]:
         raise SizeLimitError("max_regions", f"polyhedral cells: {info['stopped']}")
     n = len(set(info["patterns"]))
@@ -1831,13 +1831,13 @@ def _count_polytope_pieces(f, box, max_regions):
     bx = parse_box(box, f.input_dim, max_dim=MAX_DIM)
     try:
         info = pieces_search(f.to_dict(), bx, max_cells=max_regions)
-    except Stuck as exc:
-        raise SizeLimitError("kind", f"polyhedral cells: {exc}") from None
+    except Stuck as exc:        # no exact certificate found: undecided, not bad input
+        raise SizeLimitError("exact_certificate", f"polyhedral cells: {exc}") from None
     if not info["complete"]:
         raise SizeLimitError("max_regions", f"polyhedral cells: {info['stopped']}")
-    if info["exact"] is None:
-        raise SizeLimitError("kind", f"pieces in d >= 3: between {info['maps']} and {info['components']} "
-                                     f"({info['reason']})")
+    if info["exact"] is None:   # the bounds did not meet (separation budget or no exact separation): undecided
+        raise SizeLimitError("max_pairs", f"pieces in d >= 3: between {info['maps']} and {info['components']} "
+                                          f"({info['reason']})")
     return RegionCount("pieces", info["exact"], bx, len(bx), [], info["regions"], info["exact"], info["leaves"],
                        "exact polyhedral cells (d >= 3)")
 
