@@ -76,6 +76,8 @@ CHORDS = 0           # float chords tried from the cell's point before the bound
 COUNT_PRESOLVE = "off"   # HiGHS presolve for region counts (below)
 ONE_MEMO = True      # the one-constraint bound remembers each constraint's outcome per box and decision (False:
                      # recomputed in every cell; the same entries)
+DESCENT = False      # region counts: a float active-set descent proposes far-side points before the LP (_descent_point)
+SMALL_POINTS = False # region counts: far children's points rounded to small denominators (_small_far_point)
 POOL = 1000          # seeded exact sample points of the box for region counts (PointPool; 0: none)
 _Z = mpq(0)
 _DENS = (2 ** 6, 2 ** 12, 2 ** 24, 2 ** 40)
@@ -226,6 +228,11 @@ def _lp(c, A_ub, b_ub, A_eq=None, b_eq=None, ub_last=None):
     n = len(c)
     if A_ub is None:
         A_ub, b_ub = np.zeros((0, n)), np.zeros(0)
+    if _OPT[0] is not None:
+        out = _descended(c, A_ub, b_ub) if A_eq is None and ub_last is None else None
+        _OPT[0] = None
+        if out is not None:
+            return out
     if _hs is None:
         res = linprog(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq,
                       bounds=[(None, None)] * (n - 1) + [(None, ub_last)], method="highs")
@@ -781,7 +788,157 @@ class PointPool:
                 q = self.point(int(idx[0][j]))
                 if s * _at(f, q) < 0 and _inside(cell.E, cell.G, q):
                     return q
+        if DESCENT and not cell.E:
+            sf = [s * c for c in f]
+            if _box_value(sf, cell.bounds) >= 0 or _one_constraint(cell.G, cell.bounds, sf, cell.ambient,
+                                                                   cell.p) is not None:
+                return None          # the exact bounds certify s f > 0 (sign_certificate finds the same entry)
+            q = _descent_point(cell, f, s)
+            if q is not None:
+                return q
         return _chord_point(cell, f, s)
+
+
+def _descent_point(cell, f, s):
+    """An exact point of the cell (no equations) with s f < 0, proposed by a float active-set descent of s f
+    from the cell's point p, or None (then the sign LP decides).
+
+    Algorithm: x = p; repeat: the direction is -grad(s f) projected onto the hyperplanes of the working set W
+    (constraints met so far); a step along it stops at the first constraint it meets (added to W) or, when s f
+    reaches 0 before, the point x_b midway between that zero and the blocking constraint is pulled towards p,
+    x = x_b + l (p - x_b) with l half the largest l keeping s f < 0 (p is strictly inside, so x is strictly
+    inside the closed cell's interior whenever x_b is in the closed cell), rounded to small dyadic denominators
+    and checked exactly.  With a zero projected direction the least-squares multipliers of W decide: all >= 0
+    means x minimises s f on the cell (with s f(x) > 0 there: no point; None), else the most negative one
+    leaves W.
+    Soundness: floats only propose; the point returned satisfies g(q) > 0 for every constraint and s f(q) < 0
+    exactly, so it lies in the cell on the far side of f (Lemma 1 for that child).
+    Limits: at most 4 d + 4 steps; degenerate or ill-conditioned cells return None, and the LP runs."""
+    G = cell.G
+    d = cell.ambient
+    lin = _FLIN[d]
+    rows = [_frow(g) for g in G]
+    fl = _frow(f)
+    c = fl[1:] if s > 0 else [-v for v in fl[1:]]
+    c0 = s * fl[0]
+    pf = [float(v) for v in cell.p]
+    x = pf
+    val = vp = c0 + lin(fl, x) * s
+    if not vp > 0:
+        return None
+    scale = 1e-12 * (1.0 + max(map(abs, c)))
+    gx = [r[0] + lin(r, x) for r in rows]
+    W: list = []
+    Q: list = []                    # an orthonormal basis of the normals of W (Gram-Schmidt)
+    dirn = [-v for v in c]
+    m = len(rows)
+    for _ in range(4 * d + 4):
+        if max(map(abs, dirn)) <= scale:
+            if not W:
+                return None
+            N = np.array([rows[i][1:] for i in W])
+            lam = np.linalg.solve(N @ N.T, N @ np.array(c))
+            j = int(np.argmin(lam))
+            if lam[j] >= -1e-12:
+                # a float minimum of s f on the cell (s f > 0 there): the sign LP that follows gets it (_lp)
+                _OPT[0] = (G, fl, s, W, lam, x)
+                return None
+            W.pop(j)
+            Q = []
+            for i in W:
+                _gs_add(Q, rows[i][1:])
+            dirn = [-v for v in c]
+            for qv in Q:
+                t = sum(map(mul, dirn, qv))
+                dirn = [a - t * b for a, b in zip(dirn, qv)]
+            continue
+        cw = sum(map(mul, c, dirn))
+        if not cw < 0:
+            return None
+        gw = [lin(r, dirn) for r in rows]
+        k, tmax = -1, float("inf")
+        for i in range(m):
+            w = gw[i]
+            if w < 0 and i not in W:
+                t = gx[i] / -w if gx[i] > 0 else 0.0
+                if t < tmax:
+                    k, tmax = i, t
+        t0 = -val / cw
+        if t0 < tmax:
+            t1 = (t0 + tmax) / 2 if k >= 0 else 2 * t0
+            vb = val + t1 * cw
+            if not vb < 0:
+                return None
+            lam = 0.5 * -vb / (vp - vb)
+            xq = [a + t1 * w + lam * (pp - a - t1 * w) for a, w, pp in zip(x, dirn, pf)]
+            for bits in (10, 20, 30, 44):
+                sc = 2 ** bits
+                q = tuple([mpq(round(v * sc), sc) for v in xq])
+                if s * _at(f, q) < 0 and all(_at(g, q) > 0 for g in G):
+                    return q
+            return None
+        if k < 0 or len(W) >= d:
+            return None
+        x = [a + tmax * w for a, w in zip(x, dirn)]
+        gx = [a + tmax * w for a, w in zip(gx, gw)]
+        val = val + tmax * cw
+        W.append(k)
+        qv = _gs_add(Q, rows[k][1:])
+        if qv is None:
+            return None
+        t = sum(map(mul, dirn, qv))
+        dirn = [a - t * b for a, b in zip(dirn, qv)]
+    return None
+
+
+_OPT = [None]       # the last float optimum of _descent_point: (G, float f, s, W, multipliers, point)
+
+
+def _descended(c, A_ub, b_ub):
+    """The answer of :func:`_lp` for the sign LP min c x, A_ub x <= b_ub, when it is the problem whose float
+    optimum :func:`_descent_point` has just found (the same objective and constraint rows, compared as
+    floats), else None.  Duals are -multipliers on the working set, 0 elsewhere (as HiGHS's)."""
+    opt, _OPT[0] = _OPT[0], None
+    if opt is None:
+        return None
+    G, fl, s, W, lam, x = opt
+    if len(G) != len(b_ub) or len(c) != len(fl) - 1:
+        return None
+    M = _gmat(G)
+    if not (np.array_equal(c, s * np.array(fl[1:])) and np.array_equal(A_ub, -M[:, 1:]) and
+            np.array_equal(b_ub, M[:, 0])):
+        return None
+    duals = np.zeros(len(G))
+    duals[W] = -lam
+    xv = np.array(x)
+    return True, float(c @ xv), xv, duals
+
+
+def _gs_add(Q, n):
+    """Append to the orthonormal list Q the normalised part of n orthogonal to Q (floats); that vector, or None
+    when n is (nearly) in the span of Q."""
+    n = list(n)
+    for qv in Q:
+        t = sum(map(mul, n, qv))
+        n = [a - t * b for a, b in zip(n, qv)]
+    nn = sum(map(mul, n, n))
+    if not nn > 1e-24:
+        return None
+    r = nn ** -0.5
+    qv = [a * r for a in n]
+    Q.append(qv)
+    return qv
+
+
+def _float_lin(d: int):
+    """The linear part sum f_{k+1} x_k of a float form at a float point, written out for dimension d."""
+    body = " + ".join([f"f[{k + 1}] * x[{k}]" for k in range(d)]) or "0.0"
+    ns: dict = {}
+    exec(f"def lin(f, x):\n    return {body}\n", ns)
+    return ns["lin"]
+
+
+_FLIN = {d: _float_lin(d) for d in range(1, 7)}
 
 
 def _chord_point(cell, f, s):
@@ -831,11 +988,15 @@ def _inside(E, G, x) -> bool:
     return all(_at(g, x) > 0 for g in G) and all(_at(e, x) == 0 for e in E)
 
 
-def _child_points(E, G, p, h, v, hint, d, lower=True) -> list:
+def _child_points(E, G, p, h, v, hint, d, lower=True, small=False) -> list:
     """Exact points of the children {h > 0}, {h < 0}, {h = 0} of the cell (None where the LP must search): the
     parent's point p goes to its own child; with a float point ``hint`` on the other side of h (the sign LP's
     minimiser, moved exactly onto the cell's equations) the segment from p gives the zero point and a point
-    beyond it; with h(p) = 0, p +- eps w along a direction w of the equations' solution set."""
+    beyond it; with h(p) = 0, p +- eps w along a direction w of the equations' solution set.
+
+    ``small`` (region counts): the far point is first sought among small-denominator roundings of the float
+    point of that segment (each checked exactly: strictly inside the cell, strictly beyond h), so that points,
+    and every exact evaluation at them later, stay short; the exact segment point is the fallback."""
     out = [None, None, None]
     out[0 if v > 0 else 1 if v < 0 else 2] = p
     par = _parametrise(E, d)
@@ -872,6 +1033,11 @@ def _child_points(E, G, p, h, v, hint, d, lower=True) -> list:
         if (hq > 0) == (v > 0) or hq == 0:
             continue
         t0 = v / (v - hq)                     # h(p + t0 (q - p)) = 0
+        if small and not lower:
+            o = _small_far_point(E, G, p, q, h, v, t0, free, x_of)
+            if o is not None:
+                out[1 if v > 0 else 0] = o
+                return out
         for t1 in (t0 + (1 - t0) / 2, t0 + (1 - t0) / 8):
             o = tuple(a + t1 * (b - a) for a, b in zip(p, q))
             if _inside(E, G, o):
@@ -883,6 +1049,23 @@ def _child_points(E, G, p, h, v, hint, d, lower=True) -> list:
                 out[2] = z
         return out
     return out
+
+
+def _small_far_point(E, G, p, q, h, v, t0, free, x_of):
+    """A point with small denominators (``_DENS``) near p + t (q - p), t = t0 + (1 - t0) / 2 or t0 + (1 - t0) / 8
+    (floats), strictly inside the cell {E = 0, G > 0} and with h of the sign opposite to v (exact checks), or
+    None.  Floats only propose."""
+    pf = [float(c) for c in p]
+    qf = [float(c) for c in q]
+    tf = float(t0)
+    for t1 in (tf + (1 - tf) / 2, tf + (1 - tf) / 8):
+        of = [a + t1 * (b - a) for a, b in zip(pf, qf)]
+        for den in _DENS:
+            o = x_of([_limit(of[k], den) for k in free])
+            ho = _at(h, o)
+            if (ho < 0 if v > 0 else ho > 0) and _inside(E, G, o):
+                return tuple(o)
+    return None
 
 
 def _volume_fraction(trees, root_cells, bx, points: int = 2000, seed: int = 0) -> float:
@@ -916,6 +1099,7 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
     _OC_BOUNDS[0] = None
     _NEGS.clear()
     _FORMS.clear()
+    _OPT[0] = None
     trees, leaves, stop, stopped, roots_done = [], 0, None, None, 0
     for r, (E0, G0, bounds) in enumerate(root_cells):
         root = {}
@@ -944,7 +1128,7 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
             if isinstance(hint, tuple):         # an exact point of the far side (the point pool's)
                 pts = [p, hint, None] if v > 0 else [hint, p, None]
             else:
-                pts = _child_points(E, G, p, h, v, hint, d, lower)
+                pts = _child_points(E, G, p, h, v, hint, d, lower, pp is not None and SMALL_POINTS)
             ipos, ineg = (None, None) if pp is None else pp.split(cell.pidx, h)
             if lower:
                 stack.append((kids[2], E + [h], G, pts[2], inh, None))
