@@ -70,6 +70,7 @@ __all__ = ["SearchCell", "Split", "Stuck", "search", "emulation_search", "activa
 DEFAULT_MAX_CELLS = 200_000
 MAX_DIM = KP.MAX_POLY_DIM
 DEFAULT_TIME_BUDGET = 600.0
+RESUME_NEG = True    # region counts: a split with f(p) < 0 goes on in its negative child too (the same tree)
 RESUME = True       # a split with f(p) > 0 goes on in its positive child (False: restart it; the same tree)
 CHORDS = 0           # float chords tried from the cell's point before the bound / LP path (region counts; measured
                      # not to pay on the bench networks: their cost exceeds the LPs they save, so off)
@@ -714,8 +715,17 @@ class SearchCell(KP.PolyCell):
                     raise Split(tuple(f), q)
                 entry = sign_certificate(self.E, self.G, self.bounds, f, s, self.ambient, self.p)
             except Split as sp:
-                if s < 0 or self.branch is None:
+                if self.branch is None or (s < 0 and (self.pool is None or not RESUME_NEG)):
                     raise
+                if s < 0:
+                    # region counts: the cell becomes its child {h < 0}, the side of its point (search())
+                    self.node = self.branch(self, key, sp.hint, side=-1)
+                    self.G = self.G + [_neg(key)]
+                    entry = self._own_constraint(f, s, key)
+                    self.found[dk] = entry
+                    self.signs.append(entry)
+                    self.pos += 1
+                    return
                 self.node = self.branch(self, key, sp.hint)
                 self.G = self.G + [key]
                 entry = sign_certificate(self.E, self.G, self.bounds, f, s, self.ambient, self.p)
@@ -1114,9 +1124,11 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
         _local.presolve = COUNT_PRESOLVE if pp is not None else "choose"
         stack = [(root, E0, G0, centre, {}, None if pp is None else pp.root())]
 
-        def branch(cell, h, hint, push_pos=False):
+        def branch(cell, h, hint, push_pos=False, side=1):
             """Record the split of ``cell.node`` by h and queue its children (the positive one too when the
-            evaluation was aborted); returns the positive child's node."""
+            evaluation was aborted); returns the positive child's node.  ``side=-1`` (region counts, the cell's
+            point on the side h < 0): the positive child is queued instead and the negative child's node is
+            returned (the cell goes on there)."""
             node, E, G, p = cell.node, cell.E, cell.G, cell.p
             v = _at(h, p)
             kids = [{}, {}, {} if lower else None]
@@ -1132,6 +1144,10 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
             ipos, ineg = (None, None) if pp is None else pp.split(cell.pidx, h)
             if lower:
                 stack.append((kids[2], E + [h], G, pts[2], inh, None))
+            if side < 0:
+                stack.append((kids[0], E, G + [h], pts[0], inh, ipos))
+                cell.pidx = ineg
+                return kids[1]
             stack.append((kids[1], E, G + [neg], pts[1], inh, ineg))
             if push_pos:
                 stack.append((kids[0], E, G + [h], pts[0], inh, ipos))
