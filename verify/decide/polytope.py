@@ -789,6 +789,13 @@ class PointPool:
     def opposite(self, cell, f, s):
         """An exact point of the cell with s f < 0 (a pool point, else one on the chord from the cell's point
         along -s grad f), or None (then the bound / LP path decides)."""
+        sf = None
+        if DESCENT and not cell.E:
+            # the exact bounds first: when they certify s f > 0 no point has s f < 0 (sign_certificate finds the
+            # same entry), so the pool and the descent are skipped
+            sf = [s * c for c in f]
+            if _box_value(sf, cell.bounds) >= 0:
+                return None
         idx = cell.pidx
         if idx is not None and len(idx[0]):
             v, tol = self.values(idx, f)
@@ -798,11 +805,9 @@ class PointPool:
                 q = self.point(int(idx[0][j]))
                 if s * _at(f, q) < 0 and _inside(cell.E, cell.G, q):
                     return q
-        if DESCENT and not cell.E:
-            sf = [s * c for c in f]
-            if _box_value(sf, cell.bounds) >= 0 or _one_constraint(cell.G, cell.bounds, sf, cell.ambient,
-                                                                   cell.p) is not None:
-                return None          # the exact bounds certify s f > 0 (sign_certificate finds the same entry)
+        if sf is not None:
+            if _one_constraint(cell.G, cell.bounds, sf, cell.ambient, cell.p) is not None:
+                return None
             q = _descent_point(cell, f, s)
             if q is not None:
                 return q
@@ -826,27 +831,42 @@ def _descent_point(cell, f, s):
     Limits: at most 4 d + 4 steps; degenerate or ill-conditioned cells return None, and the LP runs."""
     G = cell.G
     d = cell.ambient
+    bounds = cell.bounds
+    nb = 2 * d                      # G starts with the open box's rows x_k - lo_k, hi_k - x_k (_open_box_root)
+    if len(bounds) != d or any(b[2] is not None for b in bounds) or len(G) < nb:
+        return None
     lin = _FLIN[d]
-    rows = [_frow(g) for g in G]
+    rows = [_frow(g) for g in G[nb:]]
     fl = _frow(f)
     c = fl[1:] if s > 0 else [-v for v in fl[1:]]
     c0 = s * fl[0]
     pf = [float(v) for v in cell.p]
+    lo = [float(b[0]) for b in bounds]
+    hi = [float(b[1]) for b in bounds]
     x = pf
-    val = vp = c0 + lin(fl, x) * s
+    val = vp = c0 + s * lin(fl, x)
     if not vp > 0:
         return None
     scale = 1e-12 * (1.0 + max(map(abs, c)))
     gx = [r[0] + lin(r, x) for r in rows]
-    W: list = []
+    W: list = []                    # indices into G
     Q: list = []                    # an orthonormal basis of the normals of W (Gram-Schmidt)
-    dirn = [-v for v in c]
     m = len(rows)
+    rng_d, rng_m = range(d), range(m)
+
+    def normal(i):
+        if i >= nb:
+            return rows[i - nb][1:]
+        e = [0.0] * d
+        e[i >> 1] = 1.0 if i % 2 == 0 else -1.0
+        return e
+
+    dirn = [-v for v in c]
     for _ in range(4 * d + 4):
         if max(map(abs, dirn)) <= scale:
             if not W:
                 return None
-            N = np.array([rows[i][1:] for i in W])
+            N = np.array([normal(i) for i in W])
             lam = np.linalg.solve(N @ N.T, N @ np.array(c))
             j = int(np.argmin(lam))
             if lam[j] >= -1e-12:
@@ -856,7 +876,7 @@ def _descent_point(cell, f, s):
             W.pop(j)
             Q = []
             for i in W:
-                _gs_add(Q, rows[i][1:])
+                _gs_add(Q, normal(i))
             dirn = [-v for v in c]
             for qv in Q:
                 t = sum(map(mul, dirn, qv))
@@ -865,14 +885,28 @@ def _descent_point(cell, f, s):
         cw = sum(map(mul, c, dirn))
         if not cw < 0:
             return None
-        gw = [lin(r, dirn) for r in rows]
         k, tmax = -1, float("inf")
-        for i in range(m):
+        for kk in rng_d:                # the box rows: g = x_k - lo_k (w = dirn_k), hi_k - x_k (w = -dirn_k)
+            w = dirn[kk]
+            if w < 0:
+                i = 2 * kk
+                if i not in W:
+                    t = (x[kk] - lo[kk]) / -w
+                    if t < tmax:
+                        k, tmax = i, max(t, 0.0)
+            elif w > 0:
+                i = 2 * kk + 1
+                if i not in W:
+                    t = (hi[kk] - x[kk]) / w
+                    if t < tmax:
+                        k, tmax = i, max(t, 0.0)
+        gw = [lin(r, dirn) for r in rows]
+        for i in rng_m:
             w = gw[i]
-            if w < 0 and i not in W:
+            if w < 0 and i + nb not in W:
                 t = gx[i] / -w if gx[i] > 0 else 0.0
                 if t < tmax:
-                    k, tmax = i, t
+                    k, tmax = i + nb, t
         t0 = -val / cw
         if t0 < tmax:
             t1 = (t0 + tmax) / 2 if k >= 0 else 2 * t0
@@ -884,7 +918,9 @@ def _descent_point(cell, f, s):
             for bits in (10, 20, 30, 44):
                 sc = 2 ** bits
                 q = tuple([mpq(round(v * sc), sc) for v in xq])
-                if s * _at(f, q) < 0 and all(_at(g, q) > 0 for g in G):
+                # exact: strictly inside the box (its rows by comparison), the other rows of G and s f < 0
+                if (s * _at(f, q) < 0 and all(b[0] < v < b[1] for b, v in zip(bounds, q))
+                        and all(_at(g, q) > 0 for g in G[nb:])):
                     return q
             return None
         if k < 0 or len(W) >= d:
@@ -893,7 +929,7 @@ def _descent_point(cell, f, s):
         gx = [a + tmax * w for a, w in zip(gx, gw)]
         val = val + tmax * cw
         W.append(k)
-        qv = _gs_add(Q, rows[k][1:])
+        qv = _gs_add(Q, normal(k))
         if qv is None:
             return None
         t = sum(map(mul, dirn, qv))
