@@ -77,8 +77,8 @@ CHORDS = 0           # float chords tried from the cell's point before the bound
 COUNT_PRESOLVE = "off"   # HiGHS presolve for region counts (below)
 ONE_MEMO = True      # the one-constraint bound remembers each constraint's outcome per box and decision (False:
                      # recomputed in every cell; the same entries)
-DESCENT = False      # region counts: a float active-set descent proposes far-side points before the LP (_descent_point)
-SMALL_POINTS = False # region counts: far children's points rounded to small denominators (_small_far_point)
+DESCENT = True       # region counts: a float active-set descent proposes far-side points before the LP (_descent_point)
+SMALL_POINTS = True  # region counts: far children's points rounded to small denominators (_small_far_point)
 POOL = 1000          # seeded exact sample points of the box for region counts (PointPool; 0: none)
 _Z = mpq(0)
 _DENS = (2 ** 6, 2 ** 12, 2 ** 24, 2 ** 40)
