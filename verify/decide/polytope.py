@@ -32,7 +32,12 @@ Algorithm
    pattern); a :class:`PointPool` of seeded exact box points lets a decision that changes sign at a pool point
    split the cell with no LP (that point, checked exactly, is the far child's point); a decision equal to one of
    the cell's constraints up to a positive factor gets its one-multiplier entry directly; HiGHS runs without
-   presolve (``COUNT_PRESOLVE``).
+   presolve (``COUNT_PRESOLVE``).  When neither the box bound nor the pool nor the one-constraint bound
+   settles a decision, a float active-set descent of s f from the cell's point (:func:`_descent_point`,
+   ``DESCENT``) proposes a far-side point (small dyadic denominators, checked exactly) or ends at a float
+   minimum of s f, which stands in for the sign LP's optimum (its working set proposes y, solved and checked
+   exactly as the LP's duals are; :func:`_descended`); HiGHS runs only when the descent gives up.  A split
+   with f(p) < 0 goes on in the negative child, the point's side (``RESUME_NEG``; the same tree).
 
 Soundness
 ---------
@@ -803,7 +808,10 @@ class PointPool:
             j = int(np.argmin(v))
             if v[j] < -tol:
                 q = self.point(int(idx[0][j]))
-                if s * _at(f, q) < 0 and _inside(cell.E, cell.G, q):
+                # a pool point is strictly inside the box (odd numerators over 2^13): with the open box's root
+                # (sf set, DESCENT) only the rows after the box's 2 d need the exact test
+                if s * _at(f, q) < 0 and (all(_at(g, q) > 0 for g in cell.G[2 * cell.ambient:]) if sf is not None
+                                          else _inside(cell.E, cell.G, q)):
                     return q
         if sf is not None:
             if _one_constraint(cell.G, cell.bounds, sf, cell.ambient, cell.p) is not None:
@@ -836,7 +844,14 @@ def _descent_point(cell, f, s):
     if len(bounds) != d or any(b[2] is not None for b in bounds) or len(G) < nb:
         return None
     lin = _FLIN[d]
-    rows = [_frow(g) for g in G[nb:]]
+    hit = _DROWS.get(id(G))
+    if hit is not None and hit[0] is G:
+        rows = hit[1]
+    else:
+        if len(_DROWS) >= 256:
+            _DROWS.clear()
+        rows = [_frow(g) for g in G[nb:]]
+        _DROWS[id(G)] = (G, rows)
     fl = _frow(f)
     c = fl[1:] if s > 0 else [-v for v in fl[1:]]
     c0 = s * fl[0]
@@ -937,6 +952,7 @@ def _descent_point(cell, f, s):
     return None
 
 
+_DROWS: dict = {}    # id(G) -> (G, the float rows of G after the box's) for _descent_point (cleared by search)
 _OPT = [None]       # the last float optimum of _descent_point: (G, float f, s, W, multipliers, point)
 
 
@@ -1145,6 +1161,7 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
     _OC_BOUNDS[0] = None
     _NEGS.clear()
     _FORMS.clear()
+    _DROWS.clear()
     _OPT[0] = None
     trees, leaves, stop, stopped, roots_done = [], 0, None, None, 0
     for r, (E0, G0, bounds) in enumerate(root_cells):
@@ -1228,6 +1245,8 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
     _GMATS.clear()
     _NEGS.clear()
     _FORMS.clear()
+    _DROWS.clear()
+    _OPT[0] = None
     complete = stop is None and stopped is None
     info = {"trees": trees, "complete": complete, "stopped": stopped, "leaves": leaves, "roots": len(root_cells),
             "roots_done": roots_done, "stop": stop, "seconds": time.monotonic() - t0}
