@@ -856,8 +856,9 @@ def _descent_point(cell, f, s):
     c = fl[1:] if s > 0 else [-v for v in fl[1:]]
     c0 = s * fl[0]
     pf = [float(v) for v in cell.p]
-    lo = [float(b[0]) for b in bounds]
-    hi = [float(b[1]) for b in bounds]
+    if _FBOX[0] is not bounds:
+        _FBOX[:] = [bounds, [float(b[0]) for b in bounds], [float(b[1]) for b in bounds]]
+    lo, hi = _FBOX[1], _FBOX[2]
     x = pf
     val = vp = c0 + s * lin(fl, x)
     if not vp > 0:
@@ -916,11 +917,10 @@ def _descent_point(cell, f, s):
                     if t < tmax:
                         k, tmax = i, max(t, 0.0)
         gw = [lin(r, dirn) for r in rows]
-        for i in rng_m:
-            w = gw[i]
-            if w < 0 and i + nb not in W:
-                t = gx[i] / -w if gx[i] > 0 else 0.0
-                if t < tmax:
+        for i, w, v in zip(rng_m, gw, gx):
+            if w < 0:
+                t = v / -w if v > 0 else 0.0
+                if t < tmax and i + nb not in W:
                     k, tmax = i + nb, t
         t0 = -val / cw
         if t0 < tmax:
@@ -952,6 +952,7 @@ def _descent_point(cell, f, s):
     return None
 
 
+_FBOX = [None, None, None]   # the bounds of the float box below, its lo and hi (_descent_point; cleared by search)
 _DROWS: dict = {}    # id(G) -> (G, the float rows of G after the box's) for _descent_point (cleared by search)
 _OPT = [None]       # the last float optimum of _descent_point: (G, float f, s, W, multipliers, point)
 
@@ -1162,6 +1163,7 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
     _NEGS.clear()
     _FORMS.clear()
     _DROWS.clear()
+    _FBOX[0] = None
     _OPT[0] = None
     trees, leaves, stop, stopped, roots_done = [], 0, None, None, 0
     for r, (E0, G0, bounds) in enumerate(root_cells):
@@ -1246,6 +1248,7 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
     _NEGS.clear()
     _FORMS.clear()
     _DROWS.clear()
+    _FBOX[0] = None
     _OPT[0] = None
     complete = stop is None and stopped is None
     info = {"trees": trees, "complete": complete, "stopped": stopped, "leaves": leaves, "roots": len(root_cells),
