@@ -49,12 +49,12 @@ def test_descent_point_is_exact_and_can_fail():
     assert P._descent_point(cell, (mpq(3), mpq(1), mpq(1), mpq(1)), 1) is None      # min 0 at a corner
     # a cell cut by x1 + x2 < 1/2 (the row -x1 - x2 + 1/2 > 0): f = 1 - x1 - x2 stays > 0 on it, though the
     # box bound alone would not show it; the descent ends at a float minimum and records it for the sign LP
-    P._OPT[0] = None
+    P._local.opt = None
     cut = _cell([(mpq(1, 2), mpq(-1), mpq(-1), mpq(0))])
     f = (mpq(1), mpq(-1), mpq(-1), mpq(0))
     assert P._descent_point(cut, f, 1) is None
-    assert P._OPT[0] is not None
-    P._OPT[0] = None
+    assert P._local.opt is not None
+    P._local.opt = None
 
 
 def test_descended_answers_only_its_own_lp_and_forged_multipliers_give_no_entry():
@@ -62,21 +62,21 @@ def test_descended_answers_only_its_own_lp_and_forged_multipliers_give_no_entry(
     LP gets HiGHS; forged multipliers (a wrong working set) give no entry but a split, never a false one."""
     cut = _cell([(mpq(1, 2), mpq(-1), mpq(0), mpq(0)), (mpq(1, 2), mpq(0), mpq(-1), mpq(0))])
     f = (mpq(6, 5), mpq(-1), mpq(-1), mpq(0))        # = both cut rows + 1/5: two constraints, so an LP
-    P._OPT[0] = None
+    P._local.opt = None
     highs = P.sign_certificate(cut.E, cut.G, cut.bounds, f, 1, 3, cut.p)
-    assert P._descent_point(cut, f, 1) is None and P._OPT[0] is not None
+    assert P._descent_point(cut, f, 1) is None and P._local.opt is not None
     ours = P.sign_certificate(cut.E, cut.G, cut.bounds, f, 1, 3, cut.p)
     assert ours == highs == {"y": [[6, "1"], [7, "1"]], "l": []}
-    assert P._OPT[0] is None                          # used once
+    assert P._local.opt is None                          # used once
     # recorded for another objective: ignored (HiGHS answers)
     P._descent_point(cut, f, 1)
     Gl, G0, El, E0 = P._lp_arrays(cut.E, cut.G, 3)
     ok, fun, x, duals = P._lp(np.array([1.0, 0.0, 0.0]), -Gl, G0)
-    assert ok and abs(fun + 1) < 1e-9 and P._OPT[0] is None
+    assert ok and abs(fun + 1) < 1e-9 and P._local.opt is None
     # forged: the optimum's working set replaced by a box row
     P._descent_point(cut, f, 1)
-    G, fl, s, W, lam, xo = P._OPT[0]
-    P._OPT[0] = (G, fl, s, [0], np.array([1.0]), xo)
+    G, fl, s, W, lam, xo = P._local.opt
+    P._local.opt = (G, fl, s, [0], np.array([1.0]), xo)
     with pytest.raises(P.Split):
         P.sign_certificate(cut.E, cut.G, cut.bounds, f, 1, 3, cut.p)
 

@@ -234,9 +234,9 @@ def _lp(c, A_ub, b_ub, A_eq=None, b_eq=None, ub_last=None):
     n = len(c)
     if A_ub is None:
         A_ub, b_ub = np.zeros((0, n)), np.zeros(0)
-    if _OPT[0] is not None:
+    if getattr(_local, "opt", None) is not None:
         out = _descended(c, A_ub, b_ub) if A_eq is None and ub_last is None else None
-        _OPT[0] = None
+        _local.opt = None
         if out is not None:
             return out
     if _hs is None:
@@ -856,9 +856,10 @@ def _descent_point(cell, f, s):
     c = fl[1:] if s > 0 else [-v for v in fl[1:]]
     c0 = s * fl[0]
     pf = [float(v) for v in cell.p]
-    if _FBOX[0] is not bounds:
-        _FBOX[:] = [bounds, [float(b[0]) for b in bounds], [float(b[1]) for b in bounds]]
-    lo, hi = _FBOX[1], _FBOX[2]
+    fb = _FBOX[0]                   # one tuple, read once (consistent under threads)
+    if fb is None or fb[0] is not bounds:
+        fb = _FBOX[0] = (bounds, [float(b[0]) for b in bounds], [float(b[1]) for b in bounds])
+    lo, hi = fb[1], fb[2]
     x = pf
     val = vp = c0 + s * lin(fl, x)
     if not vp > 0:
@@ -887,7 +888,7 @@ def _descent_point(cell, f, s):
             j = int(np.argmin(lam))
             if lam[j] >= -1e-12:
                 # a float minimum of s f on the cell (s f > 0 there): the sign LP that follows gets it (_lp)
-                _OPT[0] = (G, fl, s, W, lam, x)
+                _local.opt = (G, fl, s, W, lam, x)
                 return None
             W.pop(j)
             Q = []
@@ -952,16 +953,16 @@ def _descent_point(cell, f, s):
     return None
 
 
-_FBOX = [None, None, None]   # the bounds of the float box below, its lo and hi (_descent_point; cleared by search)
+_FBOX = [None]       # (bounds, their float lo, hi) of the last box (_descent_point; cleared by search)
 _DROWS: dict = {}    # id(G) -> (G, the float rows of G after the box's) for _descent_point (cleared by search)
-_OPT = [None]       # the last float optimum of _descent_point: (G, float f, s, W, multipliers, point)
+# _local.opt: the last float optimum of _descent_point in this thread, (G, float f, s, W, multipliers, point)
 
 
 def _descended(c, A_ub, b_ub):
     """The answer of :func:`_lp` for the sign LP min c x, A_ub x <= b_ub, when it is the problem whose float
     optimum :func:`_descent_point` has just found (the same objective and constraint rows, compared as
     floats), else None.  Duals are -multipliers on the working set, 0 elsewhere (as HiGHS's)."""
-    opt, _OPT[0] = _OPT[0], None
+    opt, _local.opt = getattr(_local, "opt", None), None
     if opt is None:
         return None
     G, fl, s, W, lam, x = opt
@@ -1164,7 +1165,7 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
     _FORMS.clear()
     _DROWS.clear()
     _FBOX[0] = None
-    _OPT[0] = None
+    _local.opt = None
     trees, leaves, stop, stopped, roots_done = [], 0, None, None, 0
     for r, (E0, G0, bounds) in enumerate(root_cells):
         root = {}
@@ -1249,7 +1250,7 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
     _FORMS.clear()
     _DROWS.clear()
     _FBOX[0] = None
-    _OPT[0] = None
+    _local.opt = None
     complete = stop is None and stopped is None
     info = {"trees": trees, "complete": complete, "stopped": stopped, "leaves": leaves, "roots": len(root_cells),
             "roots_done": roots_done, "stop": stop, "seconds": time.monotonic() - t0}
