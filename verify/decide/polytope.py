@@ -884,7 +884,10 @@ def _descent_point(cell, f, s):
             if not W:
                 return None
             N = np.array([normal(i) for i in W])
-            lam = np.linalg.solve(N @ N.T, N @ np.array(c))
+            try:
+                lam = np.linalg.solve(N @ N.T, N @ np.array(c))
+            except np.linalg.LinAlgError:
+                return None
             j = int(np.argmin(lam))
             if lam[j] >= -1e-12:
                 # a float minimum of s f on the cell (s f > 0 there): the sign LP that follows gets it (_lp)
