@@ -32,7 +32,12 @@ Algorithm
    pattern); a :class:`PointPool` of seeded exact box points lets a decision that changes sign at a pool point
    split the cell with no LP (that point, checked exactly, is the far child's point); a decision equal to one of
    the cell's constraints up to a positive factor gets its one-multiplier entry directly; HiGHS runs without
-   presolve (``COUNT_PRESOLVE``).
+   presolve (``COUNT_PRESOLVE``).  When neither the box bound nor the pool nor the one-constraint bound
+   settles a decision, a float active-set descent of s f from the cell's point (:func:`_descent_point`,
+   ``DESCENT``) proposes a far-side point (small dyadic denominators, checked exactly) or ends at a float
+   minimum of s f, which stands in for the sign LP's optimum (its working set proposes y, solved and checked
+   exactly as the LP's duals are; :func:`_descended`); HiGHS runs only when the descent gives up.  A split
+   with f(p) < 0 goes on in the negative child, the point's side (``RESUME_NEG``; the same tree).
 
 Soundness
 ---------
@@ -70,12 +75,15 @@ __all__ = ["SearchCell", "Split", "Stuck", "search", "emulation_search", "activa
 DEFAULT_MAX_CELLS = 200_000
 MAX_DIM = KP.MAX_POLY_DIM
 DEFAULT_TIME_BUDGET = 600.0
+RESUME_NEG = True    # region counts: a split with f(p) < 0 goes on in its negative child too (the same tree)
 RESUME = True       # a split with f(p) > 0 goes on in its positive child (False: restart it; the same tree)
 CHORDS = 0           # float chords tried from the cell's point before the bound / LP path (region counts; measured
                      # not to pay on the bench networks: their cost exceeds the LPs they save, so off)
 COUNT_PRESOLVE = "off"   # HiGHS presolve for region counts (below)
 ONE_MEMO = True      # the one-constraint bound remembers each constraint's outcome per box and decision (False:
                      # recomputed in every cell; the same entries)
+DESCENT = True       # region counts: a float active-set descent proposes far-side points before the LP (_descent_point)
+SMALL_POINTS = True  # region counts: far children's points rounded to small denominators (_small_far_point)
 POOL = 1000          # seeded exact sample points of the box for region counts (PointPool; 0: none)
 _Z = mpq(0)
 _DENS = (2 ** 6, 2 ** 12, 2 ** 24, 2 ** 40)
@@ -226,6 +234,11 @@ def _lp(c, A_ub, b_ub, A_eq=None, b_eq=None, ub_last=None):
     n = len(c)
     if A_ub is None:
         A_ub, b_ub = np.zeros((0, n)), np.zeros(0)
+    if getattr(_local, "opt", None) is not None:
+        out = _descended(c, A_ub, b_ub) if A_eq is None and ub_last is None else None
+        _local.opt = None
+        if out is not None:
+            return out
     if _hs is None:
         res = linprog(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq,
                       bounds=[(None, None)] * (n - 1) + [(None, ub_last)], method="highs")
@@ -707,8 +720,17 @@ class SearchCell(KP.PolyCell):
                     raise Split(tuple(f), q)
                 entry = sign_certificate(self.E, self.G, self.bounds, f, s, self.ambient, self.p)
             except Split as sp:
-                if s < 0 or self.branch is None:
+                if self.branch is None or (s < 0 and (self.pool is None or not RESUME_NEG)):
                     raise
+                if s < 0:
+                    # region counts: the cell becomes its child {h < 0}, the side of its point (search())
+                    self.node = self.branch(self, key, sp.hint, side=-1)
+                    self.G = self.G + [_neg(key)]
+                    entry = self._own_constraint(f, s, key)
+                    self.found[dk] = entry
+                    self.signs.append(entry)
+                    self.pos += 1
+                    return
                 self.node = self.branch(self, key, sp.hint)
                 self.G = self.G + [key]
                 entry = sign_certificate(self.E, self.G, self.bounds, f, s, self.ambient, self.p)
@@ -772,6 +794,13 @@ class PointPool:
     def opposite(self, cell, f, s):
         """An exact point of the cell with s f < 0 (a pool point, else one on the chord from the cell's point
         along -s grad f), or None (then the bound / LP path decides)."""
+        sf = None
+        if DESCENT and not cell.E:
+            # the exact bounds first: when they certify s f > 0 no point has s f < 0 (sign_certificate finds the
+            # same entry), so the pool and the descent are skipped
+            sf = [s * c for c in f]
+            if _box_value(sf, cell.bounds) >= 0:
+                return None
         idx = cell.pidx
         if idx is not None and len(idx[0]):
             v, tol = self.values(idx, f)
@@ -779,9 +808,204 @@ class PointPool:
             j = int(np.argmin(v))
             if v[j] < -tol:
                 q = self.point(int(idx[0][j]))
-                if s * _at(f, q) < 0 and _inside(cell.E, cell.G, q):
+                # a pool point is strictly inside the box (odd numerators over 2^13): with the open box's root
+                # (sf set, DESCENT) only the rows after the box's 2 d need the exact test
+                if s * _at(f, q) < 0 and (all(_at(g, q) > 0 for g in cell.G[2 * cell.ambient:]) if sf is not None
+                                          else _inside(cell.E, cell.G, q)):
                     return q
+        if sf is not None:
+            if _one_constraint(cell.G, cell.bounds, sf, cell.ambient, cell.p) is not None:
+                return None
+            q = _descent_point(cell, f, s)
+            if q is not None:
+                return q
         return _chord_point(cell, f, s)
+
+
+def _descent_point(cell, f, s):
+    """An exact point of the cell (no equations) with s f < 0, proposed by a float active-set descent of s f
+    from the cell's point p, or None (then the sign LP decides).
+
+    Algorithm: x = p; repeat: the direction is -grad(s f) projected onto the hyperplanes of the working set W
+    (constraints met so far); a step along it stops at the first constraint it meets (added to W) or, when s f
+    reaches 0 before, the point x_b midway between that zero and the blocking constraint is pulled towards p,
+    x = x_b + l (p - x_b) with l half the largest l keeping s f < 0 (p is strictly inside, so x is strictly
+    inside the closed cell's interior whenever x_b is in the closed cell), rounded to small dyadic denominators
+    and checked exactly.  With a zero projected direction the least-squares multipliers of W decide: all >= 0
+    means x minimises s f on the cell (with s f(x) > 0 there: no point; None), else the most negative one
+    leaves W.
+    Soundness: floats only propose; the point returned satisfies g(q) > 0 for every constraint and s f(q) < 0
+    exactly, so it lies in the cell on the far side of f (Lemma 1 for that child).
+    Limits: at most 4 d + 4 steps; degenerate or ill-conditioned cells return None, and the LP runs."""
+    G = cell.G
+    d = cell.ambient
+    bounds = cell.bounds
+    nb = 2 * d                      # G starts with the open box's rows x_k - lo_k, hi_k - x_k (_open_box_root)
+    if len(bounds) != d or any(b[2] is not None for b in bounds) or len(G) < nb:
+        return None
+    lin = _FLIN[d]
+    hit = _DROWS.get(id(G))
+    if hit is not None and hit[0] is G:
+        rows = hit[1]
+    else:
+        if len(_DROWS) >= 256:
+            _DROWS.clear()
+        rows = [_frow(g) for g in G[nb:]]
+        _DROWS[id(G)] = (G, rows)
+    fl = _frow(f)
+    c = fl[1:] if s > 0 else [-v for v in fl[1:]]
+    c0 = s * fl[0]
+    pf = [float(v) for v in cell.p]
+    fb = _FBOX[0]                   # one tuple, read once (consistent under threads)
+    if fb is None or fb[0] is not bounds:
+        fb = _FBOX[0] = (bounds, [float(b[0]) for b in bounds], [float(b[1]) for b in bounds])
+    lo, hi = fb[1], fb[2]
+    x = pf
+    val = vp = c0 + s * lin(fl, x)
+    if not vp > 0:
+        return None
+    scale = 1e-12 * (1.0 + max(map(abs, c)))
+    gx = [r[0] + lin(r, x) for r in rows]
+    W: list = []                    # indices into G
+    Q: list = []                    # an orthonormal basis of the normals of W (Gram-Schmidt)
+    m = len(rows)
+    rng_d, rng_m = range(d), range(m)
+
+    def normal(i):
+        if i >= nb:
+            return rows[i - nb][1:]
+        e = [0.0] * d
+        e[i >> 1] = 1.0 if i % 2 == 0 else -1.0
+        return e
+
+    dirn = [-v for v in c]
+    for _ in range(4 * d + 4):
+        if max(map(abs, dirn)) <= scale:
+            if not W:
+                return None
+            N = np.array([normal(i) for i in W])
+            try:
+                lam = np.linalg.solve(N @ N.T, N @ np.array(c))
+            except np.linalg.LinAlgError:
+                return None
+            j = int(np.argmin(lam))
+            if lam[j] >= -1e-12:
+                # a float minimum of s f on the cell (s f > 0 there): the sign LP that follows gets it (_lp)
+                _local.opt = (G, fl, s, W, lam, x)
+                return None
+            W.pop(j)
+            Q = []
+            for i in W:
+                _gs_add(Q, normal(i))
+            dirn = [-v for v in c]
+            for qv in Q:
+                t = sum(map(mul, dirn, qv))
+                dirn = [a - t * b for a, b in zip(dirn, qv)]
+            continue
+        cw = sum(map(mul, c, dirn))
+        if not cw < 0:
+            return None
+        k, tmax = -1, float("inf")
+        for kk in rng_d:                # the box rows: g = x_k - lo_k (w = dirn_k), hi_k - x_k (w = -dirn_k)
+            w = dirn[kk]
+            if w < 0:
+                i = 2 * kk
+                if i not in W:
+                    t = (x[kk] - lo[kk]) / -w
+                    if t < tmax:
+                        k, tmax = i, max(t, 0.0)
+            elif w > 0:
+                i = 2 * kk + 1
+                if i not in W:
+                    t = (hi[kk] - x[kk]) / w
+                    if t < tmax:
+                        k, tmax = i, max(t, 0.0)
+        gw = [lin(r, dirn) for r in rows]
+        for i, w, v in zip(rng_m, gw, gx):
+            if w < 0:
+                t = v / -w if v > 0 else 0.0
+                if t < tmax and i + nb not in W:
+                    k, tmax = i + nb, t
+        t0 = -val / cw
+        if t0 < tmax:
+            t1 = (t0 + tmax) / 2 if k >= 0 else 2 * t0
+            vb = val + t1 * cw
+            if not vb < 0:
+                return None
+            lam = 0.5 * -vb / (vp - vb)
+            xq = [a + t1 * w + lam * (pp - a - t1 * w) for a, w, pp in zip(x, dirn, pf)]
+            for bits in (10, 20, 30, 44):
+                sc = 2 ** bits
+                q = tuple([mpq(round(v * sc), sc) for v in xq])
+                # exact: strictly inside the box (its rows by comparison), the other rows of G and s f < 0
+                if (s * _at(f, q) < 0 and all(b[0] < v < b[1] for b, v in zip(bounds, q))
+                        and all(_at(g, q) > 0 for g in G[nb:])):
+                    return q
+            return None
+        if k < 0 or len(W) >= d:
+            return None
+        x = [a + tmax * w for a, w in zip(x, dirn)]
+        gx = [a + tmax * w for a, w in zip(gx, gw)]
+        val = val + tmax * cw
+        W.append(k)
+        qv = _gs_add(Q, normal(k))
+        if qv is None:
+            return None
+        t = sum(map(mul, dirn, qv))
+        dirn = [a - t * b for a, b in zip(dirn, qv)]
+    return None
+
+
+_FBOX = [None]       # (bounds, their float lo, hi) of the last box (_descent_point; cleared by search)
+_DROWS: dict = {}    # id(G) -> (G, the float rows of G after the box's) for _descent_point (cleared by search)
+# _local.opt: the last float optimum of _descent_point in this thread, (G, float f, s, W, multipliers, point)
+
+
+def _descended(c, A_ub, b_ub):
+    """The answer of :func:`_lp` for the sign LP min c x, A_ub x <= b_ub, when it is the problem whose float
+    optimum :func:`_descent_point` has just found (the same objective and constraint rows, compared as
+    floats), else None.  Duals are -multipliers on the working set, 0 elsewhere (as HiGHS's)."""
+    opt, _local.opt = getattr(_local, "opt", None), None
+    if opt is None:
+        return None
+    G, fl, s, W, lam, x = opt
+    if len(G) != len(b_ub) or len(c) != len(fl) - 1:
+        return None
+    M = _gmat(G)
+    if not (np.array_equal(c, s * np.array(fl[1:])) and np.array_equal(A_ub, -M[:, 1:]) and
+            np.array_equal(b_ub, M[:, 0])):
+        return None
+    duals = np.zeros(len(G))
+    duals[W] = -lam
+    xv = np.array(x)
+    return True, float(c @ xv), xv, duals
+
+
+def _gs_add(Q, n):
+    """Append to the orthonormal list Q the normalised part of n orthogonal to Q (floats); that vector, or None
+    when n is (nearly) in the span of Q."""
+    n = list(n)
+    for qv in Q:
+        t = sum(map(mul, n, qv))
+        n = [a - t * b for a, b in zip(n, qv)]
+    nn = sum(map(mul, n, n))
+    if not nn > 1e-24:
+        return None
+    r = nn ** -0.5
+    qv = [a * r for a in n]
+    Q.append(qv)
+    return qv
+
+
+def _float_lin(d: int):
+    """The linear part sum f_{k+1} x_k of a float form at a float point, written out for dimension d."""
+    body = " + ".join([f"f[{k + 1}] * x[{k}]" for k in range(d)]) or "0.0"
+    ns: dict = {}
+    exec(f"def lin(f, x):\n    return {body}\n", ns)
+    return ns["lin"]
+
+
+_FLIN = {d: _float_lin(d) for d in range(1, 7)}
 
 
 def _chord_point(cell, f, s):
@@ -831,11 +1055,15 @@ def _inside(E, G, x) -> bool:
     return all(_at(g, x) > 0 for g in G) and all(_at(e, x) == 0 for e in E)
 
 
-def _child_points(E, G, p, h, v, hint, d, lower=True) -> list:
+def _child_points(E, G, p, h, v, hint, d, lower=True, small=False) -> list:
     """Exact points of the children {h > 0}, {h < 0}, {h = 0} of the cell (None where the LP must search): the
     parent's point p goes to its own child; with a float point ``hint`` on the other side of h (the sign LP's
     minimiser, moved exactly onto the cell's equations) the segment from p gives the zero point and a point
-    beyond it; with h(p) = 0, p +- eps w along a direction w of the equations' solution set."""
+    beyond it; with h(p) = 0, p +- eps w along a direction w of the equations' solution set.
+
+    ``small`` (region counts): the far point is first sought among small-denominator roundings of the float
+    point of that segment (each checked exactly: strictly inside the cell, strictly beyond h), so that points,
+    and every exact evaluation at them later, stay short; the exact segment point is the fallback."""
     out = [None, None, None]
     out[0 if v > 0 else 1 if v < 0 else 2] = p
     par = _parametrise(E, d)
@@ -872,6 +1100,11 @@ def _child_points(E, G, p, h, v, hint, d, lower=True) -> list:
         if (hq > 0) == (v > 0) or hq == 0:
             continue
         t0 = v / (v - hq)                     # h(p + t0 (q - p)) = 0
+        if small and not lower:
+            o = _small_far_point(E, G, p, q, h, v, t0, free, x_of)
+            if o is not None:
+                out[1 if v > 0 else 0] = o
+                return out
         for t1 in (t0 + (1 - t0) / 2, t0 + (1 - t0) / 8):
             o = tuple(a + t1 * (b - a) for a, b in zip(p, q))
             if _inside(E, G, o):
@@ -883,6 +1116,23 @@ def _child_points(E, G, p, h, v, hint, d, lower=True) -> list:
                 out[2] = z
         return out
     return out
+
+
+def _small_far_point(E, G, p, q, h, v, t0, free, x_of):
+    """A point with small denominators (``_DENS``) near p + t (q - p), t = t0 + (1 - t0) / 2 or t0 + (1 - t0) / 8
+    (floats), strictly inside the cell {E = 0, G > 0} and with h of the sign opposite to v (exact checks), or
+    None.  Floats only propose."""
+    pf = [float(c) for c in p]
+    qf = [float(c) for c in q]
+    tf = float(t0)
+    for t1 in (tf + (1 - tf) / 2, tf + (1 - tf) / 8):
+        of = [a + t1 * (b - a) for a, b in zip(pf, qf)]
+        for den in _DENS:
+            o = x_of([_limit(of[k], den) for k in free])
+            ho = _at(h, o)
+            if (ho < 0 if v > 0 else ho > 0) and _inside(E, G, o):
+                return tuple(o)
+    return None
 
 
 def _volume_fraction(trees, root_cells, bx, points: int = 2000, seed: int = 0) -> float:
@@ -916,6 +1166,9 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
     _OC_BOUNDS[0] = None
     _NEGS.clear()
     _FORMS.clear()
+    _DROWS.clear()
+    _FBOX[0] = None
+    _local.opt = None
     trees, leaves, stop, stopped, roots_done = [], 0, None, None, 0
     for r, (E0, G0, bounds) in enumerate(root_cells):
         root = {}
@@ -930,9 +1183,11 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
         _local.presolve = COUNT_PRESOLVE if pp is not None else "choose"
         stack = [(root, E0, G0, centre, {}, None if pp is None else pp.root())]
 
-        def branch(cell, h, hint, push_pos=False):
+        def branch(cell, h, hint, push_pos=False, side=1):
             """Record the split of ``cell.node`` by h and queue its children (the positive one too when the
-            evaluation was aborted); returns the positive child's node."""
+            evaluation was aborted); returns the positive child's node.  ``side=-1`` (region counts, the cell's
+            point on the side h < 0): the positive child is queued instead and the negative child's node is
+            returned (the cell goes on there)."""
             node, E, G, p = cell.node, cell.E, cell.G, cell.p
             v = _at(h, p)
             kids = [{}, {}, {} if lower else None]
@@ -944,10 +1199,14 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
             if isinstance(hint, tuple):         # an exact point of the far side (the point pool's)
                 pts = [p, hint, None] if v > 0 else [hint, p, None]
             else:
-                pts = _child_points(E, G, p, h, v, hint, d, lower)
+                pts = _child_points(E, G, p, h, v, hint, d, lower, pp is not None and SMALL_POINTS)
             ipos, ineg = (None, None) if pp is None else pp.split(cell.pidx, h)
             if lower:
                 stack.append((kids[2], E + [h], G, pts[2], inh, None))
+            if side < 0:
+                stack.append((kids[0], E, G + [h], pts[0], inh, ipos))
+                cell.pidx = ineg
+                return kids[1]
             stack.append((kids[1], E, G + [neg], pts[1], inh, ineg))
             if push_pos:
                 stack.append((kids[0], E, G + [h], pts[0], inh, ipos))
@@ -992,6 +1251,9 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
     _GMATS.clear()
     _NEGS.clear()
     _FORMS.clear()
+    _DROWS.clear()
+    _FBOX[0] = None
+    _local.opt = None
     complete = stop is None and stopped is None
     info = {"trees": trees, "complete": complete, "stopped": stopped, "leaves": leaves, "roots": len(root_cells),
             "roots_done": roots_done, "stop": stop, "seconds": time.monotonic() - t0}
