@@ -601,7 +601,7 @@ def compile_budget_result(net, box, tie, claim, stopped: str) -> Result:
     partial = {"cells_proved": 0, "open_cells_proved": 0, "covered_fraction": Fraction(0), "stopped": stopped,
                "budget": "time_budget", "while": "compiling"}
     return _result(claim, Verdict.INCONCLUSIVE, STATEMENT,
-                   {"summary": f"{stopped}; no cell decided"},
+                   {"summary": f"time_budget: {stopped}; no cell decided"},
                    params, {"tie_rules": list(TIE_RULES) if tie == "both" else [tie], "attention": "hardmax"},
                    {"partial": partial})
 
