@@ -70,6 +70,7 @@ from ..arith.ball import LADDER, ball_cholesky, ball_midpoint, decide_with_ladde
 from ..results import Verdict
 from ..arith.exact import fraction_str
 from ..errors import InputError
+from ..kernel.lse import det_mod_handed
 from ..laws.cgf import laplace_quad
 from .lattice import common_denominator, integer_atoms
 
@@ -85,17 +86,24 @@ Z_RANGE = (2, 1 << 20)                          # z coordinates: random positive
 # ---------------------------------------------------------------------------------------------
 # modular arithmetic (vectorised, int64, p < 2^31)
 
-def _powmod_vec(base: np.ndarray, exp: np.ndarray, p: int) -> np.ndarray:
-    """base**exp mod p elementwise (0 <= base < p, 0 <= exp < p - 1), exact in int64."""
-    result = np.ones_like(base)
-    b = base.copy()
-    e = exp.copy()
-    while np.any(e):
-        odd = (e & 1).astype(bool)
-        result = np.where(odd, (result * b) % p, result)
-        b = (b * b) % p
-        e >>= 1
-    return result
+def _inverses_vec(a: np.ndarray, p: int) -> np.ndarray:
+    """x^-1 mod p elementwise (int64 array of residues non-zero mod p, p < 2^31): a product tree of pairs
+    level by level, one modular inverse of its root, then down the tree (the inverse of a pair's product times
+    one member is the inverse of the other)."""
+    levels = [a.ravel()]
+    while len(levels[-1]) > 1:
+        x = levels[-1]
+        if len(x) % 2:
+            x = levels[-1] = np.append(x, 1)
+        levels.append(x[0::2] * x[1::2] % p)
+    inv = np.array([pow(int(levels[-1][0]), -1, p)], dtype=np.int64)
+    for x in reversed(levels[:-1]):
+        inv = inv[:len(x) // 2]          # without the inverse of a padding 1 of the level above
+        out = np.empty(len(x), dtype=np.int64)
+        out[0::2] = inv * x[1::2] % p
+        out[1::2] = inv * x[0::2] % p
+        inv = out
+    return inv[:a.size].reshape(a.shape)
 
 
 def _residue(x: Fraction, p: int) -> Optional[int]:
@@ -202,24 +210,32 @@ def _modular_block(laws, variant: str, zpoints: Sequence, q: int, p: int):
     bad = [(int(m), int(i)) for m, i in zip(*np.nonzero(S == 0))]
     if bad:
         return None, bad
-    Sinv = _powmod_vec(S, np.full_like(S, p - 2), p)
-    P = (wt * Sinv[:, :, None]) % p                                   # tilted weights p_k
+    Sinv = _inverses_vec(S, p)
     G = np.zeros((M, N, d), dtype=np.int64)
-    # small exponents (K X^2 < 2^31): P X and P X_a X_b with the signed X, summed over the atoms and reduced
-    # once (every partial sum stays below K p X^2 < 2^62); else each product reduced mod p
     tiny = small and K * xmax * xmax < (1 << 31)
-    Xs = X if tiny else Xp
-    PX = [P * Xs[None, :, :, j] if tiny else (P * Xp[None, :, :, j]) % p for j in range(d)]   # (M, N, K) each
-    for j in range(d):
-        G[:, :, j] = _atom_sum(PX[j]) % p                               # gradient: E[X_j]
+    pairs = [(a, b) for a in range(d) for b in range(a, d)]
+    if tiny:
+        # small exponents (K X^2 < 2^31): the moments sum_k w_k z^X_k Y_k of Y = X_j and X_a X_b (signed, exact:
+        # every sum stays below K p X^2 < 2^62) in one product over the atoms, reduced, times 1 / S
+        Y = np.concatenate([X] + ([X[:, :, [a for a, _ in pairs]] * X[:, :, [b for _, b in pairs]]]
+                                  if variant == "hessian" else []), axis=2)
+        mom = np.stack([np.einsum("mnk,nk->mn", wt, Y[:, :, c]) for c in range(Y.shape[2])], axis=2)
+        mom = mom % p * Sinv[:, :, None] % p
+        G[:] = mom[:, :, :d]                                           # gradient: E[X_j]
+        second = mom[:, :, d:]                                         # E[X_a X_b]
+    else:                               # each product reduced mod p, with the tilted weights P = w z^X / S
+        P = (wt * Sinv[:, :, None]) % p
+        PX = [(P * Xp[None, :, :, j]) % p for j in range(d)]           # (M, N, K) each
+        for j in range(d):
+            G[:, :, j] = _atom_sum(PX[j]) % p
+        second = None
     if variant == "gradient":
         block = G.transpose(0, 2, 1)                                       # (M, d, N): row (m, j)
     elif variant == "hessian":
-        pairs = [(a, b) for a in range(d) for b in range(a, d)]
         block = np.empty((M, len(pairs), N), dtype=np.int64)
         for r, (a, b) in enumerate(pairs):
-            second = _atom_sum(PX[a] * Xs[None, :, :, b] if tiny else (PX[a] * Xp[None, :, :, b]) % p) % p
-            block[:, r, :] = (second - (G[:, :, a] * G[:, :, b]) % p) % p
+            sec = second[:, :, r] if second is not None else _atom_sum((PX[a] * Xp[None, :, :, b]) % p) % p
+            block[:, r, :] = (sec - (G[:, :, a] * G[:, :, b]) % p) % p
     else:
         raise InputError("variant", f"must be 'hessian' or 'gradient', got {variant!r}")
     return block.reshape(M * block.shape[1], N).tolist(), []
@@ -672,11 +688,12 @@ def square_design_certificate(laws, modulo: str, points: Sequence, ladder: Seque
 # kernel certificates (verify.kernel.lse): an N x N minor with its determinant, recomputed by the kernel
 
 def _leading_det(rows, N, p) -> int:
-    """The determinant modulo ``p`` of the first ``N`` rows of ``rows`` (0 when there are fewer), from one
-    integer matrix (python-flint reads a list of ints into ``fmpz_mat`` faster than into ``nmod_mat``)."""
+    """The determinant modulo ``p`` of the first ``N`` rows of ``rows`` (0 when there are fewer), computed by
+    :func:`verify.kernel.lse.det_mod_handed`, which hands it to the kernel's re-check of this minor (the
+    re-check computes the minor itself and uses the value only for the very same matrix)."""
     if len(rows) < N:
         return 0
-    return int(nmod_mat(fmpz_mat(rows[:N]), p).det())
+    return det_mod_handed(rows[:N], p)
 
 
 def _pivots(rows, N, field):

@@ -306,6 +306,30 @@ def _inverses(xs, p) -> list:
     return out
 
 
+_HANDED: list = []                 # at most one (p, rows as tuples, det) from det_mod_handed, taken by _modp
+
+
+def det_mod_handed(rows, p: int) -> int:
+    """The determinant modulo the prime ``p`` of the square matrix ``rows`` (lists of ints), computed here
+    and handed to the next :func:`_modp` check: the decision procedure computes the determinant of its minor
+    with this function; the check then computes every entry of its own minor from the Result and takes this
+    determinant only if that minor is the very same matrix (compared entry by entry, with the same p).  One
+    value, taken by the next check whatever it holds, so it is used at most once (a determinant is a function
+    of the matrix: the check's answers are those of computing it again)."""
+    key = tuple(map(tuple, rows))          # a copy: the caller's lists may change later
+    det = int(nmod_mat(fmpz_mat(rows), p).det())
+    _HANDED[:] = [(p, key, det)]
+    return det
+
+
+def _det_mod(minor, p: int) -> int:
+    """det(minor) modulo p: the handed determinant when ``minor`` is exactly its matrix, else computed."""
+    handed = _HANDED.pop() if _HANDED else None
+    if handed is not None and handed[0] == p and handed[1] == tuple(map(tuple, minor)):
+        return handed[2]
+    return int(nmod_mat(fmpz_mat(minor), p).det())   # fmpz_mat reads lists of ints faster than nmod_mat
+
+
 def _modp(laws, modulo, cert, field) -> str:
     if any(l["family"] != "discrete" for l in laws):
         raise Rejected(f"{field}.variant: the modular certificate applies to discrete laws only")
@@ -418,7 +442,7 @@ def _modp(laws, modulo, cert, field) -> str:
     minor = [blocks[r % per][r // per::nP] for r in rows]
     if any(len(r) != N for r in minor):
         raise Rejected(f"{field}.rows: index beyond the recorded points")
-    det = int(nmod_mat(fmpz_mat(minor), p).det())   # fmpz_mat reads lists of ints faster than nmod_mat
+    det = _det_mod(minor, p)
     if det == 0 or det != _read.integer(cert["det"], f"{field}.det", 0, p - 1):
         raise Rejected(f"{field}.det: the minor's determinant modulo p is {det}, recorded {cert['det']!r:.40}")
     return f"{variant}: rank {N} modulo {p}"
