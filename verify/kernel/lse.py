@@ -55,7 +55,7 @@ from itertools import chain, repeat
 from operator import add, attrgetter, floordiv, mod, mul, sub
 
 import sympy
-from gmpy2 import powmod
+from gmpy2 import invert, powmod
 from flint import arb, arb_mat, fmpq, fmpq_mat, fmpq_mpoly_ctx, fmpz, fmpz_mat, nmod_mat
 
 from . import Kind, _read
@@ -292,20 +292,6 @@ def _rows(cert, N, per, field):
     return rows, used
 
 
-def _inverses(xs, p) -> list:
-    """[x^-1 mod p for x in xs] (every x non-zero mod p) with one modular inverse: prefix products
-    (Montgomery's trick), so inv_k = (x_0 ... x_{k-1}) (x_0 ... x_k)^-1."""
-    pre = [1]
-    for x in xs:
-        pre.append(pre[-1] * x % p)
-    t = pow(pre[-1], -1, p)
-    out = [0] * len(xs)
-    for k in range(len(xs) - 1, -1, -1):
-        out[k] = t * pre[k] % p
-        t = t * xs[k] % p
-    return out
-
-
 _HANDED: list = []                 # at most one (p, rows as tuples, det) from det_mod_handed, taken by _modp
 
 
@@ -431,7 +417,7 @@ def _modp(laws, modulo, cert, field) -> str:
     if 0 in S0:
         k, i = min((j % nP, j // nP) for j, v in enumerate(S0) if v == 0)
         raise Rejected(f"{field}.points[{k}]: the normaliser of law {i} vanishes modulo p")
-    inv = _inverses(S0, p)
+    inv = list(map(int, map(invert, S0, repeat(p))))      # gmpy2: each x^-1 mod p
     g = [list(map(mod, map(mul, S[(1 + j) * T:(2 + j) * T], inv), repeat(p))) for j in range(d)]
     if hess:                           # H_ef = S_ef / S_0 - g_e g_f
         blocks = [list(map(mod, map(sub, map(mul, S[(1 + d + r) * T:(2 + d + r) * T], inv),
