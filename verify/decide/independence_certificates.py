@@ -72,7 +72,7 @@ from ..arith.exact import fraction_str
 from ..errors import InputError
 from ..kernel.lse import det_mod_handed
 from ..laws.cgf import laplace_quad
-from .lattice import common_denominator, integer_atoms
+from .lattice import integer_atoms
 
 __all__ = [
     "PRIMES", "modular_certificate", "modular_matrix", "exact_rational_certificate", "ball_design_certificate",
@@ -175,8 +175,12 @@ def _modular_block(laws, variant: str, zpoints: Sequence, q: int, p: int):
         i, k = min((i, k) for i, law in enumerate(laws) for k, w in enumerate(law.weights) if w.denominator % p == 0)
         return None, [("weight", i, k)]
     inv = {den: pow(den, -1, p) for den in dens}                       # weight denominator -> inverse mod p
-    for i, law in enumerate(laws):
-        W[i, :len(law.weights)] = [w.numerator % p * inv[w.denominator] % p for w in law.weights]
+    if all(len(law.weights) == K for law in laws):                    # one array of all the residues
+        W[:] = np.array([w.numerator % p * inv[w.denominator] % p for law in laws for w in law.weights],
+                        dtype=np.int64).reshape(N, K)
+    else:
+        for i, law in enumerate(laws):
+            W[i, :len(law.weights)] = [w.numerator % p * inv[w.denominator] % p for w in law.weights]
     Zi = [[int(z) % p for z in zp] for zp in zpoints]
     if any(z == 0 for zp in Zi for z in zp):
         return None, [("z divisible by p",)]
@@ -320,7 +324,7 @@ def modular_certificate(laws, modulo: str = "affine", seed: int = 0, n_points: O
     variant = "hessian" if modulo == "affine" else "gradient"
     per_point = d * (d + 1) // 2 if variant == "hessian" else d
     M = n_points if n_points is not None else -(-N // per_point) + 2
-    q = common_denominator(laws)
+    q = integer_atoms(laws)[0]           # the common denominator (integer_atoms keeps it for the matrix)
     rng = random.Random(seed)
     best = {"certified": False, "variant": f"{variant}-modp", "rank": 0, "q": q}
     for attempt, p in enumerate(primes):

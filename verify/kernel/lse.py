@@ -292,7 +292,7 @@ def _rows(cert, N, per, field):
     return rows, used
 
 
-_HANDED: list = []                 # at most one (p, rows as tuples, det) from det_mod_handed, taken by _modp
+_HANDED: list = []                 # at most one (p, copy of the rows, det) from det_mod_handed, taken by _modp
 
 
 def det_mod_handed(rows, p: int) -> int:
@@ -302,7 +302,7 @@ def det_mod_handed(rows, p: int) -> int:
     determinant only if that minor is the very same matrix (compared entry by entry, with the same p).  One
     value, taken by the next check whatever it holds, so it is used at most once (a determinant is a function
     of the matrix: the check's answers are those of computing it again)."""
-    key = tuple(map(tuple, rows))          # a copy: the caller's lists may change later
+    key = [list(r) for r in rows]          # a copy: the caller's lists may change later
     det = int(nmod_mat(fmpz_mat(rows), p).det())
     _HANDED[:] = [(p, key, det)]
     return det
@@ -311,7 +311,7 @@ def det_mod_handed(rows, p: int) -> int:
 def _det_mod(minor, p: int) -> int:
     """det(minor) modulo p: the handed determinant when ``minor`` is exactly its matrix, else computed."""
     handed = _HANDED.pop() if _HANDED else None
-    if handed is not None and handed[0] == p and handed[1] == tuple(map(tuple, minor)):
+    if handed is not None and handed[0] == p and handed[1] == minor:
         return handed[2]
     return int(nmod_mat(fmpz_mat(minor), p).det())   # fmpz_mat reads lists of ints faster than nmod_mat
 
