@@ -215,7 +215,7 @@ def _modular_block(laws, variant: str, zpoints: Sequence, q: int, p: int):
     if bad:
         return None, bad
     Sinv = _inverses_vec(S, p)
-    G = np.zeros((M, N, d), dtype=np.int64)
+    G = np.zeros((d, M, N), dtype=np.int64)                            # G[j]: E[X_j] at every (point, law)
     tiny = small and K * xmax * xmax < (1 << 31)
     pairs = [(a, b) for a in range(d) for b in range(a, d)]
     if tiny:
@@ -223,23 +223,23 @@ def _modular_block(laws, variant: str, zpoints: Sequence, q: int, p: int):
         # every sum stays below K p X^2 < 2^62) in one product over the atoms, reduced, times 1 / S
         Y = np.concatenate([X] + ([X[:, :, [a for a, _ in pairs]] * X[:, :, [b for _, b in pairs]]]
                                   if variant == "hessian" else []), axis=2)
-        mom = np.stack([np.einsum("mnk,nk->mn", wt, Y[:, :, c]) for c in range(Y.shape[2])], axis=2)
-        mom = mom % p * Sinv[:, :, None] % p
-        G[:] = mom[:, :, :d]                                           # gradient: E[X_j]
-        second = mom[:, :, d:]                                         # E[X_a X_b]
+        Y = np.ascontiguousarray(Y.transpose(2, 0, 1))                # (moments, N, K)
+        mom = np.stack([np.einsum("mnk,nk->mn", wt, Yc) for Yc in Y]) % p * Sinv[None] % p
+        G[:] = mom[:d]                                                 # gradient: E[X_j]
+        second = mom[d:]                                               # E[X_a X_b], (pairs, M, N)
     else:                               # each product reduced mod p, with the tilted weights P = w z^X / S
         P = (wt * Sinv[:, :, None]) % p
         PX = [(P * Xp[None, :, :, j]) % p for j in range(d)]           # (M, N, K) each
         for j in range(d):
-            G[:, :, j] = _atom_sum(PX[j]) % p
+            G[j] = _atom_sum(PX[j]) % p
         second = None
     if variant == "gradient":
-        block = G.transpose(0, 2, 1)                                       # (M, d, N): row (m, j)
+        block = G.transpose(1, 0, 2)                                       # (M, d, N): row (m, j)
     elif variant == "hessian":
         block = np.empty((M, len(pairs), N), dtype=np.int64)
         for r, (a, b) in enumerate(pairs):
-            sec = second[:, :, r] if second is not None else _atom_sum((PX[a] * Xp[None, :, :, b]) % p) % p
-            block[:, r, :] = (sec - (G[:, :, a] * G[:, :, b]) % p) % p
+            sec = second[r] if second is not None else _atom_sum((PX[a] * Xp[None, :, :, b]) % p) % p
+            block[:, r, :] = (sec - (G[a] * G[b]) % p) % p
     else:
         raise InputError("variant", f"must be 'hessian' or 'gradient', got {variant!r}")
     return block.reshape(M * block.shape[1], N).tolist(), []
