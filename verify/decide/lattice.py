@@ -321,12 +321,13 @@ def integer_atoms(laws, q: Optional[int] = None):
     if (last is not None and len(last[0]) == len(laws) and all(map(operator.is_, last[0], laws))
             and (q is None or q == last[1])):
         return last[1], last[2]
-    coords = list(chain.from_iterable(chain.from_iterable([law.atoms for law in laws])))
+    flat = list(chain.from_iterable([law.atoms for law in laws]))
+    coords = list(chain.from_iterable(flat))
     dens = list(map(_DEN, coords))
     if q is None:
         q = math.lcm(*set(dens))
     d = laws[0].dim if laws else 0
-    if all(len(a) == d for law in laws for a in law.atoms):   # one flat pass, then the atoms and laws again
+    if set(map(len, flat)) == {d}:     # one flat pass over the coordinates, then the atoms and laws again
         nums = list(map(_NUM, coords))
         vals = (nums if q == 1 and set(dens) == {1} else
                 list(map(operator.mul, nums, map(operator.floordiv, repeat(q), dens))))
