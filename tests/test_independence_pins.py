@@ -124,3 +124,22 @@ def test_check_relation_positive_constant_difference_refuted_by_value():
     assert r.refuted and "step" not in r.certificate and F(r.certificate["value"]) < 0
     with pytest.raises(InputError, match="^C"):
         check_relation([G1, G2], (1, -1), a=(1,), C=0)
+
+
+def test_the_garbage_collector_state_is_restored_after_a_decision():
+    """independent_mod_affine pauses the cyclic collector for its run only: enabled before -> enabled after
+    (also after bad input), disabled before -> still disabled."""
+    import gc
+
+    assert gc.isenabled()
+    assert independent_mod_affine([MU, NU]).proved
+    assert gc.isenabled()
+    with pytest.raises(InputError, match="modulo"):
+        independent_mod_affine([MU, NU], modulo="linear")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        assert independent_mod_affine([MU, NU]).proved
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -69,3 +69,48 @@ def test_modp_shifted_integer_weight_sums_agree_with_the_direct_formula(p, varia
         lse._modp(laws, modulo, dict(cert, det=(det + 1) % p), "c")
     with pytest.raises(Rejected, match=r"c\.q: q times the atoms of law 0 are not integers"):
         lse._modp(laws, modulo, dict(cert, q=1), "c")
+
+
+def _cert(p=2147483647):
+    laws = L.read_laws(LAWS)
+    rows, Z = [0, 1, 2, 4], [[3, 5], [7, 2]]
+    det = _reference(laws, p, 2, Z, rows, True)
+    return laws, {"variant": "hessian-modp", "prime": p, "q": 2, "points": Z, "rows": rows, "det": det}
+
+
+def test_a_handed_determinant_serves_only_the_very_same_minor_once():
+    """det_mod_handed (the decision's determinant of its minor) is taken by the next modular check, which uses
+    it only for exactly the matrix it computes itself: a handed value of another matrix (the identity, det 1,
+    against a certificate recording det 1) or of another prime is ignored, a forged recorded det is still
+    refused, and the value is gone after one check."""
+    laws, cert = _cert()
+    p = cert["prime"]
+    lse._HANDED.clear()
+    lse._spent.clear()
+    assert lse._modp(laws, "affine", cert, "c") == f"hessian-modp: rank 4 modulo {p}"
+    assert not lse._HANDED
+    other = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]
+    forged = dict(cert, det=1)
+    lse.det_mod_handed(other, p)                      # det 1, for another matrix
+    lse._spent.clear()
+    with pytest.raises(Rejected, match=r"c\.det: the minor's determinant modulo p is"):
+        lse._modp(laws, "affine", forged, "c")
+    assert not lse._HANDED                            # taken (and not used)
+    lse.det_mod_handed(other, 10007)
+    lse._spent.clear()
+    assert lse._modp(laws, "affine", cert, "c") == f"hessian-modp: rank 4 modulo {p}"   # another prime: ignored
+    with pytest.raises(Rejected, match=r"c\.det: the minor's determinant modulo p is"):
+        lse._spent.clear()
+        lse._modp(laws, "affine", dict(cert, det=(cert["det"] + 1) % p), "c")
+
+
+def test_a_handed_determinant_of_the_same_minor_is_used_and_a_later_change_of_its_lists_is_not_seen():
+    """The handed key is a copy: changing the caller's lists after handing does not change what is matched."""
+    laws, cert = _cert()
+    p = cert["prime"]
+    rows = [[5, 1], [2, 7]]
+    assert lse.det_mod_handed(rows, p) == 33
+    rows[0][0] = 6                                    # the caller changes its list: the key is the old matrix
+    assert lse._det_mod([[6, 1], [2, 7]], p) == 40    # not the handed value (33): computed
+    assert lse.det_mod_handed([[5, 1], [2, 7]], p) == 33
+    assert lse._det_mod([[5, 1], [2, 7]], p) == 33 and not lse._HANDED

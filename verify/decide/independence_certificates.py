@@ -70,8 +70,9 @@ from ..arith.ball import LADDER, ball_cholesky, ball_midpoint, decide_with_ladde
 from ..results import Verdict
 from ..arith.exact import fraction_str
 from ..errors import InputError
+from ..kernel.lse import det_mod_handed
 from ..laws.cgf import laplace_quad
-from .lattice import common_denominator, integer_atoms
+from .lattice import integer_atoms
 
 __all__ = [
     "PRIMES", "modular_certificate", "modular_matrix", "exact_rational_certificate", "ball_design_certificate",
@@ -85,17 +86,24 @@ Z_RANGE = (2, 1 << 20)                          # z coordinates: random positive
 # ---------------------------------------------------------------------------------------------
 # modular arithmetic (vectorised, int64, p < 2^31)
 
-def _powmod_vec(base: np.ndarray, exp: np.ndarray, p: int) -> np.ndarray:
-    """base**exp mod p elementwise (0 <= base < p, 0 <= exp < p - 1), exact in int64."""
-    result = np.ones_like(base)
-    b = base.copy()
-    e = exp.copy()
-    while np.any(e):
-        odd = (e & 1).astype(bool)
-        result = np.where(odd, (result * b) % p, result)
-        b = (b * b) % p
-        e >>= 1
-    return result
+def _inverses_vec(a: np.ndarray, p: int) -> np.ndarray:
+    """x^-1 mod p elementwise (int64 array of residues non-zero mod p, p < 2^31): a product tree of pairs
+    level by level, one modular inverse of its root, then down the tree (the inverse of a pair's product times
+    one member is the inverse of the other)."""
+    levels = [a.ravel()]
+    while len(levels[-1]) > 1:
+        x = levels[-1]
+        if len(x) % 2:
+            x = levels[-1] = np.append(x, 1)
+        levels.append(x[0::2] * x[1::2] % p)
+    inv = np.array([pow(int(levels[-1][0]), -1, p)], dtype=np.int64)
+    for x in reversed(levels[:-1]):
+        inv = inv[:len(x) // 2]          # without the inverse of a padding 1 of the level above
+        out = np.empty(len(x), dtype=np.int64)
+        out[0::2] = inv * x[1::2] % p
+        out[1::2] = inv * x[0::2] % p
+        inv = out
+    return inv[:a.size].reshape(a.shape)
 
 
 def _residue(x: Fraction, p: int) -> Optional[int]:
@@ -167,8 +175,12 @@ def _modular_block(laws, variant: str, zpoints: Sequence, q: int, p: int):
         i, k = min((i, k) for i, law in enumerate(laws) for k, w in enumerate(law.weights) if w.denominator % p == 0)
         return None, [("weight", i, k)]
     inv = {den: pow(den, -1, p) for den in dens}                       # weight denominator -> inverse mod p
-    for i, law in enumerate(laws):
-        W[i, :len(law.weights)] = [w.numerator % p * inv[w.denominator] % p for w in law.weights]
+    if all(len(law.weights) == K for law in laws):                    # one array of all the residues
+        W[:] = np.array([w.numerator % p * inv[w.denominator] % p for law in laws for w in law.weights],
+                        dtype=np.int64).reshape(N, K)
+    else:
+        for i, law in enumerate(laws):
+            W[i, :len(law.weights)] = [w.numerator % p * inv[w.denominator] % p for w in law.weights]
     Zi = [[int(z) % p for z in zp] for zp in zpoints]
     if any(z == 0 for zp in Zi for z in zp):
         return None, [("z divisible by p",)]
@@ -202,24 +214,32 @@ def _modular_block(laws, variant: str, zpoints: Sequence, q: int, p: int):
     bad = [(int(m), int(i)) for m, i in zip(*np.nonzero(S == 0))]
     if bad:
         return None, bad
-    Sinv = _powmod_vec(S, np.full_like(S, p - 2), p)
-    P = (wt * Sinv[:, :, None]) % p                                   # tilted weights p_k
-    G = np.zeros((M, N, d), dtype=np.int64)
-    # small exponents (K X^2 < 2^31): P X and P X_a X_b with the signed X, summed over the atoms and reduced
-    # once (every partial sum stays below K p X^2 < 2^62); else each product reduced mod p
+    Sinv = _inverses_vec(S, p)
+    G = np.zeros((d, M, N), dtype=np.int64)                            # G[j]: E[X_j] at every (point, law)
     tiny = small and K * xmax * xmax < (1 << 31)
-    Xs = X if tiny else Xp
-    PX = [P * Xs[None, :, :, j] if tiny else (P * Xp[None, :, :, j]) % p for j in range(d)]   # (M, N, K) each
-    for j in range(d):
-        G[:, :, j] = _atom_sum(PX[j]) % p                               # gradient: E[X_j]
+    pairs = [(a, b) for a in range(d) for b in range(a, d)]
+    if tiny:
+        # small exponents (K X^2 < 2^31): the moments sum_k w_k z^X_k Y_k of Y = X_j and X_a X_b (signed, exact:
+        # every sum stays below K p X^2 < 2^62) in one product over the atoms, reduced, times 1 / S
+        Y = np.concatenate([X] + ([X[:, :, [a for a, _ in pairs]] * X[:, :, [b for _, b in pairs]]]
+                                  if variant == "hessian" else []), axis=2)
+        Y = np.ascontiguousarray(Y.transpose(2, 0, 1))                # (moments, N, K)
+        mom = np.stack([np.einsum("mnk,nk->mn", wt, Yc) for Yc in Y]) % p * Sinv[None] % p
+        G[:] = mom[:d]                                                 # gradient: E[X_j]
+        second = mom[d:]                                               # E[X_a X_b], (pairs, M, N)
+    else:                               # each product reduced mod p, with the tilted weights P = w z^X / S
+        P = (wt * Sinv[:, :, None]) % p
+        PX = [(P * Xp[None, :, :, j]) % p for j in range(d)]           # (M, N, K) each
+        for j in range(d):
+            G[j] = _atom_sum(PX[j]) % p
+        second = None
     if variant == "gradient":
-        block = G.transpose(0, 2, 1)                                       # (M, d, N): row (m, j)
+        block = G.transpose(1, 0, 2)                                       # (M, d, N): row (m, j)
     elif variant == "hessian":
-        pairs = [(a, b) for a in range(d) for b in range(a, d)]
         block = np.empty((M, len(pairs), N), dtype=np.int64)
         for r, (a, b) in enumerate(pairs):
-            second = _atom_sum(PX[a] * Xs[None, :, :, b] if tiny else (PX[a] * Xp[None, :, :, b]) % p) % p
-            block[:, r, :] = (second - (G[:, :, a] * G[:, :, b]) % p) % p
+            sec = second[r] if second is not None else _atom_sum((PX[a] * Xp[None, :, :, b]) % p) % p
+            block[:, r, :] = (sec - (G[a] * G[b]) % p) % p
     else:
         raise InputError("variant", f"must be 'hessian' or 'gradient', got {variant!r}")
     return block.reshape(M * block.shape[1], N).tolist(), []
@@ -304,7 +324,7 @@ def modular_certificate(laws, modulo: str = "affine", seed: int = 0, n_points: O
     variant = "hessian" if modulo == "affine" else "gradient"
     per_point = d * (d + 1) // 2 if variant == "hessian" else d
     M = n_points if n_points is not None else -(-N // per_point) + 2
-    q = common_denominator(laws)
+    q = integer_atoms(laws)[0]           # the common denominator (integer_atoms keeps it for the matrix)
     rng = random.Random(seed)
     best = {"certified": False, "variant": f"{variant}-modp", "rank": 0, "q": q}
     for attempt, p in enumerate(primes):
@@ -672,11 +692,12 @@ def square_design_certificate(laws, modulo: str, points: Sequence, ladder: Seque
 # kernel certificates (verify.kernel.lse): an N x N minor with its determinant, recomputed by the kernel
 
 def _leading_det(rows, N, p) -> int:
-    """The determinant modulo ``p`` of the first ``N`` rows of ``rows`` (0 when there are fewer), from one
-    integer matrix (python-flint reads a list of ints into ``fmpz_mat`` faster than into ``nmod_mat``)."""
+    """The determinant modulo ``p`` of the first ``N`` rows of ``rows`` (0 when there are fewer), computed by
+    :func:`verify.kernel.lse.det_mod_handed`, which hands it to the kernel's re-check of this minor (the
+    re-check computes the minor itself and uses the value only for the very same matrix)."""
     if len(rows) < N:
         return 0
-    return int(nmod_mat(fmpz_mat(rows[:N]), p).det())
+    return det_mod_handed(rows[:N], p)
 
 
 def _pivots(rows, N, field):

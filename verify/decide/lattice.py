@@ -54,6 +54,7 @@ import dataclasses
 import math
 import operator
 from fractions import Fraction
+from itertools import chain, repeat
 from typing import Optional, Sequence
 
 import sympy
@@ -302,6 +303,7 @@ S1_MAX_DIRECTIONS = 2_000      # integer directions tried by s1_direction
 S1_MAX_WORK = 4_000_000        # directions x atoms x d multiply-adds before s1_direction gives up
 
 
+_NUM, _DEN = operator.attrgetter("numerator"), operator.attrgetter("denominator")
 _INTS: list = [None]           # the last (laws, q, integer atoms) of integer_atoms (laws are immutable)
 
 
@@ -319,9 +321,22 @@ def integer_atoms(laws, q: Optional[int] = None):
     if (last is not None and len(last[0]) == len(laws) and all(map(operator.is_, last[0], laws))
             and (q is None or q == last[1])):
         return last[1], last[2]
+    flat = list(chain.from_iterable([law.atoms for law in laws]))
+    coords = list(chain.from_iterable(flat))
+    dens = list(map(_DEN, coords))
     if q is None:
-        q = common_denominator(laws)
-    ints = [[tuple([x.numerator * (q // x.denominator) for x in a]) for a in law.atoms] for law in laws]
+        q = math.lcm(*set(dens))
+    d = laws[0].dim if laws else 0
+    if set(map(len, flat)) == {d}:     # one flat pass over the coordinates, then the atoms and laws again
+        nums = list(map(_NUM, coords))
+        vals = (nums if q == 1 and set(dens) == {1} else
+                list(map(operator.mul, nums, map(operator.floordiv, repeat(q), dens))))
+        atoms, ints, s = list(zip(*[iter(vals)] * d)), [], 0
+        for law in laws:
+            ints.append(atoms[s:s + len(law.atoms)])
+            s += len(law.atoms)
+    else:
+        ints = [[tuple([x.numerator * (q // x.denominator) for x in a]) for a in law.atoms] for law in laws]
     _INTS[0] = (tuple(laws), q, ints)
     return q, ints
 

@@ -131,7 +131,8 @@ def structural_relations(laws, lattice: bool = True) -> list:
     groups: dict = {}
     for i, l in enumerate(laws):
         if not l.is_dirac():
-            sig = (l.family, len(l.atoms), frozenset(l.weights)) if l.family == "discrete" else (l.family,)
+            sig = ((l.family, len(l.atoms), frozenset([(w.numerator, w.denominator) for w in l.weights]))
+                   if l.family == "discrete" else (l.family,))         # weights as exact pairs: cheap hashes
             groups.setdefault(sig, []).append(i)
     candidates = sorted(i for g in groups.values() if len(g) > 1 for i in g)
     first: dict = {}

@@ -55,7 +55,7 @@ from itertools import chain, repeat
 from operator import add, attrgetter, floordiv, mod, mul, sub
 
 import sympy
-from gmpy2 import powmod
+from gmpy2 import invert, powmod
 from flint import arb, arb_mat, fmpq, fmpq_mat, fmpq_mpoly_ctx, fmpz, fmpz_mat, nmod_mat
 
 from . import Kind, _read
@@ -292,18 +292,28 @@ def _rows(cert, N, per, field):
     return rows, used
 
 
-def _inverses(xs, p) -> list:
-    """[x^-1 mod p for x in xs] (every x non-zero mod p) with one modular inverse: prefix products
-    (Montgomery's trick), so inv_k = (x_0 ... x_{k-1}) (x_0 ... x_k)^-1."""
-    pre = [1]
-    for x in xs:
-        pre.append(pre[-1] * x % p)
-    t = pow(pre[-1], -1, p)
-    out = [0] * len(xs)
-    for k in range(len(xs) - 1, -1, -1):
-        out[k] = t * pre[k] % p
-        t = t * xs[k] % p
-    return out
+_HANDED: list = []                 # at most one (p, copy of the rows, det) from det_mod_handed, taken by _modp
+
+
+def det_mod_handed(rows, p: int) -> int:
+    """The determinant modulo the prime ``p`` of the square matrix ``rows`` (lists of ints), computed here
+    and handed to the next :func:`_modp` check: the decision procedure computes the determinant of its minor
+    with this function; the check then computes every entry of its own minor from the Result and takes this
+    determinant only if that minor is the very same matrix (compared entry by entry, with the same p).  One
+    value, taken by the next check whatever it holds, so it is used at most once (a determinant is a function
+    of the matrix: the check's answers are those of computing it again)."""
+    key = [list(r) for r in rows]          # a copy: the caller's lists may change later
+    det = int(nmod_mat(fmpz_mat(rows), p).det())
+    _HANDED[:] = [(p, key, det)]
+    return det
+
+
+def _det_mod(minor, p: int) -> int:
+    """det(minor) modulo p: the handed determinant when ``minor`` is exactly its matrix, else computed."""
+    handed = _HANDED.pop() if _HANDED else None
+    if handed is not None and handed[0] == p and handed[1] == minor:
+        return handed[2]
+    return int(nmod_mat(fmpz_mat(minor), p).det())   # fmpz_mat reads lists of ints faster than nmod_mat
 
 
 def _modp(laws, modulo, cert, field) -> str:
@@ -407,7 +417,7 @@ def _modp(laws, modulo, cert, field) -> str:
     if 0 in S0:
         k, i = min((j % nP, j // nP) for j, v in enumerate(S0) if v == 0)
         raise Rejected(f"{field}.points[{k}]: the normaliser of law {i} vanishes modulo p")
-    inv = _inverses(S0, p)
+    inv = list(map(int, map(invert, S0, repeat(p))))      # gmpy2: each x^-1 mod p
     g = [list(map(mod, map(mul, S[(1 + j) * T:(2 + j) * T], inv), repeat(p))) for j in range(d)]
     if hess:                           # H_ef = S_ef / S_0 - g_e g_f
         blocks = [list(map(mod, map(sub, map(mul, S[(1 + d + r) * T:(2 + d + r) * T], inv),
@@ -418,7 +428,7 @@ def _modp(laws, modulo, cert, field) -> str:
     minor = [blocks[r % per][r // per::nP] for r in rows]
     if any(len(r) != N for r in minor):
         raise Rejected(f"{field}.rows: index beyond the recorded points")
-    det = int(nmod_mat(fmpz_mat(minor), p).det())   # fmpz_mat reads lists of ints faster than nmod_mat
+    det = _det_mod(minor, p)
     if det == 0 or det != _read.integer(cert["det"], f"{field}.det", 0, p - 1):
         raise Rejected(f"{field}.det: the minor's determinant modulo p is {det}, recorded {cert['det']!r:.40}")
     return f"{variant}: rank {N} modulo {p}"
