@@ -77,6 +77,8 @@ COUNT_PRESOLVE = "off"   # HiGHS presolve for region counts (below)
 ONE_MEMO = True      # the one-constraint bound remembers each constraint's outcome per box and decision (False:
                      # recomputed in every cell; the same entries)
 POOL = 1000          # seeded exact sample points of the box for region counts (PointPool; 0: none)
+LOW_DIM = True       # sign entries on cells of dimension 0 and 1 by exact elimination, no LP (False: the LP path;
+                     # the same entries wherever the LP's active set is the one found here)
 _Z = mpq(0)
 _DENS = (2 ** 6, 2 ** 12, 2 ** 24, 2 ** 40)
 
@@ -497,6 +499,77 @@ def _one_g(g, sf, bounds, d, p, ctx):
     return None
 
 
+_LINES: dict = {}       # id(E) -> (E, direction w of the line {E = 0}) for cells of dimension 1 (E is held, so
+                        # its id is not reused while the entry lives; cleared when large)
+
+
+def _line_direction(E, d):
+    hit = _LINES.get(id(E))
+    if hit is not None and hit[0] is E:
+        return hit[1]
+    par = _parametrise(E, d)
+    w = None
+    if par is not None and len(par[0]) == 1:
+        x_of = par[1]
+        w = [a - b for a, b in zip(x_of([mpq(1)]), x_of([_Z]))]
+    if len(_LINES) > 10_000:
+        _LINES.clear()
+    _LINES[id(E)] = (E, w)
+    return w
+
+
+def _low_dim_entry(E, G, sf, d, p):
+    """The entry of s f > 0 on a cell of dimension 0 or 1 (d or d - 1 independent equations) without an LP, or
+    None (then the LP path runs).  A point: s f - s f(p) vanishes on {E = 0}, so it is sum lambda e (the unique
+    solution; what the LP path's elimination gives when no inequality is active).  A segment {p + t w}: s f
+    changes along w by a = s f . w per unit; if a = 0, lambda alone as for a point; otherwise its minimum on the
+    closed segment is at the end where the first constraint g_i reaches 0 moving against a's sign, and
+    s f = y g_i + sum lambda e + c with y = (s f . u) / (g_i . u) > 0 and c = s f at that end (the same d x d
+    elimination as the LP path with the active set {i}).  A tie between two constraints at that end, c < 0 or
+    any other case: None (the LP path, with its split hint, decides)."""
+    El = [[e[k] for e in E] for k in range(1, d + 1)]
+    rhs = sf[1:]
+    if len(E) == d:
+        u = _solve(El, rhs)
+        if u is None:
+            return None
+        rest = sf[0] - sum((q * e[0] for q, e in zip(u, E)), _Z)
+        return {"y": [], "l": _sparse_json(enumerate(u))} if rest >= 0 else None
+    w = _line_direction(E, d)
+    if w is None:
+        return None
+    a = sum((c * t for c, t in zip(rhs, w)), _Z)
+    if not a:
+        u = _solve(El, rhs)
+        if u is None:
+            return None
+        rest = sf[0] - sum((q * e[0] for q, e in zip(u, E)), _Z)
+        return {"y": [], "l": _sparse_json(enumerate(u))} if rest >= 0 else None
+    best, tie, bi = None, False, -1
+    for i, g in enumerate(G):
+        gu = sum((c * t for c, t in zip(g[1:], w)), _Z)
+        if a > 0:
+            gu = -gu                # moving along u = -w
+        if gu >= 0:
+            continue
+        t = _at(g, p) / -gu
+        if best is None or t < best:
+            best, tie, bi = t, False, i
+        elif t == best:
+            tie = True
+    if best is None or tie:
+        return None
+    g = G[bi]
+    A = [[g[k]] + El[k - 1] for k in range(1, d + 1)]
+    u = _solve(A, rhs)
+    if u is None or u[0] <= 0:
+        return None
+    rest = sf[0] - u[0] * g[0] - sum((q * e[0] for q, e in zip(u[1:], E)), _Z)
+    if rest < 0:
+        return None
+    return {"y": _sparse_json([(bi, u[0])]), "l": _sparse_json(enumerate(u[1:]))}
+
+
 def sign_certificate(E, G, bounds, f, s, d, p=None):
     """The sign entry of :meth:`verify.kernel._poly.PolyCell.certify` for s f > 0 on the cell, or
     :class:`Split` when the float LP finds s f < 0 somewhere (or no exact certificate is found)."""
@@ -510,6 +583,10 @@ def sign_certificate(E, G, bounds, f, s, d, p=None):
     one = _one_constraint(G, bounds, sf, d, p)
     if one is not None:
         return one
+    if LOW_DIM and len(E) >= d - 1 and p is not None:
+        low = _low_dim_entry(E, G, sf, d, p)
+        if low is not None:
+            return low
     Gl, G0, El, E0 = _lp_arrays(E, G, d)
     obj = np.array([float(c) for c in sf[1:]])
     ok, fun, xv, duals = _lp(obj, -Gl, G0, El, E0)
@@ -916,6 +993,7 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
     _OC_BOUNDS[0] = None
     _NEGS.clear()
     _FORMS.clear()
+    _LINES.clear()
     trees, leaves, stop, stopped, roots_done = [], 0, None, None, 0
     for r, (E0, G0, bounds) in enumerate(root_cells):
         root = {}
@@ -992,6 +1070,7 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
     _GMATS.clear()
     _NEGS.clear()
     _FORMS.clear()
+    _LINES.clear()
     complete = stop is None and stopped is None
     info = {"trees": trees, "complete": complete, "stopped": stopped, "leaves": leaves, "roots": len(root_cells),
             "roots_done": roots_done, "stop": stop, "seconds": time.monotonic() - t0}
