@@ -499,23 +499,55 @@ def _one_g(g, sf, bounds, d, p, ctx):
     return None
 
 
-_LINES: dict = {}       # id(E) -> (E, direction w of the line {E = 0}) for cells of dimension 1 (E is held, so
-                        # its id is not reused while the entry lives; cleared when large)
+_LINES: dict = {}       # id(E) -> (E, data of _low_dim_data) for cells of dimension 0 and 1 (E is held, so its id
+                        # is not reused while the entry lives; cleared when large)
 
 
-def _line_direction(E, d):
+def _inverse(A):
+    """The exact inverse of the square matrix A (rows), or None when it is singular."""
+    n = len(A)
+    cols = []
+    for k in range(n):
+        u = _solve(A, [mpq(1) if i == k else _Z for i in range(n)])
+        if u is None:
+            return None
+        cols.append(u)
+    return [[cols[k][i] for k in range(n)] for i in range(n)]          # row i of A^-1
+
+
+def _low_dim_data(E, d):
+    """For d equations: (None, P, A_P^-1) with P = all coordinates; for d - 1: (w, P, A_P^-1), w spanning the
+    line {E_lin x = 0} and P d - 1 coordinates whose rows of A = E_lin^T are independent; None otherwise."""
     hit = _LINES.get(id(E))
     if hit is not None and hit[0] is E:
         return hit[1]
-    par = _parametrise(E, d)
-    w = None
-    if par is not None and len(par[0]) == 1:
-        x_of = par[1]
-        w = [a - b for a, b in zip(x_of([mpq(1)]), x_of([_Z]))]
+    A = [[e[k] for e in E] for k in range(1, d + 1)]
+    data = None
+    if len(E) == d:
+        inv = _inverse(A)
+        if inv is not None:
+            data = (None, list(range(d)), inv)
+    else:
+        par = _parametrise(E, d)
+        if par is not None and len(par[0]) == 1:
+            x_of = par[1]
+            w = [a - b for a, b in zip(x_of([mpq(1)]), x_of([_Z]))]
+            for skip in range(d):
+                P = [k for k in range(d) if k != skip]
+                inv = _inverse([A[k] for k in P])
+                if inv is not None:
+                    data = (w, P, inv)
+                    break
     if len(_LINES) > 10_000:
         _LINES.clear()
-    _LINES[id(E)] = (E, w)
-    return w
+    _LINES[id(E)] = (E, data)
+    return data
+
+
+def _lam(data, r):
+    _, P, inv = data
+    rp = [r[k] for k in P]
+    return [sum((a * b for a, b in zip(row, rp)), _Z) for row in inv]
 
 
 def _low_dim_entry(E, G, sf, d, p):
@@ -524,28 +556,21 @@ def _low_dim_entry(E, G, sf, d, p):
     solution; what the LP path's elimination gives when no inequality is active).  A segment {p + t w}: s f
     changes along w by a = s f . w per unit; if a = 0, lambda alone as for a point; otherwise its minimum on the
     closed segment is at the end where the first constraint g_i reaches 0 moving against a's sign, and
-    s f = y g_i + sum lambda e + c with y = (s f . u) / (g_i . u) > 0 and c = s f at that end (the same d x d
-    elimination as the LP path with the active set {i}).  A tie between two constraints at that end, c < 0 or
-    any other case: None (the LP path, with its split hint, decides)."""
-    El = [[e[k] for e in E] for k in range(1, d + 1)]
-    rhs = sf[1:]
-    if len(E) == d:
-        u = _solve(El, rhs)
-        if u is None:
-            return None
-        rest = sf[0] - sum((q * e[0] for q, e in zip(u, E)), _Z)
-        return {"y": [], "l": _sparse_json(enumerate(u))} if rest >= 0 else None
-    w = _line_direction(E, d)
-    if w is None:
+    s f = y g_i + sum lambda e + c with y = (s f . u) / (g_i . u) > 0 and c = s f at that end (the unique
+    solution, so the one of the LP path's elimination with the active set {i}).  lambda from the inverse of d - 1
+    independent rows of E's linear parts (cached per equation list).  A tie between two constraints at that
+    end, c < 0 or any other case: None (the LP path, with its split hint, decides)."""
+    data = _low_dim_data(E, d)
+    if data is None:
         return None
-    a = sum((c * t for c, t in zip(rhs, w)), _Z)
+    rhs = sf[1:]
+    w = data[0]
+    a = _Z if w is None else sum((c * t for c, t in zip(rhs, w)), _Z)
     if not a:
-        u = _solve(El, rhs)
-        if u is None:
-            return None
+        u = _lam(data, rhs)
         rest = sf[0] - sum((q * e[0] for q, e in zip(u, E)), _Z)
         return {"y": [], "l": _sparse_json(enumerate(u))} if rest >= 0 else None
-    best, tie, bi = None, False, -1
+    best, tie, bi, bgu = None, False, -1, None
     for i, g in enumerate(G):
         gu = sum((c * t for c, t in zip(g[1:], w)), _Z)
         if a > 0:
@@ -554,20 +579,20 @@ def _low_dim_entry(E, G, sf, d, p):
             continue
         t = _at(g, p) / -gu
         if best is None or t < best:
-            best, tie, bi = t, False, i
+            best, tie, bi, bgu = t, False, i, gu
         elif t == best:
             tie = True
     if best is None or tie:
         return None
     g = G[bi]
-    A = [[g[k]] + El[k - 1] for k in range(1, d + 1)]
-    u = _solve(A, rhs)
-    if u is None or u[0] <= 0:
+    y = (-a if a > 0 else a) / bgu          # (s f . u) / (g . u), u = -w when a > 0
+    if y <= 0:
         return None
-    rest = sf[0] - u[0] * g[0] - sum((q * e[0] for q, e in zip(u[1:], E)), _Z)
+    u = _lam(data, [c - y * b for c, b in zip(rhs, g[1:])])
+    rest = sf[0] - y * g[0] - sum((q * e[0] for q, e in zip(u, E)), _Z)
     if rest < 0:
         return None
-    return {"y": _sparse_json([(bi, u[0])]), "l": _sparse_json(enumerate(u[1:]))}
+    return {"y": _sparse_json([(bi, y)]), "l": _sparse_json(enumerate(u))}
 
 
 def sign_certificate(E, G, bounds, f, s, d, p=None):
