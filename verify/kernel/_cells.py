@@ -585,14 +585,34 @@ def eval_transformer(T: dict, cell: Cell, tie: str):
                 sid, X = _cached(memo, (sid, si, dec), lambda: _ffn_out_near(memo, (sid, si), s, X, pre, dec, E, m))
             decisions.append(dec)
         else:
-            _, qkv = _cached(memo, (sid, si, "qkv"), lambda: _qkv_near(memo, si, s, X, m))
+            qid, qkv = _cached(memo, (sid, si, "qkv"), lambda: _qkv_near(memo, si, s, X, m))
             dec = []
-            for Q, K, _ in qkv:
+            shared = None if memo is None else memo.setdefault("scores", {})
+            if shared is not None and len(shared) > 16 * MEMO_MAX:
+                shared.clear()
+            for h, (Q, K, _) in enumerate(qkv):
                 for j in range(n):
-                    scores = [_dot(K[l], Q[j], cell) for l in range(n)]
+                    # a query whose every entry is constant (equal vertex values) gives scores that do not
+                    # depend on the cell (_dot takes that value): shared with their differences' value keys
+                    hit = None
+                    if shared is not None:
+                        hit = shared.get((qid, h, j))
+                        if hit is None and all(all(v == b[0] for v in b) for b in Q[j]):
+                            hit = shared[(qid, h, j)] = ([_dot(K[l], Q[j], cell) for l in range(n)], {})
+                    if hit is None:
+                        scores, diffs = [_dot(K[l], Q[j], cell) for l in range(n)], None
+                    else:
+                        scores, diffs = hit
                     best = [0]
                     for l in range(1, n):
-                        sg = cell.decide([a - b for a, b in zip(scores[l], scores[best[0]])])
+                        if diffs is None:
+                            sg = cell.decide([a - b for a, b in zip(scores[l], scores[best[0]])])
+                        else:
+                            dv = diffs.get((l, best[0]))
+                            if dv is None:
+                                u = [a - b for a, b in zip(scores[l], scores[best[0]])]
+                                dv = diffs[(l, best[0])] = (u, cell.value_key(u))
+                            sg = cell.decide(dv[0], None, dv[1])
                         if sg > 0:
                             best = [l]
                         elif sg == 0:
@@ -684,8 +704,14 @@ def _qkv_near(memo, si, s, X, m):
         if sum(map(len, ch)) * 4 <= sum(map(len, X)):
             out = []
             for hd, h0 in zip(s, q0):
-                out.append(tuple([[v0 if not any(e in c for e, _ in r) else _lin(r, col, m)
-                                   for r, v0 in zip(hd[key], rows0)] for col, c, rows0 in zip(X, ch, k0)]
+                sup = hd.get("_support")
+                if sup is None:
+                    sup = hd["_support"] = {key: [frozenset(e for e, _ in r) for r in hd[key]]
+                                            for key in ("sW_Q", "sW_K", "sW_V")}
+                out.append(tuple([rows0 if not c else
+                                  [v0 if c.isdisjoint(su) else _lin(r, col, m)
+                                   for r, su, v0 in zip(hd[key], sup[key], rows0)]
+                                  for col, c, rows0 in zip(X, ch, k0)]
                                  for key, k0 in zip(("sW_Q", "sW_K", "sW_V"), h0)))
     if out is None:
         out = _qkv(s, X, m)
