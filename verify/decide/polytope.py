@@ -634,6 +634,8 @@ def sign_certificate(E, G, bounds, f, s, d, p=None):
 
 _FORMS: dict = {}        # a shared value key -> (its values, form, norm key, bytes key) (SearchCell.decide; cleared by
                          # search)
+_SKEYS: dict = {}        # id(f) -> (f, norm key, bytes key) of a form tuple signed before (f held, so its id is not
+                         # reused while the entry lives; SearchCell.sign; cleared by search)
 _NEGS: dict = {}         # a key -> its negation (one tuple per key, so its hash is computed once; cleared by search)
 
 
@@ -742,6 +744,11 @@ class SearchCell(KP.PolyCell):
         :func:`_value_bkey`; equal exactly when the norm keys are equal, and cheaper to hash than fresh mpq), in
         every cell of an emulation search (every decision there comes through here); region counts
         (:meth:`_sign_keyed`, whose keys are shared tuples with their hashes cached) key them by the tuple."""
+        if type(f) is tuple:        # a form the kernel's eval_maxout shares between cells: its keys once
+            hit = _SKEYS.get(id(f))
+            if hit is not None and hit[0] is f:
+                return self._sign_fk(f, hit[1], hit[2])
+        f0 = f
         f = tuple(f)
         a = next((c for c in f[1:] if c), None)
         if a is None:
@@ -749,7 +756,12 @@ class SearchCell(KP.PolyCell):
         if a < 0:
             a = -a
         key = tuple([c / a for c in f])     # KP.norm_key(f)
-        return self._sign_fk(f, key, tuple([to_binary(c) for c in key]))
+        bk = tuple([to_binary(c) for c in key])
+        if f is f0:
+            if len(_SKEYS) > 100_000:
+                _SKEYS.clear()
+            _SKEYS[id(f)] = (f, key, bk)
+        return self._sign_fk(f, key, bk)
 
     def _sign_fk(self, f, key, bk) -> int:
         """:meth:`sign` of the tuple f with its norm key and the key's bytes key."""
@@ -1019,6 +1031,7 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
     _NEGS.clear()
     _FORMS.clear()
     _LINES.clear()
+    _SKEYS.clear()
     trees, leaves, stop, stopped, roots_done = [], 0, None, None, 0
     for r, (E0, G0, bounds) in enumerate(root_cells):
         root = {}
@@ -1096,6 +1109,7 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
     _NEGS.clear()
     _FORMS.clear()
     _LINES.clear()
+    _SKEYS.clear()
     complete = stop is None and stopped is None
     info = {"trees": trees, "complete": complete, "stopped": stopped, "leaves": leaves, "roots": len(root_cells),
             "roots_done": roots_done, "stop": stop, "seconds": time.monotonic() - t0}

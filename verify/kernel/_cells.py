@@ -244,6 +244,10 @@ def read_maxout(v, field: str) -> dict:
             "output_dim": len(readout[1]) if readout else widths[-1]}
 
 
+MAXOUT_MEMO = True     # eval_maxout shares the forms of a layer between cells (False: computed on every cell)
+_MAXOUT_FORMS: dict = {}   # id(network) -> (network, {(layer, earlier argmax sets): [(pieces, differences)]})
+
+
 def eval_maxout(net: dict, cell: Cell, inputs=None):
     """The network on the cell: ``(output forms, pattern)``, pattern = the argmax set of every unit (a tuple per
     layer of tuples of piece indices).  Each argmax set is decided on the whole cell through ``cell.sign``."""
@@ -252,13 +256,39 @@ def eval_maxout(net: dict, cell: Cell, inputs=None):
         raise Rejected(f"network: input dimension {net['input_dim']}, the cell is in R^{d}")
     h = identity(d) if inputs is None else list(inputs)
     pattern = []
-    for W, b in net["layers"]:
+    # the forms of a layer are a function of the network and the earlier layers' argmax sets only (never of
+    # the cell): with the identity input they are computed once per such prefix and shared (MAXOUT_MEMO; the
+    # same tuples as computed here, never changed), the decisions still taken on every cell
+    memo = None
+    if inputs is None and MAXOUT_MEMO:
+        hit = _MAXOUT_FORMS.get(id(net))
+        if hit is None or hit[0] is not net or len(hit[1]) > MEMO_MAX:
+            if len(_MAXOUT_FORMS) > 64:
+                _MAXOUT_FORMS.clear()
+            hit = _MAXOUT_FORMS[id(net)] = (net, {})         # the network is held: its id is not reused
+        memo = hit[1]
+    for li, (W, b) in enumerate(net["layers"]):
         new, pat = [], []
-        for Wi, bi in zip(W, b):
-            pieces = [add(_comb(zip(w, h), d), const(bij, d)) for w, bij in zip(Wi, bi)]
+        units = None
+        if memo is not None:
+            units = memo.get((li, tuple(pattern)))
+            if units is None:
+                units = memo[(li, tuple(pattern))] = [
+                    ([add(_comb(zip(w, h), d), const(bij, d)) for w, bij in zip(Wi, bi)], {}) for Wi, bi in zip(W, b)]
+        for ui, (Wi, bi) in enumerate(zip(W, b)):
+            if units is None:
+                pieces, diffs = [add(_comb(zip(w, h), d), const(bij, d)) for w, bij in zip(Wi, bi)], None
+            else:
+                pieces, diffs = units[ui]
             best = [0]
             for j in range(1, len(pieces)):
-                s = cell.sign(sub(pieces[j], pieces[best[0]]))
+                if diffs is None:
+                    s = cell.sign(sub(pieces[j], pieces[best[0]]))
+                else:
+                    f = diffs.get((j, best[0]))
+                    if f is None:
+                        f = diffs[(j, best[0])] = sub(pieces[j], pieces[best[0]])
+                    s = cell.sign(f)
                 if s > 0:
                     best = [j]
                 elif s == 0:
