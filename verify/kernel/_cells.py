@@ -257,10 +257,11 @@ def eval_maxout(net: dict, cell: Cell, inputs=None):
     h = identity(d) if inputs is None else list(inputs)
     pattern = []
     # the forms of a layer are a function of the network and the earlier layers' argmax sets only (never of
-    # the cell): with the identity input they are computed once per such prefix and shared (MAXOUT_MEMO; the
-    # same tuples as computed here, never changed), the decisions still taken on every cell
+    # the cell): with the identity input on polyhedral cells (as eval_transformer's memo) they are computed once
+    # per such prefix and shared (MAXOUT_MEMO; the same tuples as computed here, never changed), the decisions
+    # still taken on every cell
     memo = None
-    if inputs is None and MAXOUT_MEMO:
+    if inputs is None and MAXOUT_MEMO and getattr(cell, "SHARED_VERTICES", False):
         hit = _MAXOUT_FORMS.get(id(net))
         if hit is None or hit[0] is not net or len(hit[1]) > MEMO_MAX:
             if len(_MAXOUT_FORMS) > 64:
