@@ -85,6 +85,8 @@ ONE_MEMO = True      # the one-constraint bound remembers each constraint's outc
 DESCENT = True       # region counts: a float active-set descent proposes far-side points before the LP (_descent_point)
 SMALL_POINTS = True  # region counts: far children's points rounded to small denominators (_small_far_point)
 POOL = 1000          # seeded exact sample points of the box for region counts (PointPool; 0: none)
+LOW_DIM = True       # sign entries on cells of dimension 0 and 1 by exact elimination, no LP (False: the LP path;
+                     # the same entries wherever the LP's active set is the one found here)
 _Z = mpq(0)
 _DENS = (2 ** 6, 2 ** 12, 2 ** 24, 2 ** 40)
 
@@ -510,6 +512,102 @@ def _one_g(g, sf, bounds, d, p, ctx):
     return None
 
 
+_LINES: dict = {}       # id(E) -> (E, data of _low_dim_data) for cells of dimension 0 and 1 (E is held, so its id
+                        # is not reused while the entry lives; cleared when large)
+
+
+def _inverse(A):
+    """The exact inverse of the square matrix A (rows), or None when it is singular."""
+    n = len(A)
+    cols = []
+    for k in range(n):
+        u = _solve(A, [mpq(1) if i == k else _Z for i in range(n)])
+        if u is None:
+            return None
+        cols.append(u)
+    return [[cols[k][i] for k in range(n)] for i in range(n)]          # row i of A^-1
+
+
+def _low_dim_data(E, d):
+    """For d equations: (None, P, A_P^-1) with P = all coordinates; for d - 1: (w, P, A_P^-1), w spanning the
+    line {E_lin x = 0} and P d - 1 coordinates whose rows of A = E_lin^T are independent; None otherwise."""
+    hit = _LINES.get(id(E))
+    if hit is not None and hit[0] is E:
+        return hit[1]
+    A = [[e[k] for e in E] for k in range(1, d + 1)]
+    data = None
+    if len(E) == d:
+        inv = _inverse(A)
+        if inv is not None:
+            data = (None, list(range(d)), inv)
+    else:
+        par = _parametrise(E, d)
+        if par is not None and len(par[0]) == 1:
+            x_of = par[1]
+            w = [a - b for a, b in zip(x_of([mpq(1)]), x_of([_Z]))]
+            for skip in range(d):
+                P = [k for k in range(d) if k != skip]
+                inv = _inverse([A[k] for k in P])
+                if inv is not None:
+                    data = (w, P, inv)
+                    break
+    if len(_LINES) > 10_000:
+        _LINES.clear()
+    _LINES[id(E)] = (E, data)
+    return data
+
+
+def _lam(data, r):
+    _, P, inv = data
+    rp = [r[k] for k in P]
+    return [sum((a * b for a, b in zip(row, rp)), _Z) for row in inv]
+
+
+def _low_dim_entry(E, G, sf, d, p):
+    """The entry of s f > 0 on a cell of dimension 0 or 1 (d or d - 1 independent equations) without an LP, or
+    None (then the LP path runs).  A point: s f - s f(p) vanishes on {E = 0}, so it is sum lambda e (the unique
+    solution; what the LP path's elimination gives when no inequality is active).  A segment {p + t w}: s f
+    changes along w by a = s f . w per unit; if a = 0, lambda alone as for a point; otherwise its minimum on the
+    closed segment is at the end where the first constraint g_i reaches 0 moving against a's sign, and
+    s f = y g_i + sum lambda e + c with y = (s f . u) / (g_i . u) > 0 and c = s f at that end (the unique
+    solution, so the one of the LP path's elimination with the active set {i}).  lambda from the inverse of d - 1
+    independent rows of E's linear parts (cached per equation list).  A tie between two constraints at that
+    end, c < 0 or any other case: None (the LP path, with its split hint, decides)."""
+    data = _low_dim_data(E, d)
+    if data is None:
+        return None
+    rhs = sf[1:]
+    w = data[0]
+    a = _Z if w is None else sum((c * t for c, t in zip(rhs, w)), _Z)
+    if not a:
+        u = _lam(data, rhs)
+        rest = sf[0] - sum((q * e[0] for q, e in zip(u, E)), _Z)
+        return {"y": [], "l": _sparse_json(enumerate(u))} if rest >= 0 else None
+    best, tie, bi, bgu = None, False, -1, None
+    for i, g in enumerate(G):
+        gu = sum((c * t for c, t in zip(g[1:], w)), _Z)
+        if a > 0:
+            gu = -gu                # moving along u = -w
+        if gu >= 0:
+            continue
+        t = _at(g, p) / -gu
+        if best is None or t < best:
+            best, tie, bi, bgu = t, False, i, gu
+        elif t == best:
+            tie = True
+    if best is None or tie:
+        return None
+    g = G[bi]
+    y = (-a if a > 0 else a) / bgu          # (s f . u) / (g . u), u = -w when a > 0
+    if y <= 0:
+        return None
+    u = _lam(data, [c - y * b for c, b in zip(rhs, g[1:])])
+    rest = sf[0] - y * g[0] - sum((q * e[0] for q, e in zip(u, E)), _Z)
+    if rest < 0:
+        return None
+    return {"y": _sparse_json([(bi, y)]), "l": _sparse_json(enumerate(u))}
+
+
 def sign_certificate(E, G, bounds, f, s, d, p=None):
     """The sign entry of :meth:`verify.kernel._poly.PolyCell.certify` for s f > 0 on the cell, or
     :class:`Split` when the float LP finds s f < 0 somewhere (or no exact certificate is found)."""
@@ -523,6 +621,10 @@ def sign_certificate(E, G, bounds, f, s, d, p=None):
     one = _one_constraint(G, bounds, sf, d, p)
     if one is not None:
         return one
+    if LOW_DIM and len(E) >= d - 1 and p is not None:
+        low = _low_dim_entry(E, G, sf, d, p)
+        if low is not None:
+            return low
     Gl, G0, El, E0 = _lp_arrays(E, G, d)
     obj = np.array([float(c) for c in sf[1:]])
     ok, fun, xv, duals = _lp(obj, -Gl, G0, El, E0)
@@ -545,6 +647,8 @@ def sign_certificate(E, G, bounds, f, s, d, p=None):
 
 _FORMS: dict = {}        # a shared value key -> (its values, form, norm key, bytes key) (SearchCell.decide; cleared by
                          # search)
+_SKEYS: dict = {}        # id(f) -> (f, norm key, bytes key) of a form tuple signed before (f held, so its id is not
+                         # reused while the entry lives; SearchCell.sign; cleared by search)
 _NEGS: dict = {}         # a key -> its negation (one tuple per key, so its hash is computed once; cleared by search)
 
 
@@ -653,6 +757,11 @@ class SearchCell(KP.PolyCell):
         :func:`_value_bkey`; equal exactly when the norm keys are equal, and cheaper to hash than fresh mpq), in
         every cell of an emulation search (every decision there comes through here); region counts
         (:meth:`_sign_keyed`, whose keys are shared tuples with their hashes cached) key them by the tuple."""
+        if type(f) is tuple:        # a form the kernel's eval_maxout shares between cells: its keys once
+            hit = _SKEYS.get(id(f))
+            if hit is not None and hit[0] is f:
+                return self._sign_fk(f, hit[1], hit[2])
+        f0 = f
         f = tuple(f)
         a = next((c for c in f[1:] if c), None)
         if a is None:
@@ -660,7 +769,12 @@ class SearchCell(KP.PolyCell):
         if a < 0:
             a = -a
         key = tuple([c / a for c in f])     # KP.norm_key(f)
-        return self._sign_fk(f, key, tuple([to_binary(c) for c in key]))
+        bk = tuple([to_binary(c) for c in key])
+        if f is f0:
+            if len(_SKEYS) > 100_000:
+                _SKEYS.clear()
+            _SKEYS[id(f)] = (f, key, bk)
+        return self._sign_fk(f, key, bk)
 
     def _sign_fk(self, f, key, bk) -> int:
         """:meth:`sign` of the tuple f with its norm key and the key's bytes key."""
@@ -1169,6 +1283,8 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
     _DROWS.clear()
     _FBOX[0] = None
     _local.opt = None
+    _LINES.clear()
+    _SKEYS.clear()
     trees, leaves, stop, stopped, roots_done = [], 0, None, None, 0
     for r, (E0, G0, bounds) in enumerate(root_cells):
         root = {}
@@ -1254,6 +1370,8 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
     _DROWS.clear()
     _FBOX[0] = None
     _local.opt = None
+    _LINES.clear()
+    _SKEYS.clear()
     complete = stop is None and stopped is None
     info = {"trees": trees, "complete": complete, "stopped": stopped, "leaves": leaves, "roots": len(root_cells),
             "roots_done": roots_done, "stop": stop, "seconds": time.monotonic() - t0}

@@ -244,6 +244,10 @@ def read_maxout(v, field: str) -> dict:
             "output_dim": len(readout[1]) if readout else widths[-1]}
 
 
+MAXOUT_MEMO = True     # eval_maxout shares the forms of a layer between cells (False: computed on every cell)
+_MAXOUT_FORMS: dict = {}   # id(network) -> (network, {(layer, earlier argmax sets): [(pieces, differences)]})
+
+
 def eval_maxout(net: dict, cell: Cell, inputs=None):
     """The network on the cell: ``(output forms, pattern)``, pattern = the argmax set of every unit (a tuple per
     layer of tuples of piece indices).  Each argmax set is decided on the whole cell through ``cell.sign``."""
@@ -252,13 +256,40 @@ def eval_maxout(net: dict, cell: Cell, inputs=None):
         raise Rejected(f"network: input dimension {net['input_dim']}, the cell is in R^{d}")
     h = identity(d) if inputs is None else list(inputs)
     pattern = []
-    for W, b in net["layers"]:
+    # the forms of a layer are a function of the network and the earlier layers' argmax sets only (never of
+    # the cell): with the identity input on polyhedral cells (as eval_transformer's memo) they are computed once
+    # per such prefix and shared (MAXOUT_MEMO; the same tuples as computed here, never changed), the decisions
+    # still taken on every cell
+    memo = None
+    if inputs is None and MAXOUT_MEMO and getattr(cell, "SHARED_VERTICES", False):
+        hit = _MAXOUT_FORMS.get(id(net))
+        if hit is None or hit[0] is not net or len(hit[1]) > MEMO_MAX:
+            if len(_MAXOUT_FORMS) > 64:
+                _MAXOUT_FORMS.clear()
+            hit = _MAXOUT_FORMS[id(net)] = (net, {})         # the network is held: its id is not reused
+        memo = hit[1]
+    for li, (W, b) in enumerate(net["layers"]):
         new, pat = [], []
-        for Wi, bi in zip(W, b):
-            pieces = [add(_comb(zip(w, h), d), const(bij, d)) for w, bij in zip(Wi, bi)]
+        units = None
+        if memo is not None:
+            units = memo.get((li, tuple(pattern)))
+            if units is None:
+                units = memo[(li, tuple(pattern))] = [
+                    ([add(_comb(zip(w, h), d), const(bij, d)) for w, bij in zip(Wi, bi)], {}) for Wi, bi in zip(W, b)]
+        for ui, (Wi, bi) in enumerate(zip(W, b)):
+            if units is None:
+                pieces, diffs = [add(_comb(zip(w, h), d), const(bij, d)) for w, bij in zip(Wi, bi)], None
+            else:
+                pieces, diffs = units[ui]
             best = [0]
             for j in range(1, len(pieces)):
-                s = cell.sign(sub(pieces[j], pieces[best[0]]))
+                if diffs is None:
+                    s = cell.sign(sub(pieces[j], pieces[best[0]]))
+                else:
+                    f = diffs.get((j, best[0]))
+                    if f is None:
+                        f = diffs[(j, best[0])] = sub(pieces[j], pieces[best[0]])
+                    s = cell.sign(f)
                 if s > 0:
                     best = [j]
                 elif s == 0:
@@ -579,26 +610,51 @@ def eval_transformer(T: dict, cell: Cell, tie: str):
                     for u, k in zip(us, ks):
                         dec.append(cell.decide(u, None, k) > 0)
             dec = tuple(dec)
-            sid, X = _cached(memo, (sid, si, dec), lambda: _ffn_out(s, X, pre, dec, E, m))
+            if memo is None:
+                sid, X = None, _ffn_out(s, X, pre, dec, E, m)
+            else:
+                sid, X = _cached(memo, (sid, si, dec), lambda: _ffn_out_near(memo, (sid, si), s, X, pre, dec, E, m))
             decisions.append(dec)
         else:
-            _, qkv = _cached(memo, (sid, si, "qkv"), lambda: [
-                tuple([[_lin(r, col, m) for r in hd[key]] for col in X] for key in ("sW_Q", "sW_K", "sW_V"))
-                for hd in s])
+            qid, qkv = _cached(memo, (sid, si, "qkv"), lambda: _qkv_near(memo, si, s, X, m))
             dec = []
-            for Q, K, _ in qkv:
+            shared = None if memo is None else memo.setdefault("scores", {})
+            if shared is not None and len(shared) > 16 * MEMO_MAX:
+                shared.clear()
+            for h, (Q, K, _) in enumerate(qkv):
                 for j in range(n):
-                    scores = [_dot(K[l], Q[j], cell) for l in range(n)]
+                    # a query whose every entry is constant (equal vertex values) gives scores that do not
+                    # depend on the cell (_dot takes that value): shared with their differences' value keys
+                    hit = None
+                    if shared is not None:
+                        hit = shared.get((qid, h, j))
+                        if hit is None and all(all(v == b[0] for v in b) for b in Q[j]):
+                            hit = shared[(qid, h, j)] = ([_dot(K[l], Q[j], cell) for l in range(n)], {})
+                    if hit is None:
+                        scores, diffs = [_dot(K[l], Q[j], cell) for l in range(n)], None
+                    else:
+                        scores, diffs = hit
                     best = [0]
                     for l in range(1, n):
-                        sg = cell.decide([a - b for a, b in zip(scores[l], scores[best[0]])])
+                        if diffs is None:
+                            sg = cell.decide([a - b for a, b in zip(scores[l], scores[best[0]])])
+                        else:
+                            dv = diffs.get((l, best[0]))
+                            if dv is None:
+                                u = [a - b for a, b in zip(scores[l], scores[best[0]])]
+                                dv = diffs[(l, best[0])] = (u, cell.value_key(u))
+                            sg = cell.decide(dv[0], None, dv[1])
                         if sg > 0:
                             best = [l]
                         elif sg == 0:
                             best.append(l)
                     dec.append(tuple(best))
             dec = tuple(dec)
-            sid, X = _cached(memo, (sid, si, dec, tie), lambda: _attention_out(s, X, qkv, dec, tie, n, E, m))
+            if memo is None:
+                sid, X = None, _attention_out(s, X, qkv, dec, tie, n, E, m)
+            else:
+                sid, X = _cached(memo, (sid, si, dec, tie),
+                                 lambda: _attention_out_near(memo, (si, tie), s, X, qkv, dec, tie, n, E, m))
             decisions.append(dec)
     _, out = _cached(memo, (sid, "read"), lambda: [
         [x + b for x in _lin(srow, X[T["read_token"]], m)] for srow, b in zip(T["s_read_W"], T["read_b"])])
@@ -613,6 +669,146 @@ def _ffn_out(s, X, pre, dec, E, m):
         new.append([[a + c + b for a, c in zip(col[e], _lin(s["sW2"][e], hidden, m))]
                     for e, b in enumerate(s["b2"])])
     return new
+
+
+FFN_NEAR = True        # an FFN output from the last one of the same input when few ReLU decisions differ (False:
+                       # always from scratch; the same exact values either way)
+
+
+def _ffn_out_near(memo, key, s, X, pre, dec, E, m):
+    """:func:`_ffn_out`, computed from the output of the same input (``key``: its id and the sublayer) under the
+    decisions of the last call when at most a quarter of them differ: each differing unit i of token j adds or
+    removes its terms W2[e][i] * pre[j][i] in the rows e where W2[e][i] != 0, and the other rows are the last
+    output's (values are never changed in place, so sharing them is safe).  Exact rationals: the same values as
+    the sum from scratch, in any order."""
+    last = memo.setdefault("ffn_last", {})
+    hit = last.get(key) if FFN_NEAR else None
+    r = len(s["b1"])
+    if hit is not None:
+        dec0, out0 = hit
+        diff = [i for i, (a, b) in enumerate(zip(dec, dec0)) if a != b]
+        if len(diff) * 4 <= len(dec):
+            cols = s.get("_cols")
+            if cols is None:
+                cols = s["_cols"] = [[(e, row[i]) for e, row in enumerate(s["W2"]) if row[i]] for i in range(r)]
+            new = [list(tok) for tok in out0]
+            for k in diff:
+                j, i = divmod(k, r)
+                u = pre[j][i]
+                row = new[j]
+                for e, c in cols[i]:
+                    c = c if dec[k] else -c
+                    row[e] = [a + c * x for a, x in zip(row[e], u)]
+            out = new
+        else:
+            out = _ffn_out(s, X, pre, dec, E, m)
+    else:
+        out = _ffn_out(s, X, pre, dec, E, m)
+    if len(last) > MEMO_MAX:
+        last.clear()
+    last[key] = (dec, out)
+    return out
+
+
+def _qkv(s, X, m):
+    return [tuple([[_lin(r, col, m) for r in hd[key]] for col in X] for key in ("sW_Q", "sW_K", "sW_V")) for hd in s]
+
+
+def _changed(X, X0):
+    """Per token, the set of rows of X that are not the very objects of X0's (rows shared with X0 are equal)."""
+    return [{e for e, (a, b) in enumerate(zip(row, row0)) if a is not b} for row, row0 in zip(X, X0)]
+
+
+def _qkv_near(memo, si, s, X, m):
+    """The queries, keys and values of the attention sublayer ``si`` on X (memo: shared work), from those of
+    the last input when X shares most of its rows with it (the FFN output of :func:`_ffn_out_near`): a row of
+    Q, K or V is recomputed when one of the rows of X it reads differs, else it is the last one's (a linear
+    function of the rows it reads: the same exact values)."""
+    if memo is None:
+        return _qkv(s, X, m)
+    last = memo.setdefault("qkv_last", {})
+    hit = last.get(si) if FFN_NEAR else None
+    out = None
+    if hit is not None and hit[0] is not X:
+        X0, q0 = hit
+        ch = _changed(X, X0)
+        if sum(map(len, ch)) * 4 <= sum(map(len, X)):
+            out = []
+            for hd, h0 in zip(s, q0):
+                sup = hd.get("_support")
+                if sup is None:
+                    sup = hd["_support"] = {key: [frozenset(e for e, _ in r) for r in hd[key]]
+                                            for key in ("sW_Q", "sW_K", "sW_V")}
+                out.append(tuple([rows0 if not c else
+                                  [v0 if c.isdisjoint(su) else _lin(r, col, m)
+                                   for r, su, v0 in zip(hd[key], sup[key], rows0)]
+                                  for col, c, rows0 in zip(X, ch, k0)]
+                                 for key, k0 in zip(("sW_Q", "sW_K", "sW_V"), h0)))
+    if out is None:
+        out = _qkv(s, X, m)
+    if len(last) > MEMO_MAX:
+        last.clear()
+    last[si] = (X, out)
+    return out
+
+
+def _att_val(hd, Vv, best, tie, m):
+    chosen = best[:1] if tie == "first" else best
+    w = mpq(1, len(chosen))
+    return [[w * sum((Vv[l][a][i] for l in chosen), _Z) for i in range(m)] for a in range(len(hd["W_V"]))]
+
+
+def _attention_out_near(memo, key, s, X, qkv, dec, tie, n, E, m):
+    """:func:`_attention_out` (the same exact values), from the last output of the sublayer under the same tie
+    rule: a head's averaged value for a query token is recomputed when its argmax set or one of the chosen
+    value rows differs from the last call's, and the output rows change by the differing rows of X and the
+    W_O image of the differing averaged values only."""
+    last = memo.setdefault("att_last", {})
+    hit = last.get(key) if FFN_NEAR else None
+    vals = []
+    for h, (hd, (_, _, Vv)) in enumerate(zip(s, qkv)):
+        vals.append([None] * n)
+    out = None
+    if hit is not None:
+        X0, q0, dec0, vals0, out0 = hit
+        ch = _changed(X, X0)
+        moved = []                  # (h, j, new value - old value)
+        for h, (hd, (_, _, Vv)) in enumerate(zip(s, qkv)):
+            V0 = q0[h][2]
+            for j in range(n):
+                best = dec[h * n + j]
+                if best == dec0[h * n + j] and all(a is b for l in best for a, b in zip(Vv[l], V0[l])):
+                    vals[h][j] = vals0[h][j]
+                else:
+                    v = vals[h][j] = _att_val(hd, Vv, best, tie, m)
+                    moved.append((h, j, [[a - b for a, b in zip(r1, r0)] for r1, r0 in zip(v, vals0[h][j])]))
+        if (len(moved) + sum(map(len, ch))) * 4 <= n * (len(s) + E):
+            new = [list(tok) for tok in out0]
+            for j, c in enumerate(ch):
+                row = new[j]
+                for e in c:
+                    row[e] = [a + x - y for a, x, y in zip(row[e], X[j][e], X0[j][e])]
+            for h, j, dv in moved:
+                row, sO = new[j], s[h]["sW_O"]
+                for e in range(E):
+                    if sO[e]:
+                        row[e] = [a + b for a, b in zip(row[e], _lin(sO[e], dv, m))]
+            out = new
+    if out is None:
+        delta = [[[_Z] * m for _ in range(E)] for _ in range(n)]
+        for h, (hd, (_, _, Vv)) in enumerate(zip(s, qkv)):
+            for j in range(n):
+                val = vals[h][j]
+                if val is None:
+                    val = vals[h][j] = _att_val(hd, Vv, dec[h * n + j], tie, m)
+                for e in range(E):
+                    if hd["sW_O"][e]:
+                        delta[j][e] = [x + y for x, y in zip(delta[j][e], _lin(hd["sW_O"][e], val, m))]
+        out = [[[a + b for a, b in zip(X[j][e], delta[j][e])] for e in range(E)] for j in range(n)]
+    if len(last) > MEMO_MAX:
+        last.clear()
+    last[key] = (X, qkv, dec, vals, out)
+    return out
 
 
 def _attention_out(s, X, qkv, dec, tie, n, E, m):
