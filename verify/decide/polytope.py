@@ -165,13 +165,11 @@ def _combination(E, f, d):
     return None if lam is None else list(enumerate(lam))
 
 
-def _parametrise(E, d):
-    """(free coordinates, x(free values)) solving the equations exactly, or None if they are inconsistent."""
-    if not E:
-        return list(range(d)), lambda z: list(z)
-    M = [[mpq(c) for c in e[1:]] + [-mpq(e[0])] for e in E]
+def rref_rows(M: list, ncols: int) -> list:
+    """Reduce the rows ``M`` (lists of exact mpq, changed in place) to reduced row echelon form over their first
+    ``ncols`` columns (later columns are carried along); returns the pivot columns (their number is the rank)."""
     m, piv, r = len(M), [], 0
-    for c in range(d):
+    for c in range(ncols):
         k = next((i for i in range(r, m) if M[i][c]), None)
         if k is None:
             continue
@@ -184,6 +182,19 @@ def _parametrise(E, d):
                 M[i] = [a - t * w for a, w in zip(M[i], M[r])]
         piv.append(c)
         r += 1
+        if r == m:
+            break
+    return piv
+
+
+def _parametrise(E, d):
+    """(free coordinates, x(free values)) solving the equations exactly, or None if they are inconsistent."""
+    if not E:
+        return list(range(d)), lambda z: list(z)
+    M = [[mpq(c) for c in e[1:]] + [-mpq(e[0])] for e in E]
+    m = len(M)
+    piv = rref_rows(M, d)
+    r = len(piv)
     if any(M[i][d] for i in range(r, m)):
         return None
     free = [c for c in range(d) if c not in piv]

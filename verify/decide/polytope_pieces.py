@@ -51,7 +51,7 @@ from ..kernel import _cells as KC
 from ..kernel import _poly as KP
 from ..kernel import regions as KR
 from .polytope import (_DENS as _PDENS, DEFAULT_MAX_CELLS, DEFAULT_TIME_BUDGET, MAX_DIM, POOL, Stuck, _eval_pattern,
-                       _limit, _lp, _open_box_root, _parametrise, search, strip)
+                       _limit, _lp, _open_box_root, _parametrise, rref_rows, search, strip)
 
 __all__ = ["pieces_search", "prove_pieces_count", "CONVENTIONS", "MAX_DIM"]
 
@@ -107,25 +107,8 @@ def _leaves_in_kernel_order(tree) -> list:
 
 def _rref(cols, rows: int):
     """Reduced row echelon form of the matrix with these columns (exact mpq): ``(R, pivot columns)``."""
-    n = len(cols)
-    M = [[mpq(cols[j][i]) for j in range(n)] for i in range(rows)]
-    piv, r = [], 0
-    for c in range(n):
-        k = next((i for i in range(r, rows) if M[i][c]), None)
-        if k is None:
-            continue
-        M[r], M[k] = M[k], M[r]
-        inv = 1 / M[r][c]
-        M[r] = [v * inv for v in M[r]]
-        for i in range(rows):
-            if i != r and M[i][c]:
-                t = M[i][c]
-                M[i] = [a - t * w for a, w in zip(M[i], M[r])]
-        piv.append(c)
-        r += 1
-        if r == rows:
-            break
-    return M, piv
+    M = [[mpq(cols[j][i]) for j in range(len(cols))] for i in range(rows)]
+    return M, rref_rows(M, len(cols))
 
 
 def _separate(C, d: int):
