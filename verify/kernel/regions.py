@@ -372,6 +372,16 @@ def work_2d(spec, polygons: int) -> int:
     return polygons * sum(len(w) * (len(w[0]) + 1) for W, _ in net["layers"] for w in W)
 
 
+def _finder(parent: list):
+    """The root finder of a union-find forest ``parent`` (path halving; union by ``parent[find(i)] = find(j)``)."""
+    def find(i):
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+    return find
+
+
 def _count_2d(spec, cells, bx):
     """2-D: ``cells`` partition the closed box (:func:`_cells.check_partition`: points, open segments, open
     polygons); the network is evaluated on every open polygon with every argmax decided on the whole polygon
@@ -403,11 +413,7 @@ def _count_2d(spec, cells, bx):
         patterns.add(pat)
     parent = list(range(len(polys)))
 
-    def find(i):
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
+    find = _finder(parent)
 
     lines = {}
     for i, c in enumerate(polys):
@@ -564,11 +570,7 @@ def _check_pieces(result, proved: bool) -> str:
         rmap[r] = m
     parent = list(range(len(rpat)))
 
-    def find(i):
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
+    find = _finder(parent)
 
     n = len(leaves)
     for t, m in enumerate(lst(cert["merges"], "certificate.merges", 0, max(n - 1, 0))):
