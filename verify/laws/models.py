@@ -151,6 +151,22 @@ def _precision(prec: Optional[int]):
 # ---------------------------------------------------------------------------------------------
 # the base class
 
+def _depth(v) -> int:
+    """0 for a leaf, 1 for a tuple of leaves, 2 for a tuple of tuples of leaves, else -1 (see :func:`_fresh`)."""
+    if type(v) is not tuple:
+        return 0
+    if all(type(x) is not tuple for x in v):
+        return 1
+    if all(type(x) is tuple and all(type(y) is not tuple for y in x) for x in v):
+        return 2
+    return -1
+
+
+def _fresh(v):
+    """Nested tuples as new nested lists (the leaves shared)."""
+    return [_fresh(x) if type(x) is tuple else x for x in v] if type(v) is tuple else v
+
+
 class Distribution:
     """Common interface of the five families (see the module docstring)."""
 
@@ -187,11 +203,10 @@ class Distribution:
                     return tuple(conv(x) for x in v)
                 return v
             cached = {"family": self.family, **{k: conv(v) for k, v in self.params.items() if v is not None}}
-            self.__dict__["_dict_cache"] = cached
-
-        def fresh(v):
-            return [fresh(x) for x in v] if isinstance(v, tuple) else v
-        return {k: fresh(v) for k, v in cached.items()}
+            cached = self.__dict__["_dict_cache"] = [(k, v, _depth(v)) for k, v in cached.items()]
+        # the copy: conv's tuples (never a subclass) become new lists, the leaves (strings, ints) are shared
+        return {k: v if t == 0 else list(v) if t == 1 else list(map(list, v)) if t == 2 else _fresh(v)
+                for k, v, t in cached}
 
     def _key(self):
         return (self.family, repr(self.to_dict()))
