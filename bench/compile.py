@@ -22,29 +22,18 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BASE = "26d8554"
-NETWORKS = [(1, 5, [50] * 6), (1, 2, [200] * 8)]
+NETWORKS = [(1, 5, [50] * 6), (1, 2, [200] * 8)]   # (seed, d, widths) of bench/polytope.py relu_spec
 _CHILD = r"""
-import hashlib, json, random, sys, time
-from fractions import Fraction
+import hashlib, json, sys, time
 from verify.canonical import canonical_dumps
 from verify.constructions.maxout_compiler import compile_maxout
 from verify.decide.emulation import transformer_json
 from verify.objects.maxout import MaxoutNetwork
-def relu_spec(seed, d, widths):      # bench/polytope.py's generator (not imported: it puts this checkout first)
-    rng = random.Random(seed)
-    layers, n_in = [], d
-    for w in widths:
-        W = [[[str(Fraction(rng.randint(-8, 8), rng.randint(1, 4))) for _ in range(n_in)], ["0"] * n_in]
-             for _ in range(w)]
-        b = [[str(Fraction(rng.randint(-4, 4), rng.randint(1, 4))), "0"] for _ in range(w)]
-        layers.append({"W": W, "b": b})
-        n_in = w
-    return {"layers": layers}
 import verify
 assert verify.__file__.startswith(sys.argv[3]), verify.__file__    # the tree under test, not another checkout
 out = []
-for seed, d, widths in json.loads(sys.argv[2]):
-    net = MaxoutNetwork.from_dict(relu_spec(seed, d, widths))
+for spec, d in json.loads(sys.stdin.read()):   # the networks, built by this script's caller
+    net = MaxoutNetwork.from_dict(spec)
     t = time.process_time()
     c = compile_maxout(net, [["-1", "1"]] * d)
     dt = time.process_time() - t
@@ -55,7 +44,10 @@ print(json.dumps(out))
 
 
 def _child(root: str) -> list:
-    out = subprocess.run([sys.executable, "-c", _CHILD, ROOT, json.dumps(NETWORKS), root], cwd=root,
+    from polytope import relu_spec    # bench/polytope.py's seeded networks, built here: the same on both trees
+
+    specs = [(relu_spec(seed, d, widths), d) for seed, d, widths in NETWORKS]
+    out = subprocess.run([sys.executable, "-c", _CHILD, ROOT, "", root], cwd=root, input=json.dumps(specs),
                          env=dict(os.environ, PYTHONPATH=root), capture_output=True, text=True, check=True).stdout
     return json.loads(out.strip().splitlines()[-1])
 

@@ -5,7 +5,6 @@ propose: every point is checked exactly, every entry by exact elimination, and t
 
 import copy
 import json
-import random
 from fractions import Fraction
 
 import numpy as np
@@ -16,20 +15,12 @@ import verify.decide.polytope as P
 from verify.kernel import _poly as KP
 from verify.kernel import check
 from verify.kernel._read import Rejected
+from _networks import bench_relu_spec
 
 BOX3 = [(mpq(-1), mpq(1))] * 3
 
 
-def _spec(seed, d, widths):
-    rng = random.Random(seed)
-    layers, n_in = [], d
-    for w in widths:
-        W = [[[str(Fraction(rng.randint(-8, 8), rng.randint(1, 4))) for _ in range(n_in)], ["0"] * n_in]
-             for _ in range(w)]
-        b = [[str(Fraction(rng.randint(-4, 4), rng.randint(1, 4))), "0"] for _ in range(w)]
-        layers.append({"W": W, "b": b})
-        n_in = w
-    return {"layers": layers}
+_spec = bench_relu_spec           # bench/polytope.py's relu_spec (tests/_networks.py)
 
 
 def _cell(G_extra=(), p=(mpq(0),) * 3):

@@ -19,6 +19,7 @@ from verify.kernel import _poly as KP
 from verify.kernel import check
 from verify.kernel._read import Rejected
 from verify.objects.maxout import MaxoutNetwork
+from _networks import bench_relu_spec
 
 BOX3 = [[0, 1]] * 3
 # two ReLU units in d = 3 (rank-2 maxout form: max(w x + b, 0)) whose planes cross inside the cube
@@ -319,17 +320,7 @@ def test_bytes_keys_are_equal_exactly_when_the_mpq_keys_are():
     assert all(vk[i] != vk[i + 2] or type(vk[i]) is int for i in range(0, len(forms) - 2, 3))
 
 
-def _bench_spec(seed, d, widths):
-    """bench/polytope.py's relu_spec (the benchmark networks), copied so the test does not import bench/."""
-    rng = random.Random(seed)
-    layers, n_in = [], d
-    for w in widths:
-        W = [[[str(Fraction(rng.randint(-8, 8), rng.randint(1, 4))) for _ in range(n_in)], ["0"] * n_in]
-             for _ in range(w)]
-        b = [[str(Fraction(rng.randint(-4, 4), rng.randint(1, 4))), "0"] for _ in range(w)]
-        layers.append({"W": W, "b": b})
-        n_in = w
-    return {"layers": layers}
+_bench_spec = bench_relu_spec     # bench/polytope.py's relu_spec (tests/_networks.py)
 
 
 # sha256 of the canonical JSON minus timing.  Re-recorded when region counts got the point pool (PointPool in
