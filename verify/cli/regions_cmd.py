@@ -239,7 +239,7 @@ def run(args) -> int:
     if inp.slice_note:
         print(f"{inp.source}; {inp.slice_note}", file=out)
     both = [plural(n, what) for n, what in ((rc.activation_regions, "activation region"), (rc.pieces, "piece"))
-            if n is not None]                  # d >= 3 counts activation regions only
+            if n is not None]                  # d >= 3: the count of the kind asked for (the other is None)
     print(f"{plural(rc.count, 'region')} ({args.kind}) on the box, exact ({rc.method}); " + ", ".join(both),
           file=out)
     if result is not None:

@@ -50,7 +50,8 @@ every activation region is convex).
 
 Limits
 ------
-Input dimension 1 or 2 and a full-dimensional box (lo < hi on every side).  At most ``max_regions`` cells
+Input dimension 1 or 2 (a maxout network: 1 to 6, d >= 3 by exact polyhedral cells, docs/regions.md "Polyhedral
+cells in any dimension" and "Pieces in d >= 3") and a full-dimensional box (lo < hi on every side).  At most ``max_regions`` cells
 (default and maximum ``MAX_REGIONS`` = 2,100,000, a 1-D tent up to L = 21): beyond it, and past a
 ``time_budget``, :func:`count_regions` returns a partial result (``complete`` False, no count); the sweep
 functions themselves raise :class:`~verify.errors.SizeLimitError`.  There is no undecided answer: a function that is not piecewise
@@ -1845,7 +1846,8 @@ def _count_polytope_pieces(f, box, max_regions):
 def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_regions: int = MAX_REGIONS,
                   include_regions: bool = True, method: str = "auto",
                   time_budget: float | None = None) -> RegionCount:
-    """Exact number of ``kind`` regions of f on the box (dimension 1 or 2, full-dimensional box).
+    """Exact number of ``kind`` regions of f on the box (dimension 1 or 2, full-dimensional box; a maxout network
+    also in dimension 3..6, by exact polyhedral cells).
 
     ``method``: ``"auto"`` (1-D maxout networks use the breakpoint sweep, 2-D maxout networks the polygon
     sweep, everything else the tracer), ``"sweep"`` or ``"trace"`` (to cross-check the two).  ``tie`` is
