@@ -1279,13 +1279,9 @@ def _volume_fraction(trees, root_cells, bx, points: int = 2000, seed: int = 0) -
     return hit / points
 
 
-def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: float, bx, pool=0):
-    """Process every root's split tree depth-first.  ``leaf_fn(cell)`` returns None to accept the leaf or a
-    value that stops the search (a difference).  Returns ``{"trees", "complete", "stopped", "leaves", "roots_done",
-    "stop", "volume_estimate"}``."""
-    d = len(bx)
-    t0 = time.monotonic()
-    _FLOATS.clear()
+def _clear_search_memos() -> None:
+    """Empty the memos one search fills, at its start and at its end (the float rows ``_FLOATS`` are emptied
+    at the start only, as before: LPs after a search still use them)."""
     _GMATS.clear()
     _OC.clear()
     _OC_BOUNDS[0] = None
@@ -1296,6 +1292,16 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
     _local.opt = None
     _LINES.clear()
     _SKEYS.clear()
+
+
+def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: float, bx, pool=0):
+    """Process every root's split tree depth-first.  ``leaf_fn(cell)`` returns None to accept the leaf or a
+    value that stops the search (a difference).  Returns ``{"trees", "complete", "stopped", "leaves", "roots_done",
+    "stop", "volume_estimate"}``."""
+    d = len(bx)
+    t0 = time.monotonic()
+    _FLOATS.clear()
+    _clear_search_memos()
     trees, leaves, stop, stopped, roots_done = [], 0, None, None, 0
     for r, (E0, G0, bounds) in enumerate(root_cells):
         root = {}
@@ -1373,16 +1379,7 @@ def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: flo
         if stop is not None:
             break
     _local.presolve = "choose"
-    _OC.clear()
-    _OC_BOUNDS[0] = None
-    _GMATS.clear()
-    _NEGS.clear()
-    _FORMS.clear()
-    _DROWS.clear()
-    _FBOX[0] = None
-    _local.opt = None
-    _LINES.clear()
-    _SKEYS.clear()
+    _clear_search_memos()
     complete = stop is None and stopped is None
     info = {"trees": trees, "complete": complete, "stopped": stopped, "leaves": leaves, "roots": len(root_cells),
             "roots_done": roots_done, "stop": stop, "seconds": time.monotonic() - t0}
