@@ -1809,38 +1809,27 @@ def _partial_info(stopped, swept, coverage, n_act, n_pieces, cells) -> dict:
 
 # -- the counter ----------------------------------------------------------------------------------
 
-def _count_polytope(f, box, max_regions):
-    """d >= 3, activation regions: exact polyhedral cells (:mod:`verify.decide.polytope`)."""
+def _count_polytope(f, box, kind, max_regions):
+    """d >= 3: exact polyhedral cells; activation regions (:mod:`verify.decide.polytope`) or linear pieces,
+    with merges and separations (:mod:`verify.decide.polytope_pieces`)."""
     from .polytope import MAX_DIM, Stuck, activation_search
-
-    bx = parse_box(box, f.input_dim, max_dim=MAX_DIM)
-    try:
-        info = activation_search(f.to_dict(), bx, max_cells=max_regions)
-    except Stuck as exc:        # no exact certificate found: undecided, not bad input
-        raise SizeLimitError("exact_certificate", f"polyhedral cells: {exc}") from None
-    if not info["complete"]:
-        raise SizeLimitError("max_regions", f"polyhedral cells: {info['stopped']}")
-    n = len(set(info["patterns"]))
-    return RegionCount("activation", n, bx, len(bx), [], n, None, info["leaves"], "exact polyhedral cells (d >= 3)")
-
-
-def _count_polytope_pieces(f, box, max_regions):
-    """d >= 3, linear pieces: exact polyhedral cells, merges and separations (:mod:`verify.decide.polytope_pieces`)."""
-    from .polytope import MAX_DIM, Stuck
     from .polytope_pieces import pieces_search
 
     bx = parse_box(box, f.input_dim, max_dim=MAX_DIM)
     try:
-        info = pieces_search(f.to_dict(), bx, max_cells=max_regions)
+        info = (activation_search if kind == "activation" else pieces_search)(f.to_dict(), bx, max_cells=max_regions)
     except Stuck as exc:        # no exact certificate found: undecided, not bad input
         raise SizeLimitError("exact_certificate", f"polyhedral cells: {exc}") from None
     if not info["complete"]:
         raise SizeLimitError("max_regions", f"polyhedral cells: {info['stopped']}")
+    how = "exact polyhedral cells (d >= 3)"
+    if kind == "activation":
+        n = len(set(info["patterns"]))
+        return RegionCount("activation", n, bx, len(bx), [], n, None, info["leaves"], how)
     if info["exact"] is None:   # the bounds did not meet (separation budget or no exact separation): undecided
         raise SizeLimitError("max_pairs", f"pieces in d >= 3: between {info['maps']} and {info['components']} "
                                           f"({info['reason']})")
-    return RegionCount("pieces", info["exact"], bx, len(bx), [], info["regions"], info["exact"], info["leaves"],
-                       "exact polyhedral cells (d >= 3)")
+    return RegionCount("pieces", info["exact"], bx, len(bx), [], info["regions"], info["exact"], info["leaves"], how)
 
 
 def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_regions: int = MAX_REGIONS,
@@ -1892,10 +1881,8 @@ def count_regions(f, box, kind: str = "pieces", *, tie: str = "average", max_reg
                                     or not 0 < time_budget <= MAX_TIME_BUDGET):
         raise InputError("time_budget", f"must be a number of seconds in (0, {MAX_TIME_BUDGET}], got {time_budget!r}")
     deadline = None if time_budget is None else time.monotonic() + time_budget
-    if kind == "activation" and isinstance(f, MaxoutNetwork) and f.input_dim >= 3:
-        return _count_polytope(f, box, max_regions)
-    if kind == "pieces" and isinstance(f, MaxoutNetwork) and f.input_dim >= 3:
-        return _count_polytope_pieces(f, box, max_regions)
+    if kind in ("activation", "pieces") and isinstance(f, MaxoutNetwork) and f.input_dim >= 3:
+        return _count_polytope(f, box, kind, max_regions)
     # regions are counted on a full-dimensional box: lo < hi on every side
     bx = parse_box(box, getattr(f, "input_dim", None), max_dim=2)
     d = len(bx)
