@@ -13,6 +13,7 @@ standard public benchmark networks) and 8 x 200 in d = 2.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import statistics
@@ -53,15 +54,11 @@ def _child(root: str) -> list:
 
 
 def main(argv) -> int:
-    base, rounds = BASE, 3
-    it = iter(argv)
-    for a in it:
-        if a == "--base":
-            base = next(it)
-        elif a == "--rounds":
-            rounds = int(next(it))
-        else:
-            raise SystemExit(f"unknown argument {a!r}")
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--base", default=BASE, help=f"the commit compared with this checkout (default {BASE})")
+    ap.add_argument("--rounds", type=int, default=3, help="rounds, each compiling every network once per tree")
+    args = ap.parse_args(argv)
+    base, rounds = args.base, args.rounds
     runs = {0: [], 1: []}
     with tempfile.TemporaryDirectory() as tmp:
         archive = subprocess.run(["git", "-C", ROOT, "archive", base, "verify"], capture_output=True, check=True).stdout
