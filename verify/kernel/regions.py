@@ -442,16 +442,22 @@ def _count_2d(spec, cells, bx):
     return len(patterns), pieces
 
 
-def _check_polytope(result, proved: bool) -> str:
+def _polytope_count(result, kind: str, cert_keys) -> tuple:
+    """The parts of a ``regions-polytope`` (``kind`` activation) or ``regions-polytope-pieces`` (``kind`` pieces)
+    Result, read strictly: ``(box, claimed count, network, certificate)``; the statement checked."""
     p = obj(result["parameters"], "parameters", required=("network", "box", "kind", "count"))
     expect_statement(result, _text("polytope", p))
     bx = box(p["box"], "parameters.box", _poly.MAX_POLY_DIM)
-    string(p["kind"], "parameters.kind", ("activation",))
+    string(p["kind"], "parameters.kind", (kind,))
     claimed = integer(p["count"], "parameters.count", 0, 10 ** 9)
     net = _cells.read_maxout(p["network"], "parameters.network")
     if net["input_dim"] != len(bx):
         raise Rejected(f"parameters.network: input dimension {net['input_dim']}, the box has {len(bx)}")
-    cert = _cert(result, ("roots",))
+    return bx, claimed, net, _cert(result, cert_keys)
+
+
+def _check_polytope(result, proved: bool) -> str:
+    bx, claimed, net, cert = _polytope_count(result, "activation", ("roots",))
     patterns = set()
     st = _poly.walk(cert["roots"], [_poly.interior_root(bx)], lambda c: patterns.add(_cells.eval_maxout(net, c)[1]),
                     lower=False)
@@ -544,16 +550,8 @@ def _check_pieces(result, proved: bool) -> str:
     and the patterns: :func:`box_forms` then :func:`region_forms`) with sum y c a constant c0 <= 0, and when
     c0 = 0 the support's linear parts of rank >= 2 (the closures meet in dimension <= d - 2).  When every such
     pair is separated, pieces = #components (docs/regions.md, "Pieces in d >= 3", Lemmas 5-7)."""
-    p = obj(result["parameters"], "parameters", required=("network", "box", "kind", "count"))
-    expect_statement(result, _text("polytope", p))
-    bx = box(p["box"], "parameters.box", _poly.MAX_POLY_DIM)
-    string(p["kind"], "parameters.kind", ("pieces",))
-    claimed = integer(p["count"], "parameters.count", 0, 10 ** 9)
-    net = _cells.read_maxout(p["network"], "parameters.network")
+    bx, claimed, net, cert = _polytope_count(result, "pieces", ("roots", "merges", "separations"))
     d = len(bx)
-    if net["input_dim"] != d:
-        raise Rejected(f"parameters.network: input dimension {net['input_dim']}, the box has {d}")
-    cert = _cert(result, ("roots", "merges", "separations"))
     leaves = []
 
     def leaf(c):
