@@ -1,8 +1,10 @@
 """The digests the byte-identity pins compare (tests/test_*_speed.py, test_*_pins.py, test_polytope.py).
 
 * :func:`result_hash`: sha256 of a Result's canonical JSON without "timing", "versions", the "float64" evidence
-  entries (numpy's figures, platform-dependent, docs/ntk.md) and the evidence's typed figure data ("figure",
-  docs/reports.md) -- none of them part of a verdict or certificate;
+  entries (numpy's figures, platform-dependent, docs/ntk.md), the evidence of float searches (T2's softmax
+  search: scipy's optimiser takes other paths with other CPUs' BLAS kernels, so its points differ: three values of
+  one audit's hash on one machine under three OPENBLAS_CORETYPE settings) and the evidence's typed figure data
+  ("figure", docs/reports.md) -- none of them part of a verdict or certificate;
 * :func:`plain_digest`: sha256 of the canonical JSON without the top-level "timing" only.
 
 ``HASH_ALL``: the slow pins run only with VERIFY_HASH_ALL=1 (the suite's audit run checks their verdicts anyway).
@@ -16,10 +18,15 @@ from verify.canonical import canonical_dumps
 HASH_ALL = os.environ.get("VERIFY_HASH_ALL") == "1"
 
 
+def _float_search(v) -> bool:
+    """A float search's evidence (T2's softmax search: its optimiser's points depend on the CPU's BLAS kernels)."""
+    return isinstance(v, dict) and str(v.get("label", "")).startswith("evidence (float search")
+
+
 def _strip(o):
-    """Without "timing" and "float64" entries (at any depth)."""
+    """Without "timing" and "float64" entries and float searches' evidence (at any depth)."""
     if isinstance(o, dict):
-        return {k: _strip(v) for k, v in o.items() if k not in ("timing", "float64")}
+        return {k: _strip(v) for k, v in o.items() if k not in ("timing", "float64") and not _float_search(v)}
     if isinstance(o, list):
         return [_strip(v) for v in o]
     return o
