@@ -29,7 +29,7 @@ BEFORE = {
     "N7/oracle-dilations5-s=0.25": "c118772cb6fb9d3b977bb7ce5bc1c5c1ae897c6a9f29caa14120a24d1ff89976",
     "N7/oracle-translates-m1": "cc3fdbf68623b9890306d7ba6f3641468ce0b2886a84f4e47ec30c1405bd71eb",
     "N7/oracle-translates-m2": "eadcd5bce6e12fafc67de2200c2e900f370cfc9f5fd4c3c18c708a959b5b0df0",
-    "N7/outside-setting-d1-collinear": "7a52272052e15f236a804d3dc32ddf3a320c0440e94837aa73dc18af6282eed5",
+    "N7/outside-setting-d1-collinear": "f93c235e282b3f45d00ed74fddbb18092e0d8cb5600291acc70520fa393b7b83",
     "N7/shared-translates-singular": "2fb9b356e2bd5ad32be90cce06a18fe41e148d923fa79231f3f9a72fea3164de",
     "T1/n-value-ne-score": "48f6e39496f79777e57c1efd95a9ff8eab58226130069ebaa94a63cb99e7e35f",
     "T1/symbolic-n6-grid-random": "9628844b90ebc14ede706aaad8e52997dfc6c52412699c6298aff4ade18d70ea",

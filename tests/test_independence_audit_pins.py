@@ -2,7 +2,8 @@
 (verify/decide/independence.py, verify/decide/independence_certificates.py, verify/kernel/lse.py,
 verify/kernel/_laws.py): the sha256 of each audit Result's canonical JSON without "timing", "versions",
 "float64" entries and the evidence's figure data (:func:`tests.test_casesplit_speed.result_hash`), recorded on
-the commit before the speed-ups.  Audits that take more than a fraction of a second run only with
+the commit before the speed-ups.  Eleven hashes were re-recorded when the modular certificates' primes moved
+below 2^30 (session 24: new primes, so new residues, determinants and points; every verdict unchanged).  Audits that take more than a fraction of a second run only with
 VERIFY_HASH_ALL=1 (the audit items of the suite check their verdicts anyway)."""
 
 
@@ -36,13 +37,13 @@ BEFORE = {
     "N4/d-gaussians-6-in-3d-F18g6": "ab4330ab2ae5a6dcef9104359253e10961a54722fb7f8f14ad8efe5ff0a3a671",
     "N4/d-gaussians-F12": "e9cec512116aac5061d32e76fad0b3677f04f1077a3d8ae213739eebb37fcc23",
     "N4/d-gaussians-F13": "56d02f3e5b1157e0544049223f42046febd323c9c7688f10aa4b4e1eb726e94b",
-    "N4/e-dilations-beta-F24": "0c66b2e443eef0a3f3849c603f193b4352dd8636721dba226bb0b649d3f94216",
+    "N4/e-dilations-beta-F24": "98641164335a6c04c14ca8ce5938548bc7ac8eb53cdc61925379ee218752156d",
     "N4/e-dilations-cube": "9f966b6c2350071de834e7c5016ddfe155375337d3c6f1a9017b57a508f0a0bb",
     "N4/e-dilations-gaussian-F24g": "04528086e5fb8d19ff685a31c9d34e81b1c245509cd23a15ff2befe8b262c6db",
     "N4/e-dilations-gaussian-three": "e34d3d7e22436f42f1c4032dc4b2b23ee3cf840f6beae25db9a6d9624ba306cc",
     "N4/e-dilations-laplace": "e0fca292c57d2c6b1a0bc93edeed9f4797f4c3a271eec78f200c6c346a8c9809",
     "N4/e-dilations-mixture": "780e1196b1a7c1d4fcf4a44b25a4b5d1211fc1108ac2899875876ff539550354",
-    "N4/e-dilations-two-point": "508d23e7eecfb244be15401d27d98c83d7951d2ea0d13baff15316c1438e0f1b",
+    "N4/e-dilations-two-point": "2a8ae3ec65e8f3c83ec49d40416ea96eaf51ea17c10e62d0734da1af9f51deff",
     "N4/f-lattice-control-laplace-cube-gaussian": "09f8d53f8221efecbddc427c2802ae41c9858798ebc99133130d30062ab6fea7",
     "N4/f-lattice-control-mixture-wrong-separation": "110e24f9bb28a521f4ca2bcfd942134e446194aa14e6b780ad81e0990729b227",
     "N4/f-lattice-control-perturbed-radius": "d9c323138f16feb18464a6e20a218fcc933bde8ea6764ddd91ac121d287fe61e",
@@ -63,23 +64,23 @@ BEFORE = {
     "N4/n1-laplace-same-covariances-F15": "e2d7892d67c98723012212fa422bf288e5a114593eb780bf6e14bc021580b2dd",
     "N4/n2-eight-gaussians-3d-F18g": "6601423e6ee5ca4dda874eadc6a324700209a7cf7777231d893ebcf8293d5806",
     "N4/series-bernoulli-vandermonde": "ce8cf048c327f521be1a658fe98c2b53b490cd8767965ce8c9c3c7683f20ab9d",
-    "N5/a-S1-F2": "3151616653aec69b6999effde9f69b384530af051d651954ac26e88e221464ce",
-    "N5/a-S1-F7": "8d3783ff69c2cc8d66a849cee93470049f5ef1c09fb99b6606b91194fe6bf3ab",
+    "N5/a-S1-F2": "09a774630fe2766f1dec9aa9f3299843115262aff03b2e30847be420062b4cac",
+    "N5/a-S1-F7": "7017b3f6d77c9b47ed3c71e3163433536cc5f69de571c654203412cc7d552243",
     "N5/b-convolution-F1": "c11962b9c4001441160accae21fae204a0a675c7f0bc824c324406c41e81b6c6",
     "N5/b-dirac-F4": "cc3c4296b9541df46060fcef5f6143cd2c1beddf73cf043ac788fd57a0a3ba50",
     "N5/b-forced-constructions": "3bfb37be2247978526278febcf985618a6310927bff8a665de1cd32e89d81f1f",
     "N5/c-poisson-binomial-F5": "26b8f377de1c3e28ffc117fa238a32ba5da48d5e593126f2448afddf88f06425",
-    "N5/c-poisson-binomial-F6": "b9a6a58d8a7080ab9c8d040ff1a49e2752df633c78999ab1026d0ecb6c322750",
-    "N5/d-criterion-vs-certificate-200": "1f59b1016958d21e430674b2e540da296f1fb66461278496138ebd485531d7e5",
-    "N5/n-S1-not-necessary-F6": "963b2fe441df37ea07315d95fd197702a45e1282fc607e7e62ec44309cbbc6de",
+    "N5/c-poisson-binomial-F6": "461bf94cdd38f60b9bcfd26a8f4161eb8f94c974a11f562f3f65ff4e9d1bb468",
+    "N5/d-criterion-vs-certificate-200": "09a3778f1b1323d0aceacf1f7fa0acd25ced88a1801b864086601ece8a2baa15",
+    "N5/n-S1-not-necessary-F6": "02da519317396ffb9e87f51eeff058df8538c1f6520c9f72466b431cb6f47494",
     "N5/n-disjoint-supports-F3": "2b658d7fb5aa6de0a5ed36807313364a84bd138b034edfe9687efe68ebd6de55",
     "N5/n-distinct-laws-F5": "5bd07004c2df2240a9cfe1b7aeaa247171f79175e9d209894e53191feb312376",
-    "N6/F25-one-trial": "2ca16aa0f394a7cca415c657a4d922ab15d16e267ba941c12cc7ede6f0305d7f",
+    "N6/F25-one-trial": "90e4cf5264577360cdb24d03211fcc12fb4cf72602895d246358006a39e88e67",
     "N6/n1-diracs": "9c213a24d85e521ba2ebf5af171358a4fab2f916e592a836ee1506e0c6ea085d",
     "N6/n2-lattice-samples": "ca84931299a7910ef1d1f6ae1f1e6fcfa6af5caebb4cacd064968bf0941e9719",
-    "N6/normal-1000-trials": "396314090c893e205241274c34245baf2bc772e05ce92389dd3cc6f79d9f95be",
-    "N6/uniform-d1-N10": "0835a2eec54d7865a266e84772ba9aae180231314458e0a5a62070f85242fa75",
-    "N6/uniform-d3-N10": "4ed9eff8474eb140217096c40914824b946f707ee7cae09a4547db2983519f62",
+    "N6/normal-1000-trials": "baaaf67a7091cf5acc6892793b30370955c19e114f79ea1c0ab98a068b859e8e",
+    "N6/uniform-d1-N10": "d6e7863e815078d33d974f37e7d539ed7b6b6d76f6d3609fc1fac3bd107c3f50",
+    "N6/uniform-d3-N10": "5e81d4efce52a309a3e273ce4de38fff7ddc2d5a5c1515056b869d19cf084f60",
 }
 SLOW = {"N4/a-cubes-distinct-radii-F8", "N4/a-random-cubes-distinct", "N4/a-random-cubes-equal", "N4/b-laplace-8-covariances-F18", "N4/b-laplace-translate-F17", "N4/b-random-laplace-distinct", "N4/b-random-laplace-equal", "N4/c-mixtures-F19", "N4/c-mixtures-F22", "N4/c-mixtures-directions-F21", "N4/c-random-mixtures-distinct", "N4/c-random-mixtures-equal", "N4/e-dilations-beta-F24", "N4/e-dilations-cube", "N4/e-dilations-mixture", "N4/f-lattice-control-perturbed-radius", "N4/n2-eight-gaussians-3d-F18g", "N4/series-bernoulli-vandermonde", "N5/b-forced-constructions", "N5/c-poisson-binomial-F5", "N5/d-criterion-vs-certificate-200", "N5/n-distinct-laws-F5", "N6/F25-one-trial", "N6/n1-diracs", "N6/n2-lattice-samples", "N6/normal-1000-trials", "N6/uniform-d1-N10", "N6/uniform-d3-N10"}
 ALL = HASH_ALL

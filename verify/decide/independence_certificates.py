@@ -12,7 +12,7 @@ Three certificate builders:
   positive integers) every tilted weight is rational, so the Hessian (or gradient) matrix is a rational matrix.
   Its reduction modulo a prime p (legal when no denominator is divisible by p, which is checked) has rank at
   most its rank over Q, so **rank N modulo p proves rank N over Q**.  Exact, and fast (vectorised int64
-  arithmetic modulo p < 2^31, then ``nmod_mat.rank``).
+  arithmetic modulo p < 2^30, then ``nmod_mat.rank``).
 * :func:`exact_rational_certificate` -- Gaussian and Laplace laws (and mixtures with separation 0), whose
   gradients and Hessians are rational at rational theta: rank over Q (``fmpq_mat``).
 * :func:`ball_design_certificate` -- any laws: arb enclosures of the design matrix at exact rational points,
@@ -79,7 +79,8 @@ __all__ = [
     "design_points", "design_rows_ball", "square_design_points", "square_design_certificate", "certify_rank_preconditioned", "in_common_domain", "sigma_ratio_mp", "rational_hessian_family",
 ]
 
-PRIMES = (2147483647, 2147483629, 2147483587)   # primes < 2^31: products of residues fit in int64
+PRIMES = (1073741789, 1073741783, 1073741741)   # the largest primes < 2^30: products of residues fit in int64, and
+#                                                 CPython reduces modulo a one-digit (30-bit) int fastest
 Z_RANGE = (2, 1 << 20)                          # z coordinates: random positive integers in this range
 
 
