@@ -2,8 +2,13 @@
 audits whose procedures were sped up: the sha256 of each Result's JSON, without "timing", "versions" (the
 interpreter and library versions) and the "float64" evidence entries (numpy's figures, platform-dependent,
 docs/ntk.md) and the evidence's typed figure data ("figure", docs/reports.md, added after the pins), none of
-them part of a verdict or certificate, recorded on the commit before the speed-ups.  The audits that take seconds are compared only with VERIFY_HASH_ALL=1 (the audit run of the
+them part of a verdict or certificate, recorded on the commit before the speed-ups.  Re-recorded in session 24
+without float figures (result_hash(floats=False); N7's float64 tables differed on another machine's BLAS
+kernels) after N7's certificate summaries stopped quoting the float64 misjudgement count (evidence now), and with
+the modular certificates' new primes.  The audits that take seconds are compared only with VERIFY_HASH_ALL=1 (the audit run of the
 test suite checks their verdicts anyway)."""
+
+import dataclasses
 
 import pytest
 
@@ -13,13 +18,14 @@ from verify.audit.runner import run_audit
 from verify.decide import casesplit as C
 from verify.decide.casesplit import DecisionTree, LinearForm, explore_decisions, shared_memo, tree_from_leaves
 
+FLOAT_TEXT = {"N7/float64-table"}
 BEFORE = {
     "N7/F1-m1": "4b4320980cbd42dcbb0457c210c097264e6cc22c5aedaf7c67452fcd7796f62b",
     "N7/F11-m1-d1": "c35b1b8532fb02829c817fc43ed684ae215e74ab8d47b22f670d7fc6dfacf0cc",
-    "N7/equivalence-oracle-and-random": "b1a261a049f959e170ed02e4bfdde97053c376c71bf53af339a73c58c36c184d",
-    "N7/equivalence-quick": "83bce17bedf3289d69c8c77f7d734b827a3226368c1ccf2def405dd73d4192cb",
-    "N7/equivalence-swapped-pairing": "5cc5ac4f0d0c80114506ae1d0b7980358fb37f3732d3e338728bd53c4ea4669e",
-    "N7/float64-table": "51b36d0586edc542e855dac01508581ca3cff62d2ecd1cc5cb707b5e1c94bb1b",
+    "N7/equivalence-oracle-and-random": "708c1392d09a808d4bb2cba7f50d77db8021c120ec9675aa285ec1b9864796aa",
+    "N7/equivalence-quick": "9cf9d6a689c95f93538e841541811b28880d6262f632e9436070a40e8bcbfd22",
+    "N7/equivalence-swapped-pairing": "ee71c02675327e18a88ab69fa88b02dc4b0240e139280bb6e3012d401dc9aa7c",
+    "N7/float64-table": "bf902e4901de71a9db1af2c807656ddddfd77a45273ebd654c17d9e77e003585",
     "N7/n1-per-token-translates-singular": "29d6a78fdfc0d0ea0e30c16ea29a5bd2b743bfc9c5fac21c059a379a654da202",
     # re-recorded after the exponent lattice (docs/independence.md) became the exact path of the independence
     # sub-check: its evidence summary names the lattice certificate instead of the design certificate
@@ -62,7 +68,10 @@ def test_results_byte_identical_to_before(audit_id, audits):
         pytest.skip("seconds long: compared with VERIFY_HASH_ALL=1")
     if audit_id not in audits:
         pytest.skip(f"{audit_id} renamed by its owner")
-    assert result_hash(run_audit(audits[audit_id]).result) == BEFORE[audit_id]
+    result = run_audit(audits[audit_id]).result
+    if audit_id in FLOAT_TEXT:          # the float64 table as text: its figures change with the BLAS kernels
+        result = dataclasses.replace(result, evidence={k: v for k, v in result.evidence.items() if k != "table_text"})
+    assert result_hash(result, floats=False) == BEFORE[audit_id]
 
 
 def _max3(ops):
