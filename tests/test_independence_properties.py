@@ -19,6 +19,8 @@ collected and the last test bounds the INCONCLUSIVE rate on these rational famil
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -28,6 +30,8 @@ from verify.strategies import PLANTED_KINDS, planted_families
 
 VERDICTS: list = []          # (kind, truth, verdict) of every example, for the rate test at the end
 SETTINGS = dict(deadline=None, derandomize=True, database=None)
+# examples per kind (CI: 4); a referee's longer run: VERIFY_PROPERTY_EXAMPLES=50 python3 -m pytest -s this file
+EXAMPLES = int(os.environ.get("VERIFY_PROPERTY_EXAMPLES", "4"))
 
 
 def decide(laws, truth: str, kind: str, modulo: str = "affine"):
@@ -53,7 +57,7 @@ BOTH_MODULI = {"convolution"}        # Lambda_{mu * nu} = Lambda_mu + Lambda_nu 
 
 
 @pytest.mark.parametrize("kind", PLANTED_KINDS)
-@settings(max_examples=4, **SETTINGS)
+@settings(max_examples=EXAMPLES, **SETTINGS)
 @given(data=st.data())
 def test_planted_family_never_gets_a_false_verdict(kind, data):
     fam = data.draw(planted_families(kind))
@@ -62,7 +66,7 @@ def test_planted_family_never_gets_a_false_verdict(kind, data):
     decide(fam.laws, fam.truth, kind, modulo)
 
 
-@settings(max_examples=3, **SETTINGS)
+@settings(max_examples=max(3, EXAMPLES - 1), **SETTINGS)
 @given(data=st.data())
 def test_planted_relation_among_other_laws(data):
     """A planted dependent family stays dependent with more laws beside it (in any order)."""
