@@ -740,11 +740,16 @@ def _qkv_near(memo, si, s, X, m):
         ch = _changed(X, X0)
         if sum(map(len, ch)) * 4 <= sum(map(len, X)):
             out = []
+            changed = set().union(*ch)
             for hd, h0 in zip(s, q0):
                 sup = hd.get("_support")
                 if sup is None:
                     sup = hd["_support"] = {key: [frozenset(e for e, _ in r) for r in hd[key]]
                                             for key in ("sW_Q", "sW_K", "sW_V")}
+                    sup["all"] = frozenset().union(*[su for key in ("sW_Q", "sW_K", "sW_V") for su in sup[key]])
+                if changed.isdisjoint(sup["all"]):
+                    out.append(h0)          # the head reads no changed row: its last queries, keys and values
+                    continue
                 out.append(tuple([rows0 if not c else
                                   [v0 if c.isdisjoint(su) else _lin(r, col, m)
                                    for r, su, v0 in zip(hd[key], sup[key], rows0)]
