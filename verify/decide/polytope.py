@@ -85,6 +85,8 @@ ONE_MEMO = True      # the one-constraint bound remembers each constraint's outc
 DESCENT = True       # region counts: a float active-set descent proposes far-side points before the LP (_descent_point)
 SMALL_POINTS = True  # region counts: far children's points rounded to small denominators (_small_far_point)
 POOL = 1000          # seeded exact sample points of the box for region counts (PointPool; 0: none)
+BOX_MEMO = True      # emulation: a form of constant sign on the closed face is signed from a memo per face (False:
+                     # its value at the point and sign_certificate's box bound; the same entries)
 LOW_DIM = True       # sign entries on cells of dimension 0 and 1 by exact elimination, no LP (False: the LP path;
                      # the same entries wherever the LP's active set is the one found here)
 _Z = mpq(0)
@@ -656,6 +658,33 @@ def sign_certificate(E, G, bounds, f, s, d, p=None):
     raise Split(tuple(f))
 
 
+_BOXED: dict = {}        # bytes norm key -> its _box_sign on the face _BOXED_BOUNDS[0] (cleared when it changes)
+_BOXED_BOUNDS = [None]
+
+
+def _box_sign(f, bk, bounds) -> int:
+    """1 (-1) when f > 0 (< 0) on the whole closed face ``bounds`` (its minimum, maximum over the face), else 0;
+    bk: the bytes key of f's norm key (a positive multiple of f, so the same answer), under which it is kept."""
+    if _BOXED_BOUNDS[0] is not bounds or len(_BOXED) > 200_000:
+        _BOXED.clear()
+        _BOXED_BOUNDS[0] = bounds
+    s = _BOXED.get(bk)
+    if s is None:
+        lo_v = hi_v = f[0]
+        for a, (lo, hi, fixed) in zip(f[1:], bounds):
+            if fixed is not None:
+                lo_v += a * fixed
+                hi_v += a * fixed
+            elif a > 0:
+                lo_v += a * lo
+                hi_v += a * hi
+            else:
+                lo_v += a * hi
+                hi_v += a * lo
+        s = _BOXED[bk] = 1 if lo_v > 0 else -1 if hi_v < 0 else 0
+    return s
+
+
 _FORMS: dict = {}        # a shared value key -> (its values, form, norm key, bytes key) (SearchCell.decide; cleared by
                          # search)
 _SKEYS: dict = {}        # id(f) -> (f, norm key, bytes key) of a form tuple signed before (f held, so its id is not
@@ -788,9 +817,20 @@ class SearchCell(KP.PolyCell):
         return self._sign_fk(f, key, bk)
 
     def _sign_fk(self, f, key, bk) -> int:
-        """:meth:`sign` of the tuple f with its norm key and the key's bytes key."""
+        """:meth:`sign` of the tuple f with its norm key and the key's bytes key.  A form of constant sign s on
+        the closed face (``_box_sign``, remembered per face) gets s and the entry "box" without its value at the
+        point or a look-up of the inherited entries: what ``_certify`` records for it (sign_certificate's box
+        bound comes first, and an inherited entry of that key was made the same way)."""
         s = self.cache.get(bk)
         if s is None:
+            if BOX_MEMO and self.pool is None:
+                s = _box_sign(f, bk, self.bounds)
+                if s:
+                    self.found[bk] = "box"
+                    self.signs.append("box")
+                    self.pos += 1
+                    self.cache[bk] = s
+                    return s
             v = _at(f, self.p)
             s = (v > 0) - (v < 0)
             self._certify(f, s, key, bk)
@@ -1292,6 +1332,8 @@ def _clear_search_memos() -> None:
     _local.opt = None
     _LINES.clear()
     _SKEYS.clear()
+    _BOXED.clear()
+    _BOXED_BOUNDS[0] = None
 
 
 def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: float, bx, pool=0):
