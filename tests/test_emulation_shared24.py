@@ -1,7 +1,8 @@
 """Session 24's speed-ups of the d >= 3 emulation search (docs/regions.md, "Fifth round: emulation", the section on
 session 24): the scores of a constant query shared by the value objects they are computed from and the heads that
 read no changed row kept whole (verify/kernel/_cells.py), the per-face memo of forms of constant sign on the
-closed face (verify/decide/polytope.py, BOX_MEMO), and the bench's --before loading the kernel modules of REV.
+closed face (verify/decide/polytope.py, BOX_MEMO), sign entries of 2-cells from their exact polygon (POLY2), and
+the bench's --before loading the kernel modules of REV.
 Each is exercised and changes no certificate."""
 
 import json
@@ -122,3 +123,58 @@ def test_bench_before_loads_the_kernel_at_rev():
     finally:
         sys.modules["verify.decide.polytope"] = P
     assert r.certificate == _run().certificate
+
+
+def _square():
+    """The face {x3 = 0} of the cube [0, 1]^3 as a 2-cell (E, G, bounds, p)."""
+    z, one = mpq(0), mpq(1)
+    E = [(z, z, z, one)]
+    G = [(z, one, z, z), (one, -one, z, z), (z, z, one, z), (one, z, -one, z)]
+    bounds = [(z, one, None), (z, one, None), (z, one, z)]
+    return E, G, bounds, (mpq(1, 2), mpq(1, 2), z)
+
+
+def test_polygon_entry_exact_checked_and_declines():
+    from verify.kernel import _poly as KP
+    from verify.kernel._read import Rejected
+
+    E, G, bounds, p = _square()
+    P._clear_search_memos()
+    f = (mpq(1, 4), mpq(1), mpq(2), mpq(5))            # min 1/4 at the vertex (0, 0): g_0 and g_2 tight
+    entry = P._polygon_entry(E, G, bounds, list(f), 3)
+    assert entry == {"y": [[0, "1"], [2, "2"]], "l": [[0, "5"]]}
+    assert P.sign_certificate(E, G, bounds, f, 1, 3, p) == "box"          # the box bound comes first there
+    cell = KP.PolyCell(E, G, p, bounds, [entry])
+    assert cell.sign(f) == 1
+    cell.done()
+    bad = KP.PolyCell(E, G, p, bounds, [{"y": [[0, "1"], [2, "3"]], "l": [[0, "5"]]}])
+    try:
+        bad.sign(f)
+        raise AssertionError("forged entry accepted")
+    except Rejected:
+        pass
+    assert P._polygon_entry(E, G, bounds, [mpq(1, 4), mpq(1), mpq(0), mpq(0)], 3) is None   # an edge of minima
+    assert P._polygon_entry(E, G, bounds, [mpq(-1, 4), mpq(1), mpq(1), mpq(0)], 3) is None  # negative somewhere
+    assert P._polygon_entry([], G, bounds, list(f), 3) is None                                # not a 2-cell
+    P._clear_search_memos()
+    assert not P._POLYS
+
+
+def test_polygon_entries_used_and_certificates_unchanged(monkeypatch):
+    hits = [0]
+    entry = P._polygon_entry
+
+    def counted(*a):
+        out = entry(*a)
+        hits[0] += out is not None
+        return out
+
+    monkeypatch.setattr(P, "_polygon_entry", counted)
+    fast = _run()
+    assert hits[0] > 0
+    hits[0] = 0
+    monkeypatch.setattr(P, "POLY2", False)
+    slow = _run()
+    assert hits[0] == 0
+    assert fast.certificate == slow.certificate
+    assert check(json.loads(json.dumps(fast.to_dict()))).startswith("emulation-polytope")
