@@ -178,3 +178,14 @@ def test_polygon_entries_used_and_certificates_unchanged(monkeypatch):
     assert hits[0] == 0
     assert fast.certificate == slow.certificate
     assert check(json.loads(json.dumps(fast.to_dict()))).startswith("emulation-polytope")
+
+
+def test_solve3_is_solve():
+    import random
+
+    rng = random.Random(1)
+    for _ in range(300):
+        A = [[mpq(rng.randint(-2, 2), rng.randint(1, 3)) for _ in range(3)] for _ in range(3)]
+        b = [mpq(rng.randint(-5, 5), rng.randint(1, 4)) for _ in range(3)]
+        assert P._solve3(A, b) == P._solve(A, b)
+    assert P._solve3([[1, 0, 0], [0, 1, 0], [0, 0, 2]], [1, 2, 3]) == [mpq(1), mpq(2), mpq(3, 2)]

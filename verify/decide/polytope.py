@@ -664,7 +664,7 @@ def _active_entry(E, G, sf, act, d):
     their combination (one solution, free unknowns 0): ``(entry, y values)`` when y >= 0 and the rest is >= 0,
     else None."""
     A = [[G[i][k] for i in act] + [e[k] for e in E] for k in range(1, d + 1)]
-    u = _solve(A, sf[1:]) if (act or E) else None
+    u = (_solve3(A, sf[1:]) if d == 3 and len(act) + len(E) == 3 else _solve(A, sf[1:])) if (act or E) else None
     if u is not None:
         yy = list(zip(act, u[:len(act)]))
         lam = list(enumerate(u[len(act):]))
@@ -674,15 +674,31 @@ def _active_entry(E, G, sf, act, d):
     return None
 
 
+def _solve3(A, b):
+    """:func:`_solve` of a 3 x 3 system by Cramer's rule when A is nonsingular (the unique solution, so the one
+    _solve gives), else _solve itself."""
+    (a, b_, c), (d, e, f), (g, h, i) = A
+    ei_fh, fg_di, dh_eg = e * i - f * h, f * g - d * i, d * h - e * g
+    det = mpq(a * ei_fh + b_ * fg_di + c * dh_eg)
+    if not det:
+        return _solve(A, b)
+    x, y, z = b
+    u0 = x * ei_fh + y * (c * h - b_ * i) + z * (b_ * f - c * e)
+    u1 = x * fg_di + y * (a * i - c * g) + z * (c * d - a * f)
+    u2 = x * dh_eg + y * (b_ * g - a * h) + z * (a * e - b_ * d)
+    return [u0 / det, u1 / det, u2 / det]
+
+
 _POLYS: dict = {}       # (id(E), id(G)) -> (E, G, the closed 2-cell's polygon) (cleared by search)
 _MARGIN = 1e-5          # POLY2's separations (relative to the forms' sizes) that leave HiGHS one active set
 
 
 def _polygon(E, G, bounds, d):
-    """The closed 2-cell {E = 0, G >= 0} in coordinates z of its plane: ``(x0, w1, w2, z-forms of G, vertices
-    z)`` with x = x0 + z1 w1 + z2 w2 (z: two free coordinates of the equations) and the vertices in order
-    (exact clipping of the box rectangle of the free coordinates by every g), or None (not a 2-cell, or a
-    degenerate polygon)."""
+    """The closed 2-cell {E = 0, G >= 0} in coordinates z of its plane: ``(x0, w1, w2, vertices z, their active
+    sets)`` with x = x0 + z1 w1 + z2 w2 (z: two free coordinates of the equations), the vertices in order (exact
+    clipping of the box rectangle of the free coordinates by every g) and for each the indices of the g that
+    are 0 there (None when another g is within the margin of 0), or None (not a 2-cell, or a degenerate
+    polygon)."""
     hit = _POLYS.get((id(E), id(G)))
     if hit is not None and hit[0] is E and hit[1] is G:
         return hit[2]
@@ -714,7 +730,21 @@ def _polygon(E, G, bounds, d):
             if len(poly) < 3:
                 break
         if len(poly) >= 3:
-            out = (x0, w1, w2, gz, poly)
+            # per vertex: the constraints exactly 0 there, or None when another one is nearly 0 (within the
+            # margin: HiGHS's tolerances might count it active)
+            tol = [_MARGIN * (1.0 + max(abs(float(c)) for c in g)) for g in G]
+            acts = []
+            for z1, z2 in poly:
+                act = []
+                for i, (a0, a1, a2) in enumerate(gz):
+                    v = a0 + a1 * z1 + a2 * z2
+                    if not v:
+                        act.append(i)
+                    elif float(v) <= tol[i]:
+                        act = None
+                        break
+                acts.append(act)
+            out = (x0, w1, w2, poly, acts)
     if len(_POLYS) > 10_000:
         _POLYS.clear()
     _POLYS[(id(E), id(G))] = (E, G, out)
@@ -731,25 +761,20 @@ def _polygon_entry(E, G, bounds, sf, d):
     poly = _polygon(E, G, bounds, d)
     if poly is None:
         return None
-    x0, w1, w2, gz, verts = poly
+    x0, w1, w2, verts, acts = poly
     c0 = _at(sf, x0)
     c1 = sum((a * b for a, b in zip(sf[1:], w1)), _Z)
     c2 = sum((a * b for a, b in zip(sf[1:], w2)), _Z)
     vals = [c0 + c1 * z1 + c2 * z2 for z1, z2 in verts]
-    order = sorted(range(len(vals)), key=vals.__getitem__)
-    lo = vals[order[0]]
-    scale = 1.0 + max(abs(float(c)) for c in sf)
-    if lo <= 0 or float(vals[order[1]] - lo) <= _MARGIN * scale:
+    k = min(range(len(vals)), key=vals.__getitem__)
+    lo = vals[k]
+    if lo <= 0:
         return None
-    z1, z2 = verts[order[0]]
-    act = []
-    for i, (a0, a1, a2) in enumerate(gz):
-        v = a0 + a1 * z1 + a2 * z2
-        if v == 0:
-            act.append(i)
-        elif float(v) <= _MARGIN * (1.0 + max(abs(float(c)) for c in G[i])):
-            return None
-    if len(act) != 2:
+    act = acts[k]
+    if act is None or len(act) != 2:
+        return None
+    scale = 1.0 + max(abs(float(c)) for c in sf)
+    if float(min(v for i, v in enumerate(vals) if i != k) - lo) <= _MARGIN * scale:
         return None
     out = _active_entry(E, G, sf, act, d)
     if out is None or any(float(q) <= _MARGIN * scale for q in out[1]):
