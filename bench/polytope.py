@@ -11,7 +11,8 @@ LP walker written here as the yardstick (BFS over activation patterns: from a re
 the neighbour if its polytope has Chebyshev radius > 1e-9 by HiGHS; NOT a proof), the regions per second of
 both (median of the repeats) and the ratio exact / walker.  ``--before REV`` (default 355859d, the commit
 before the second speed round) also runs the search of verify/decide/polytope.py as it was at REV (read with
-``git show``), alternating with the current one in every repeat, and prints its figures and the ratio
+``git show``; with the kernel's Transformer evaluator and emulation leaf, verify/kernel/_cells.py and
+emulation.py, as they were at REV too, so kernel speed-ups count in the ratio), alternating with the current one in every repeat, and prints its figures and the ratio
 after / before (wall and CPU time); both must give the same trees (compared by sha256).  Then prove_emulation on d = 3..5
 networks: cells (leaves of the split trees) per second, before and after.  The issue's targets: exact >= 10x
 the walker; prove_emulation >= 1e4 cells in <= 60 s (``--large``: the networks of ``LARGE``, d = 5, 4, 3, one
@@ -125,21 +126,73 @@ def walker_count(spec: dict, d: int, lo: float = -1.0, hi: float = 1.0, seed: in
     return len(seen)
 
 
-def load_before(rev: str):
-    """verify/decide/polytope.py as it was at the git revision ``rev``, as the module
-    ``verify.decide._polytope_before`` (same package, so its relative imports resolve)."""
+KERNEL_BEFORE = ("_cells", "emulation")     # kernel modules of the search's leaf loaded at REV too (load_before)
+
+
+def _load_at(rev: str, path: str, name: str, package: str):
+    """The module ``path`` as it was at the git revision ``rev``, as the module ``name`` of ``package`` (so its
+    relative imports resolve)."""
     import importlib.util
     import subprocess
 
     root = Path(__file__).resolve().parents[1]
-    src = subprocess.run(["git", "-C", str(root), "show", f"{rev}:verify/decide/polytope.py"], capture_output=True,
-                         text=True, check=True).stdout
-    name = "verify.decide._polytope_before"
+    src = subprocess.run(["git", "-C", str(root), "show", f"{rev}:{path}"], capture_output=True, text=True,
+                         check=True).stdout
     mod = importlib.util.module_from_spec(importlib.util.spec_from_loader(name, loader=None))
-    mod.__package__ = "verify.decide"
+    mod.__package__ = package
     sys.modules[name] = mod
-    exec(compile(src, f"{rev}:verify/decide/polytope.py", "exec"), mod.__dict__)
+    exec(compile(src, f"{rev}:{path}", "exec"), mod.__dict__)
     return mod
+
+
+class _Kernel:
+    """While active: the kernel modules ``mods`` ({short name: module}) stand for verify.kernel.<name> (in
+    sys.modules and as attributes of the package, which ``from ..kernel import emulation`` reads)."""
+
+    def __init__(self, mods):
+        self.mods, self.saved = mods, {}
+
+    def __enter__(self):
+        import verify.kernel as K
+
+        for name, mod in self.mods.items():
+            full = f"verify.kernel.{name}"
+            self.saved[name] = (sys.modules.get(full), getattr(K, name, None))
+            sys.modules[full] = mod
+            setattr(K, name, mod)
+
+    def __exit__(self, *exc):
+        import verify.kernel as K
+
+        for name, (m, a) in self.saved.items():
+            sys.modules[f"verify.kernel.{name}"] = m
+            setattr(K, name, a)
+
+
+def load_before(rev: str):
+    """verify/decide/polytope.py as it was at the git revision ``rev``, as the module
+    ``verify.decide._polytope_before``, with the kernel modules of its leaf (``KERNEL_BEFORE``: the Transformer
+    evaluator and the emulation leaf) as they were at ``rev`` too: ``mod.KERNEL`` is a :class:`_Kernel` to
+    enter while the before search runs (the kernel's speed-ups then count in the ratio after / before)."""
+    import verify.kernel._cells  # noqa: F401  (the current modules first: _Kernel restores them)
+    import verify.kernel.emulation  # noqa: F401
+
+    kern = {}
+    for name in KERNEL_BEFORE:
+        with _Kernel(kern):         # the modules loaded so far (emulation's ``from . import _cells``)
+            kern[name] = _load_at(rev, f"verify/kernel/{name}.py", f"verify.kernel._{name.strip('_')}_before",
+                                  "verify.kernel")
+    with _Kernel(kern):
+        mod = _load_at(rev, "verify/decide/polytope.py", "verify.decide._polytope_before", "verify.decide")
+    mod.KERNEL = _Kernel(kern)
+    return mod
+
+
+def _kernel_of(mod):
+    """The context the search ``mod`` runs in (its kernel modules; none for the current one)."""
+    import contextlib
+
+    return getattr(mod, "KERNEL", None) or contextlib.nullcontext()
 
 
 def _tree_hash(mod, trees) -> str:
@@ -247,8 +300,9 @@ def main(argv=None) -> int:
     warm = MaxoutNetwork.from_dict(relu_spec(1, 3, [2]))
     for _, mod in versions:                  # imports and first-call costs outside the timings
         sys.modules["verify.decide.polytope"] = mod
-        prove_emulation(warm, [["-1", "1"]] * 3, tie="average", record_regions=False)
-        mod.activation_search(relu_spec(1, 3, [3]), [(Fraction(-1), Fraction(1))] * 3)
+        with _kernel_of(mod):
+            prove_emulation(warm, [["-1", "1"]] * 3, tie="average", record_regions=False)
+            mod.activation_search(relu_spec(1, 3, [3]), [(Fraction(-1), Fraction(1))] * 3)
     sys.modules["verify.decide.polytope"] = after
     med = statistics.median
     cases = [(3, [8]), (3, [6, 4]), (4, [8]), (5, [8])] if not args.quick else [(3, [6])]
@@ -267,7 +321,8 @@ def main(argv=None) -> int:
         hashes = {}
         for rep in range(args.repeat):
             for name, mod in versions[::-1] if rep % 2 else versions:     # alternate the order
-                info, w, c = _timed(lambda: mod.activation_search(spec, bx))
+                with _kernel_of(mod):
+                    info, w, c = _timed(lambda: mod.activation_search(spec, bx))
                 wall[name].append(w)
                 cpu[name].append(c)
                 n[name] = len(set(info["patterns"]))
@@ -303,9 +358,10 @@ def main(argv=None) -> int:
             for name, mod in versions[::-1] if rep % 2 else versions:
                 sys.modules["verify.decide.polytope"] = mod       # prove_emulation imports the search at call time
                 try:
-                    r[name], w, c = _timed(lambda: prove_emulation(net, [["-1", "1"]] * d, tie="average",
-                                                                   record_regions=False, max_cells=200_000,
-                                                                   time_budget=3600.0))
+                    with _kernel_of(mod):
+                        r[name], w, c = _timed(lambda: prove_emulation(net, [["-1", "1"]] * d, tie="average",
+                                                                       record_regions=False, max_cells=200_000,
+                                                                       time_budget=3600.0))
                 finally:
                     sys.modules["verify.decide.polytope"] = after
                 ts[name].append(w)

@@ -85,6 +85,10 @@ ONE_MEMO = True      # the one-constraint bound remembers each constraint's outc
 DESCENT = True       # region counts: a float active-set descent proposes far-side points before the LP (_descent_point)
 SMALL_POINTS = True  # region counts: far children's points rounded to small denominators (_small_far_point)
 POOL = 1000          # seeded exact sample points of the box for region counts (PointPool; 0: none)
+BOX_MEMO = True      # emulation: a form of constant sign on the closed face is signed from a memo per face (False:
+                     # its value at the point and sign_certificate's box bound; the same entries)
+POLY2 = True         # sign entries on 2-cells from their exact polygon where the LP's active set is forced (False:
+                     # the LP path; the same entries)
 LOW_DIM = True       # sign entries on cells of dimension 0 and 1 by exact elimination, no LP (False: the LP path;
                      # the same entries wherever the LP's active set is the one found here)
 _Z = mpq(0)
@@ -636,6 +640,10 @@ def sign_certificate(E, G, bounds, f, s, d, p=None):
         low = _low_dim_entry(E, G, sf, d, p)
         if low is not None:
             return low
+    if POLY2 and p is not None and len(E) == d - 2:
+        ent = _polygon_entry(E, G, bounds, sf, d)
+        if ent is not None:
+            return ent
     Gl, G0, El, E0 = _lp_arrays(E, G, d)
     obj = np.array([float(c) for c in sf[1:]])
     ok, fun, xv, duals = _lp(obj, -Gl, G0, El, E0)
@@ -645,15 +653,160 @@ def sign_certificate(E, G, bounds, f, s, d, p=None):
         raise Split(tuple(f), xv)
     y = -duals
     act = [i for i, v in enumerate(y) if v > 1e-12]
+    out = _active_entry(E, G, sf, act, d)
+    if out is not None:
+        return out[0]
+    raise Split(tuple(f))
+
+
+def _active_entry(E, G, sf, act, d):
+    """The LP path's elimination: y on the constraints ``act`` and lambda on E with s f's linear part exactly
+    their combination (one solution, free unknowns 0): ``(entry, y values)`` when y >= 0 and the rest is >= 0,
+    else None."""
     A = [[G[i][k] for i in act] + [e[k] for e in E] for k in range(1, d + 1)]
-    u = _solve(A, sf[1:]) if (act or E) else None
+    u = (_solve3(A, sf[1:]) if d == 3 and len(act) + len(E) == 3 else _solve(A, sf[1:])) if (act or E) else None
     if u is not None:
         yy = list(zip(act, u[:len(act)]))
         lam = list(enumerate(u[len(act):]))
         rest = sf[0] - sum((q * G[i][0] for i, q in yy), _Z) - sum((q * E[j][0] for j, q in lam), _Z)
         if all(q >= 0 for _, q in yy) and rest >= 0:
-            return {"y": _sparse_json(yy), "l": _sparse_json(lam)}
-    raise Split(tuple(f))
+            return {"y": _sparse_json(yy), "l": _sparse_json(lam)}, [q for _, q in yy]
+    return None
+
+
+def _solve3(A, b):
+    """:func:`_solve` of a 3 x 3 system by Cramer's rule when A is nonsingular (the unique solution, so the one
+    _solve gives), else _solve itself."""
+    (a, b_, c), (d, e, f), (g, h, i) = A
+    ei_fh, fg_di, dh_eg = e * i - f * h, f * g - d * i, d * h - e * g
+    det = mpq(a * ei_fh + b_ * fg_di + c * dh_eg)
+    if not det:
+        return _solve(A, b)
+    x, y, z = b
+    u0 = x * ei_fh + y * (c * h - b_ * i) + z * (b_ * f - c * e)
+    u1 = x * fg_di + y * (a * i - c * g) + z * (c * d - a * f)
+    u2 = x * dh_eg + y * (b_ * g - a * h) + z * (a * e - b_ * d)
+    return [u0 / det, u1 / det, u2 / det]
+
+
+_POLYS: dict = {}       # (id(E), id(G)) -> (E, G, the closed 2-cell's polygon) (cleared by search)
+_MARGIN = 1e-5          # POLY2's separations (relative to the forms' sizes) that leave HiGHS one active set
+
+
+def _polygon(E, G, bounds, d):
+    """The closed 2-cell {E = 0, G >= 0} in coordinates z of its plane: ``(x0, w1, w2, vertices z, their active
+    sets)`` with x = x0 + z1 w1 + z2 w2 (z: two free coordinates of the equations), the vertices in order (exact
+    clipping of the box rectangle of the free coordinates by every g) and for each the indices of the g that
+    are 0 there (None when another g is within the margin of 0), or None (not a 2-cell, or a degenerate
+    polygon)."""
+    hit = _POLYS.get((id(E), id(G)))
+    if hit is not None and hit[0] is E and hit[1] is G:
+        return hit[2]
+    out = None
+    par = _parametrise(E, d)
+    if par is not None and len(par[0]) == 2:
+        (k1, k2), x_of = par
+        x0 = x_of([_Z, _Z])
+        w1 = [a - b for a, b in zip(x_of([mpq(1), _Z]), x0)]
+        w2 = [a - b for a, b in zip(x_of([_Z, mpq(1)]), x0)]
+        gz = [(_at(g, x0), sum((a * b for a, b in zip(g[1:], w1)), _Z), sum((a * b for a, b in zip(g[1:], w2)), _Z))
+              for g in G]
+        (lo1, hi1, _), (lo2, hi2, _) = bounds[k1], bounds[k2]
+        poly = [(mpq(lo1), mpq(lo2)), (mpq(hi1), mpq(lo2)), (mpq(hi1), mpq(hi2)), (mpq(lo1), mpq(hi2))]
+        for a0, a1, a2 in gz:
+            vals = [a0 + a1 * z1 + a2 * z2 for z1, z2 in poly]
+            if all(v >= 0 for v in vals):
+                continue
+            new, n = [], len(poly)
+            for i in range(n):
+                vc, vn = vals[i], vals[(i + 1) % n]
+                if vc >= 0:
+                    new.append(poly[i])
+                if (vc > 0 and vn < 0) or (vc < 0 and vn > 0):
+                    t = vc / (vc - vn)
+                    (p1, p2), (q1, q2) = poly[i], poly[(i + 1) % n]
+                    new.append((p1 + t * (q1 - p1), p2 + t * (q2 - p2)))
+            poly = new
+            if len(poly) < 3:
+                break
+        if len(poly) >= 3:
+            # per vertex: the constraints exactly 0 there, or None when another one is nearly 0 (within the
+            # margin: HiGHS's tolerances might count it active)
+            tol = [_MARGIN * (1.0 + max(abs(float(c)) for c in g)) for g in G]
+            acts = []
+            for z1, z2 in poly:
+                act = []
+                for i, (a0, a1, a2) in enumerate(gz):
+                    v = a0 + a1 * z1 + a2 * z2
+                    if not v:
+                        act.append(i)
+                    elif float(v) <= tol[i]:
+                        act = None
+                        break
+                acts.append(act)
+            out = (x0, w1, w2, poly, acts)
+    if len(_POLYS) > 10_000:
+        _POLYS.clear()
+    _POLYS[(id(E), id(G))] = (E, G, out)
+    return out
+
+
+def _polygon_entry(E, G, bounds, sf, d):
+    """The entry of s f > 0 on a 2-cell without an LP, or None (the LP path decides).  s f is smallest on the
+    closed polygon at a vertex; when that vertex v is the only minimiser by a margin, exactly two constraints
+    g_i, g_j (i < j) are 0 there, every other g is clearly positive and the exact y_i, y_j of s f = y_i g_i +
+    y_j g_j + sum lambda e + c are clearly positive, the optimum of the LP path is v with the unique dual (y_i,
+    y_j), so its active set is {i, j} and its elimination (:func:`_active_entry`, the same code) gives this
+    entry."""
+    poly = _polygon(E, G, bounds, d)
+    if poly is None:
+        return None
+    x0, w1, w2, verts, acts = poly
+    c0 = _at(sf, x0)
+    c1 = sum((a * b for a, b in zip(sf[1:], w1)), _Z)
+    c2 = sum((a * b for a, b in zip(sf[1:], w2)), _Z)
+    vals = [c0 + c1 * z1 + c2 * z2 for z1, z2 in verts]
+    k = min(range(len(vals)), key=vals.__getitem__)
+    lo = vals[k]
+    if lo <= 0:
+        return None
+    act = acts[k]
+    if act is None or len(act) != 2:
+        return None
+    scale = 1.0 + max(abs(float(c)) for c in sf)
+    if float(min(v for i, v in enumerate(vals) if i != k) - lo) <= _MARGIN * scale:
+        return None
+    out = _active_entry(E, G, sf, act, d)
+    if out is None or any(float(q) <= _MARGIN * scale for q in out[1]):
+        return None
+    return out[0]
+
+
+_BOXED: dict = {}        # bytes norm key -> its _box_sign on the face _BOXED_BOUNDS[0] (cleared when it changes)
+_BOXED_BOUNDS = [None]
+
+
+def _box_sign(f, bk, bounds) -> int:
+    """1 (-1) when f > 0 (< 0) on the whole closed face ``bounds`` (its minimum, maximum over the face), else 0;
+    bk: the bytes key of f's norm key (a positive multiple of f, so the same answer), under which it is kept."""
+    if _BOXED_BOUNDS[0] is not bounds or len(_BOXED) > 200_000:
+        _BOXED.clear()
+        _BOXED_BOUNDS[0] = bounds
+    s = _BOXED.get(bk)
+    if s is None:
+        lo_v = hi_v = f[0]
+        for a, (lo, hi, fixed) in zip(f[1:], bounds):
+            if fixed is not None:
+                lo_v += a * fixed
+                hi_v += a * fixed
+            elif a > 0:
+                lo_v += a * lo
+                hi_v += a * hi
+            else:
+                lo_v += a * hi
+                hi_v += a * lo
+        s = _BOXED[bk] = 1 if lo_v > 0 else -1 if hi_v < 0 else 0
+    return s
 
 
 _FORMS: dict = {}        # a shared value key -> (its values, form, norm key, bytes key) (SearchCell.decide; cleared by
@@ -788,9 +941,20 @@ class SearchCell(KP.PolyCell):
         return self._sign_fk(f, key, bk)
 
     def _sign_fk(self, f, key, bk) -> int:
-        """:meth:`sign` of the tuple f with its norm key and the key's bytes key."""
+        """:meth:`sign` of the tuple f with its norm key and the key's bytes key.  A form of constant sign s on
+        the closed face (``_box_sign``, remembered per face) gets s and the entry "box" without its value at the
+        point or a look-up of the inherited entries: what ``_certify`` records for it (sign_certificate's box
+        bound comes first, and an inherited entry of that key was made the same way)."""
         s = self.cache.get(bk)
         if s is None:
+            if BOX_MEMO and self.pool is None:
+                s = _box_sign(f, bk, self.bounds)
+                if s:
+                    self.found[bk] = "box"
+                    self.signs.append("box")
+                    self.pos += 1
+                    self.cache[bk] = s
+                    return s
             v = _at(f, self.p)
             s = (v > 0) - (v < 0)
             self._certify(f, s, key, bk)
@@ -1292,6 +1456,9 @@ def _clear_search_memos() -> None:
     _local.opt = None
     _LINES.clear()
     _SKEYS.clear()
+    _BOXED.clear()
+    _BOXED_BOUNDS[0] = None
+    _POLYS.clear()
 
 
 def search(root_cells, leaf_fn, *, lower: bool, max_cells: int, time_budget: float, bx, pool=0):

@@ -616,7 +616,7 @@ def eval_transformer(T: dict, cell: Cell, tie: str):
                 sid, X = _cached(memo, (sid, si, dec), lambda: _ffn_out_near(memo, (sid, si), s, X, pre, dec, E, m))
             decisions.append(dec)
         else:
-            qid, qkv = _cached(memo, (sid, si, "qkv"), lambda: _qkv_near(memo, si, s, X, m))
+            _, qkv = _cached(memo, (sid, si, "qkv"), lambda: _qkv_near(memo, si, s, X, m))
             dec = []
             shared = None if memo is None else memo.setdefault("scores", {})
             if shared is not None and len(shared) > 16 * MEMO_MAX:
@@ -624,16 +624,22 @@ def eval_transformer(T: dict, cell: Cell, tie: str):
             for h, (Q, K, _) in enumerate(qkv):
                 for j in range(n):
                     # a query whose every entry is constant (equal vertex values) gives scores that do not
-                    # depend on the cell (_dot takes that value): shared with their differences' value keys
+                    # depend on the cell (_dot takes that value): shared with their differences' value keys,
+                    # keyed by the very value objects (query rows, then every key row) they are computed from
+                    # (held by the entry, never changed in place; _qkv_near keeps unchanged rows' objects)
                     hit = None
                     if shared is not None:
-                        hit = shared.get((qid, h, j))
+                        objs = [*Q[j], *[r for Kl in K for r in Kl]]
+                        hit = shared.get(tuple(map(id, objs)))
+                        if hit is not None and not all(a is b for a, b in zip(hit[0], objs)):
+                            hit = None
                         if hit is None and all(all(v == b[0] for v in b) for b in Q[j]):
-                            hit = shared[(qid, h, j)] = ([_dot(K[l], Q[j], cell) for l in range(n)], {})
+                            hit = shared[tuple(map(id, objs))] = (
+                                objs, [_dot(K[l], Q[j], cell) for l in range(n)], {})
                     if hit is None:
                         scores, diffs = [_dot(K[l], Q[j], cell) for l in range(n)], None
                     else:
-                        scores, diffs = hit
+                        _, scores, diffs = hit
                     best = [0]
                     for l in range(1, n):
                         if diffs is None:
@@ -734,11 +740,16 @@ def _qkv_near(memo, si, s, X, m):
         ch = _changed(X, X0)
         if sum(map(len, ch)) * 4 <= sum(map(len, X)):
             out = []
+            changed = set().union(*ch)
             for hd, h0 in zip(s, q0):
                 sup = hd.get("_support")
                 if sup is None:
                     sup = hd["_support"] = {key: [frozenset(e for e, _ in r) for r in hd[key]]
                                             for key in ("sW_Q", "sW_K", "sW_V")}
+                    sup["all"] = frozenset().union(*[su for key in ("sW_Q", "sW_K", "sW_V") for su in sup[key]])
+                if changed.isdisjoint(sup["all"]):
+                    out.append(h0)          # the head reads no changed row: its last queries, keys and values
+                    continue
                 out.append(tuple([rows0 if not c else
                                   [v0 if c.isdisjoint(su) else _lin(r, col, m)
                                    for r, su, v0 in zip(hd[key], sup[key], rows0)]
