@@ -128,7 +128,13 @@ def exact_lattice(laws):
 
 def timed(f, repeats, cpu=None):
     """(median wall seconds, all wall seconds, last value); ``cpu``: a list that receives the median CPU time
-    of this thread (``time.thread_time``, read around the same calls: less sensitive to other processes)."""
+    of this thread (``time.thread_time``, read around the same calls: less sensitive to other processes).
+    With ``repeats > 1``, one untimed call first, for every method alike: a process's first call pays imports
+    and one-time set-up (~0.2 s for the certified path, whose first call reads the kernel's modules), which with
+    3 repeats would make the median the slower of two warm calls (mpmath's single run stays cold: its set-up is
+    small beside its seconds)."""
+    if repeats > 1:
+        f()
     out, val, used = [], None, []
     for _ in range(repeats):
         t, u = time.perf_counter(), time.thread_time()
