@@ -43,25 +43,31 @@ def test_box_sign_exact():
     assert not P._BOXED and P._BOXED_BOUNDS[0] is None
 
 
-def test_box_memo_used_and_certificates_unchanged(monkeypatch):
-    hits = [0]
-    box_sign = P._box_sign
+def _fires_and_changes_nothing(monkeypatch, func, fired, flag):
+    """The shortcut ``func`` of verify.decide.polytope answers (``fired(out)``) on the bench network, not at all
+    with ``flag`` off, and the certificate is the same either way and accepted by the kernel; the Result."""
+    hits, real = [0], getattr(P, func)
 
     def counted(*a):
-        s = box_sign(*a)
-        hits[0] += s != 0
-        return s
+        out = real(*a)
+        hits[0] += fired(out)
+        return out
 
-    monkeypatch.setattr(P, "_box_sign", counted)
+    monkeypatch.setattr(P, func, counted)
     fast = _run()
     assert hits[0] > 0
     hits[0] = 0
-    monkeypatch.setattr(P, "BOX_MEMO", False)
+    monkeypatch.setattr(P, flag, False)
     slow = _run()
     assert hits[0] == 0
     assert fast.certificate == slow.certificate
-    assert "box" in json.dumps(fast.certificate)
     assert check(json.loads(json.dumps(fast.to_dict()))).startswith("emulation-polytope")
+    return fast
+
+
+def test_box_memo_used_and_certificates_unchanged(monkeypatch):
+    fast = _fires_and_changes_nothing(monkeypatch, "_box_sign", lambda s: s != 0, "BOX_MEMO")
+    assert "box" in json.dumps(fast.certificate)
 
 
 def test_shared_scores_and_kept_heads(monkeypatch):
@@ -161,23 +167,7 @@ def test_polygon_entry_exact_checked_and_declines():
 
 
 def test_polygon_entries_used_and_certificates_unchanged(monkeypatch):
-    hits = [0]
-    entry = P._polygon_entry
-
-    def counted(*a):
-        out = entry(*a)
-        hits[0] += out is not None
-        return out
-
-    monkeypatch.setattr(P, "_polygon_entry", counted)
-    fast = _run()
-    assert hits[0] > 0
-    hits[0] = 0
-    monkeypatch.setattr(P, "POLY2", False)
-    slow = _run()
-    assert hits[0] == 0
-    assert fast.certificate == slow.certificate
-    assert check(json.loads(json.dumps(fast.to_dict()))).startswith("emulation-polytope")
+    _fires_and_changes_nothing(monkeypatch, "_polygon_entry", lambda out: out is not None, "POLY2")
 
 
 def test_solve3_is_solve():
