@@ -793,19 +793,8 @@ def _box_sign(f, bk, bounds) -> int:
         _BOXED.clear()
         _BOXED_BOUNDS[0] = bounds
     s = _BOXED.get(bk)
-    if s is None:
-        lo_v = hi_v = f[0]
-        for a, (lo, hi, fixed) in zip(f[1:], bounds):
-            if fixed is not None:
-                lo_v += a * fixed
-                hi_v += a * fixed
-            elif a > 0:
-                lo_v += a * lo
-                hi_v += a * hi
-            else:
-                lo_v += a * hi
-                hi_v += a * lo
-        s = _BOXED[bk] = 1 if lo_v > 0 else -1 if hi_v < 0 else 0
+    if s is None:               # the box bounds of f and of -f (:func:`_box_value`, the minimum over the face)
+        s = _BOXED[bk] = 1 if _box_value(f, bounds) > 0 else -1 if _box_value([-a for a in f], bounds) > 0 else 0
     return s
 
 
