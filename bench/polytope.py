@@ -43,6 +43,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from _at_rev import module_at  # noqa: E402  (bench/ is on sys.path when a bench script runs)
+
 
 # --large: prove_emulation on networks with >= 10^4 cells, one per dimension (seed, d, hidden widths; ReLU, rank-2
 # maxout form, box [-1, 1]^d, tie average): d = 5, one layer of 3 units (13,111 cells); d = 4, one layer of 7 units
@@ -129,22 +131,6 @@ def walker_count(spec: dict, d: int, lo: float = -1.0, hi: float = 1.0, seed: in
 KERNEL_BEFORE = ("_cells", "emulation")     # kernel modules of the search's leaf loaded at REV too (load_before)
 
 
-def _load_at(rev: str, path: str, name: str, package: str):
-    """The module ``path`` as it was at the git revision ``rev``, as the module ``name`` of ``package`` (so its
-    relative imports resolve)."""
-    import importlib.util
-    import subprocess
-
-    root = Path(__file__).resolve().parents[1]
-    src = subprocess.run(["git", "-C", str(root), "show", f"{rev}:{path}"], capture_output=True, text=True,
-                         check=True).stdout
-    mod = importlib.util.module_from_spec(importlib.util.spec_from_loader(name, loader=None))
-    mod.__package__ = package
-    sys.modules[name] = mod
-    exec(compile(src, f"{rev}:{path}", "exec"), mod.__dict__)
-    return mod
-
-
 class _Kernel:
     """While active: the kernel modules ``mods`` ({short name: module}) stand for verify.kernel.<name> (in
     sys.modules and as attributes of the package, which ``from ..kernel import emulation`` reads)."""
@@ -180,10 +166,10 @@ def load_before(rev: str):
     kern = {}
     for name in KERNEL_BEFORE:
         with _Kernel(kern):         # the modules loaded so far (emulation's ``from . import _cells``)
-            kern[name] = _load_at(rev, f"verify/kernel/{name}.py", f"verify.kernel._{name.strip('_')}_before",
+            kern[name] = module_at(rev, f"verify/kernel/{name}.py", f"verify.kernel._{name.strip('_')}_before",
                                   "verify.kernel")
     with _Kernel(kern):
-        mod = _load_at(rev, "verify/decide/polytope.py", "verify.decide._polytope_before", "verify.decide")
+        mod = module_at(rev, "verify/decide/polytope.py", "verify.decide._polytope_before", "verify.decide")
     mod.KERNEL = _Kernel(kern)
     return mod
 

@@ -30,30 +30,22 @@ product, signs taken from rounded floats (no error bound: a count, not a proof).
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import random
 import statistics
-import subprocess
 import sys
 import time
 from fractions import Fraction
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _at_rev import module_at  # noqa: E402
 DEFAULT_BASE = "0f6d16a"
 
 
 def load_base(rev: str):
     """The module ``verify/decide/regions.py`` at git revision ``rev``, importable beside the current one."""
-    src = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:verify/decide/regions.py"], check=True,
-                         capture_output=True, text=True).stdout
-    name = "verify.decide._regions_base"
-    spec = importlib.util.spec_from_loader(name, loader=None)
-    mod = importlib.util.module_from_spec(spec)
-    mod.__package__ = "verify.decide"
-    sys.modules[name] = mod
-    exec(compile(src, f"{rev}:verify/decide/regions.py", "exec"), mod.__dict__)
-    return mod
+    return module_at(rev, "verify/decide/regions.py", "verify.decide._regions_base", "verify.decide")
 
 
 def relu_net(sizes, seed, den=64):
@@ -297,14 +289,7 @@ def bench_kernel(rev, repeat, quick=False):
     from verify.checks.t10_linear_regions import check_depth_bound_table, check_region_count, check_zigzag_counts
     from verify.kernel import regions as KR
 
-    src = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:verify/kernel/regions.py"], check=True,
-                         capture_output=True, text=True).stdout
-    name = "verify.kernel._regions_base"
-    spec = importlib.util.spec_from_loader(name, loader=None)
-    old = importlib.util.module_from_spec(spec)
-    old.__package__ = "verify.kernel"
-    sys.modules[name] = old
-    exec(compile(src, f"{rev}:verify/kernel/regions.py", "exec"), old.__dict__)
+    old = module_at(rev, "verify/kernel/regions.py", "verify.kernel._regions_base", "verify.kernel")
     cases = [("tent depth table L<=14", check_depth_bound_table(family="tent", D_max=45, c=3)),
              ("zigzag q=3 L<=7", check_zigzag_counts(q=3, L_max=8, compiled_L_max=0)),
              ("2-D [2,16,16,1]", check_region_count(relu_net([2, 16, 16, 1], 0), [(-1, 1), (-1, 1)], "activation"))]
