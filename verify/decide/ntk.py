@@ -52,8 +52,8 @@ Limits
 ------
 INCONCLUSIVE when the Cholesky is undecided at the top rung and no exactly verified null basis with a PD
 complement is found.  Numerical null candidates and the spectrum need n <= 40 rows; the kernel re-checks at
-most 128 rows and 4096 heads (:class:`~verify.errors.InputError` beyond, raised after the Gram was
-built); the Gram's own limits are those of :mod:`verify.decide.ntk_gram`; rungs in [16, 4096] bits.
+most 128 rows and 4096 heads (:class:`~verify.errors.InputError` beyond, naming the Gram's size, raised
+before any ball arithmetic); the Gram's own limits are those of :mod:`verify.decide.ntk_gram`; rungs in [16, 4096] bits.
 """
 
 from __future__ import annotations
@@ -607,6 +607,14 @@ def predicted_bits(prec: int, failed_at: Optional[int], n: int) -> Optional[floa
     return prec * n / failed_at
 
 
+def _within_kernel(rows: int, heads: int) -> None:
+    """InputError unless the kernel can re-check a Gram of ``rows`` rows (N m, or the atoms in all in the
+    per-token reading) and ``heads`` heads (verify.kernel.ntk.MAX_ROWS, MAX_HEADS)."""
+    if rows > kernel_ntk.MAX_ROWS or heads > kernel_ntk.MAX_HEADS:
+        raise InputError("queries", f"the Gram has {rows} rows and {heads} heads; the kernel re-checks Grams of "
+                                    f"at most {kernel_ntk.MAX_ROWS} rows and {kernel_ntk.MAX_HEADS} heads")
+
+
 def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed: int = 0, law: str = "gaussian",
                           key_dim: Optional[int] = None, head_set=None, scale=1, reading: str = "shared",
                           ladder: Sequence[int] = NTK_LADDER, claim: str = "N7", spectrum: bool = True,
@@ -634,24 +642,27 @@ def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed
         raise InputError("ladder", "must be a non-empty list of precisions in bits, each in [16, 4096]")
     ladder = tuple(ladder)
     start, f64, rungs = 0, None, ladder
-    try:       # float64 evidence first: where to start the ladder (an error here is raised below, in order)
+    try:       # the inputs read once here (an error is raised below, in order, by the ladder's own reading)
         qlists, H, _ = ntk_inputs(dists, queries, heads=heads, seed=seed, law=law, key_dim=key_dim,
                                   head_set=head_set, scale=scale, reading=reading)
-        if sum(len(q) for q in qlists) > RESIDUAL_MIN_SIZE:
-            rungs = residual_ladder(ladder)         # the residual certificate's finer rungs
-        f64 = _float64_evidence(dists, _Inputs(qlists, H))
-        start = predicted_start(f64, rungs)
     except Exception:                               # noqa: BLE001 - the Gram below raises it properly
-        f64 = None
+        qlists = None
+    if qlists is not None:
+        _within_kernel(sum(len(q) for q in qlists), len(H))     # too large: said before any ball arithmetic
+        try:   # float64 evidence first: where to start the ladder
+            if sum(len(q) for q in qlists) > RESIDUAL_MIN_SIZE:
+                rungs = residual_ladder(ladder)     # the residual certificate's finer rungs
+            f64 = _float64_evidence(dists, _Inputs(qlists, H))
+            start = predicted_start(f64, rungs)
+        except Exception:                           # noqa: BLE001 - evidence only; the Gram below is the judge
+            f64 = None
     feats, chol, attempts = ladder_cholesky(dists, queries, rungs[start:], heads=heads, seed=seed, law=law,
                                             key_dim=key_dim, head_set=head_set, scale=scale, reading=reading)
     gram = feats.gram()
     dim = len(gram.heads[0])
     m = len(gram.queries[0])
     params = instance_parameters(dists, gram.queries[0] if reading == "shared" else None, gram.heads, reading, label)
-    if len(params["laws"]) * m > kernel_ntk.MAX_ROWS or len(gram.heads) > kernel_ntk.MAX_HEADS:
-        raise InputError("queries", f"the kernel re-checks Grams of at most {kernel_ntk.MAX_ROWS} rows and "
-                                    f"{kernel_ntk.MAX_HEADS} heads")
+    _within_kernel(gram.size, len(gram.heads))
     conventions = dict(kernel_ntk.CONVENTIONS)
     statement = kernel_ntk.statement(params, conventions)
     seeds = {"heads": gram.head_law["seed"]} if "seed" in gram.head_law else {}
