@@ -65,7 +65,17 @@ def _samples():
     out = {k: _dict(r) for k, r in out.items()}
     out["instances-a"] = _instances(out["cholesky-translates-m1"], out["null-translates-m2"])
     out["instances-b"] = _instances(out["null-F1"], out["cholesky-F11"], out["null-collinear"])
+    out["residual-translates-m1"] = _residual(out["cholesky-translates-m1"])
+    out["residual-per-token"] = _residual(out["cholesky-per-token"])
     return out
+
+
+def _residual(r, prec=128):
+    """An ``ntk-residual`` Result on the instance of the PD sample ``r`` (the kind takes any size; the decision
+    uses it above MAX_ROWS rows)."""
+    rec = K.gram_residual(r["parameters"], prec)
+    cert = {"kind": "ntk-residual", "precision_bits": prec, "diagonal": [str(x) for x in rec["diagonal"]]}
+    return _result(r["parameters"], cert, "proved", "certified", claim=r["claim"])
 
 
 def _instances(*rs):
@@ -131,7 +141,8 @@ def test_every_sample_is_accepted_with_its_kind():
         "null-gaussians-2d": "ntk-null-vector", "equivalence-F1-F11": "ntk-equivalence",
         "equivalence-F2-F9": "ntk-equivalence", "counter-F11": "ntk-equivalence-counterexample",
         "counter-F1-F11": "ntk-equivalence-counterexample", "instances-a": "ntk-instances",
-        "instances-b": "ntk-instances"}
+        "instances-b": "ntk-instances", "residual-translates-m1": "ntk-residual",
+        "residual-per-token": "ntk-residual"}
     for r in kernel_samples():
         ok(r)
 
@@ -783,7 +794,11 @@ def test_recorded_pivots_agree_with_an_independent_float_rebuild():
                 piv = K._rref([[F(x) for x in v] for v in sub["null_space"]])
                 rows = sorted(set(range(inst["n"])) - set(piv))
             piv, diag = _float_pivots(inst, rows)
-            for got, want in ((sub["pivots"], piv), (sub["diagonal"], diag)):
+            for key, want in (("pivots", piv), ("diagonal", diag)):
+                if key not in sub:              # ntk-residual records the diagonal only
+                    assert c["kind"] == "ntk-residual" and key == "pivots"
+                    continue
+                got = sub[key]
                 assert len(got) == len(want)
                 for g, w in zip(got, want):
                     assert abs(float(F(g)) - w) <= 1e-6 * abs(w), (name, g, w)

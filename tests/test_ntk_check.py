@@ -154,8 +154,8 @@ def test_bad_ladder():
 
 
 def test_gram_beyond_the_kernel_is_refused_before_the_ladder(monkeypatch):
-    """Regression: a Gram above the kernel's 128 rows was refused only after the whole precision ladder had run
-    (~1 s for 140 rows, minutes for larger ones); now the InputError comes first and names the size."""
+    """Regression: a Gram beyond what the kernel re-checks was refused only after the whole precision ladder had
+    run (~1 s for 140 rows, minutes for larger ones); now the InputError comes first and names the size."""
     import verify.decide.ntk as ntk_mod
     from verify.errors import InputError
 
@@ -163,10 +163,13 @@ def test_gram_beyond_the_kernel_is_refused_before_the_ladder(monkeypatch):
         raise AssertionError("the ladder ran before the size check")
 
     monkeypatch.setattr(ntk_mod, "ladder_cholesky", no_ladder)
-    laws = [Discrete([[F(k), F(0)], [F(0), F(k + 1)]]) for k in range(70)]
-    with pytest.raises(InputError, match="^queries: the Gram has 140 rows and 4 heads; the kernel re-checks "
-                                         "Grams of at most 128 rows"):
+    laws = [Discrete([[F(k), F(0)], [F(0), F(k + 1)]]) for k in range(130)]
+    with pytest.raises(InputError, match="^queries: the Gram has 260 rows and 4 heads \\(d = 2\\); the kernel "
+                                         "re-checks Grams of at most 256 rows"):
         ntk_positive_definite(laws, Q94, heads=4)
-    per_token = [Discrete([[F(k), F(j)] for j in range(5)]) for k in range(26)]      # 26 x 5 = 130 rows
-    with pytest.raises(InputError, match="the Gram has 130 rows"):
+    per_token = [Discrete([[F(k), F(j)] for j in range(5)]) for k in range(52)]      # 52 x 5 = 260 rows
+    with pytest.raises(InputError, match="the Gram has 260 rows"):
         ntk_positive_definite(per_token, heads=4, reading="per-token")
+    # above 128 rows the residual certificate's bounds count: 140 rows x 1100 heads = 154,000 evaluations > 80,000
+    with pytest.raises(InputError, match="the Gram has 140 rows and 1100 heads"):
+        ntk_positive_definite(laws[:70], Q94, heads=1100)

@@ -2,7 +2,8 @@
 
 from verify.audit.spec import Audit
 from verify.checks.n7_ntk_gram import (check_equivalence, check_family_gram, check_float64_table,
-                                       check_oracle_gram, check_outside_setting, check_translates_singular)
+                                       check_large_gram, check_oracle_gram, check_outside_setting,
+                                       check_translates_singular)
 from verify.results import Verdict
 
 P, R, I = Verdict.PROVED, Verdict.REFUTED, Verdict.INCONCLUSIVE
@@ -28,6 +29,9 @@ AUDITS = [
           quick=True, description="N(0,1), N(1,4), m = 1, d = 1: PD (the relation 4L1 - L2 = -theta is affine, not constant)"),
     Audit("N7", "F1-m1", R, check_family_gram, {"case": "F1", "m": 1, "heads": 8, "seed": 0},
           description="mu, nu, mu*nu, m = 1: singular, constant relation (1, 1, -1)"),
+    Audit("N7", "residual-140-rows", P, check_large_gram, {"laws": 70, "seed": 2026},
+          description="70 random discrete laws in d = 2, two shared queries: the 140 x 140 Gram (148 heads), "
+                      "beyond ball Cholesky's 128 rows, PD by the exact residual of a fixed-point Cholesky factor"),
     # negative readings / non-verdicts
     Audit("N7", "n1-per-token-translates-singular", P, check_translates_singular, {"reading": "per-token"},
           description="N7.n1: per-token reading, beta and its translate: the Gram is PD (1.7343e-5), so 'translates "

@@ -150,6 +150,26 @@ def check_family_gram(case: str, m: int = 1, heads: Optional[int] = None, seed: 
     return _with_figure(laws, qs, head_set=head_set, ladder=ladder, claim=claim, label=label)
 
 
+def check_large_gram(laws: int = 70, atoms: int = 4, seed: int = 2026, ladder: Sequence[int] = NTK_LADDER) -> Result:
+    """A Gram beyond ball Cholesky's 128 rows: ``laws`` random discrete laws in d = 2 (``atoms`` distinct atoms
+    each, coordinates k/8 with |k| <= 16, ``random.Random(seed)``), the two shared queries (1, 1/2), (-3/10, 1)
+    and the default Gaussian heads: PROVED PD by the ``ntk-residual`` certificate (the exact residual of a
+    fixed-point Cholesky factor, docs/ntk.md), re-checked by the kernel."""
+    if isinstance(laws, bool) or not isinstance(laws, int) or not 1 <= laws <= kernel_ntk.MAX_RESIDUAL_ROWS // 2:
+        raise InputError("laws", f"must be an integer in [1, {kernel_ntk.MAX_RESIDUAL_ROWS // 2}], got {laws!r}")
+    if isinstance(atoms, bool) or not isinstance(atoms, int) or not 1 <= atoms <= 64:
+        raise InputError("atoms", f"must be an integer in [1, 64], got {atoms!r}")
+    rng = random.Random(seed)
+    dists = []
+    for _ in range(laws):
+        pts: set = set()
+        while len(pts) < atoms:
+            pts.add((F(rng.randint(-16, 16), 8), F(rng.randint(-16, 16), 8)))
+        dists.append(Discrete([list(p) for p in sorted(pts)]))
+    return ntk_positive_definite(dists, [list(q) for q in QUERIES_94], seed=0, ladder=ladder,
+                                 label=f"{laws} random discrete laws, {2 * laws} x {2 * laws} Gram")
+
+
 def check_translates_singular(reading: str = "per-token", m: int = 2, s="1/2",
                               ladder: Sequence[int] = NTK_LADDER) -> Result:
     """β and its translate β + (1/2, -1/5) (81-matrix head set, s): is their Gram PD?

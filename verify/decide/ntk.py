@@ -41,9 +41,11 @@ Algorithm
 
 Soundness
 ---------
-PROVED rests on Arb's enclosures and the interval Cholesky lemma (every symmetric matrix in the balls is
-PD; docs/conventions.md section 2), or above 64 rows on the residual bound of
-:func:`~verify.arith.ball.certify_pd_residual` (A = L L^T + S with S certainly PD), recomputed by the kernel.  REFUTED rests on an exact identity in A,
+PROVED rests on Arb's enclosures and, up to 128 rows, the interval Cholesky lemma (every symmetric matrix in
+the balls is PD; docs/conventions.md section 2) applied by the kernel to its own ball Gram (above 64 rows the
+search decides by the residual bound of :func:`~verify.arith.ball.certify_pd_residual` and then climbs the
+ladder until the kernel's Cholesky succeeds); above 128 rows on the kernel's own residual bound (A = L L^T + S
+with S certainly PD; kind ``ntk-residual``, docs/ntk.md).  REFUTED rests on an exact identity in A,
 checked by the kernel, so the vectors are null for every head set.  What PD implies beyond this Gram (the
 mean-field kernel, independence of the CGFs) is the argument of :data:`MEAN_FIELD_ARGUMENT`, within the
 scope of :data:`SCOPE_NOTE` (docs/ntk.md).  Float64 numbers and the spectrum estimates are evidence.
@@ -51,9 +53,11 @@ scope of :data:`SCOPE_NOTE` (docs/ntk.md).  Float64 numbers and the spectrum est
 Limits
 ------
 INCONCLUSIVE when the Cholesky is undecided at the top rung and no exactly verified null basis with a PD
-complement is found.  Numerical null candidates and the spectrum need n <= 40 rows; the kernel re-checks at
-most 128 rows and 4096 heads (:class:`~verify.errors.InputError` beyond, naming the Gram's size, raised
-before any ball arithmetic); the Gram's own limits are those of :mod:`verify.decide.ntk_gram`; rungs in [16, 4096] bits.
+complement is found.  Numerical null candidates and the spectrum need n <= 40 rows; the kernel re-checks ball
+Cholesky and null spaces up to 128 rows, and above that a PD Gram up to 256 rows by the ``ntk-residual``
+certificate within its bounds (verify.kernel.ntk.RESIDUAL_LIMITS; a Gram above 128 rows that is not certified
+PD is INCONCLUSIVE); beyond, an :class:`~verify.errors.InputError` naming the Gram's size, raised before any
+ball arithmetic; the Gram's own limits are those of :mod:`verify.decide.ntk_gram`; rungs in [16, 4096] bits.
 """
 
 from __future__ import annotations
@@ -448,6 +452,20 @@ def _str(x) -> str:
     return fraction_str(Fraction(x))
 
 
+def residual_certificate(params: dict, ladder: Sequence[int]) -> Optional[dict]:
+    """The ``ntk-residual`` certificate body (precision, diagonal records) from the kernel's own Gram and
+    residual bound (:func:`verify.kernel.ntk.gram_residual`), at the first rung of ``ladder`` where it passes, or
+    None (also when the kernel's work budget for the Gram runs out)."""
+    for prec in ladder:
+        try:
+            rec = kernel_ntk.gram_residual(params, prec)
+        except Rejected:
+            return None
+        if rec is not None:
+            return {"precision_bits": prec, "diagonal": [_str(x) for x in rec["diagonal"]]}
+    return None
+
+
 def pd_certificate(params: dict, ladder: Sequence[int]) -> Optional[dict]:
     """The ``ntk-cholesky`` sub-certificate (precision, pivots) computed by the kernel's own Gram, or None."""
     for prec in ladder:
@@ -607,12 +625,24 @@ def predicted_bits(prec: int, failed_at: Optional[int], n: int) -> Optional[floa
     return prec * n / failed_at
 
 
-def _within_kernel(rows: int, heads: int) -> None:
+def _within_kernel(rows: int, heads: int, dim: int, atoms: int) -> None:
     """InputError unless the kernel can re-check a Gram of ``rows`` rows (N m, or the atoms in all in the
-    per-token reading) and ``heads`` heads (verify.kernel.ntk.MAX_ROWS, MAX_HEADS)."""
-    if rows > kernel_ntk.MAX_ROWS or heads > kernel_ntk.MAX_HEADS:
-        raise InputError("queries", f"the Gram has {rows} rows and {heads} heads; the kernel re-checks Grams of "
-                                    f"at most {kernel_ntk.MAX_ROWS} rows and {kernel_ntk.MAX_HEADS} heads")
+    per-token reading), ``heads`` heads, dimension ``dim`` and at most ``atoms`` atoms per law: up to
+    verify.kernel.ntk.MAX_ROWS rows by ball Cholesky, above that (a PD Gram only) up to MAX_RESIDUAL_ROWS rows
+    by the residual certificate, within its RESIDUAL_LIMITS."""
+    evals, exps, mul = kernel_ntk.RESIDUAL_LIMITS[:3]
+    if (rows > kernel_ntk.MAX_RESIDUAL_ROWS or heads > kernel_ntk.MAX_HEADS
+            or (rows > kernel_ntk.MAX_ROWS and (rows * heads > evals or rows * heads * atoms > exps
+                                                 or rows * rows * heads * dim > mul))):
+        raise InputError("queries", f"the Gram has {rows} rows and {heads} heads (d = {dim}); the kernel re-checks "
+                                    f"Grams of at most {kernel_ntk.MAX_RESIDUAL_ROWS} rows and "
+                                    f"{kernel_ntk.MAX_HEADS} heads, above {kernel_ntk.MAX_ROWS} rows with "
+                                    f"rows x heads <= {evals}, rows x heads x atoms <= {exps} and "
+                                    f"rows^2 x heads x d <= {mul}")
+
+
+def _max_atoms(dists) -> int:
+    return max((len(getattr(x, "atoms", ())) for x in dists), default=0) or 1
 
 
 def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed: int = 0, law: str = "gaussian",
@@ -648,7 +678,7 @@ def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed
     except Exception:                               # noqa: BLE001 - the Gram below raises it properly
         qlists = None
     if qlists is not None:
-        _within_kernel(sum(len(q) for q in qlists), len(H))     # too large: said before any ball arithmetic
+        _within_kernel(sum(len(q) for q in qlists), len(H), len(H[0]), _max_atoms(dists))   # before any balls
         try:   # float64 evidence first: where to start the ladder
             if sum(len(q) for q in qlists) > RESIDUAL_MIN_SIZE:
                 rungs = residual_ladder(ladder)     # the residual certificate's finer rungs
@@ -662,7 +692,7 @@ def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed
     dim = len(gram.heads[0])
     m = len(gram.queries[0])
     params = instance_parameters(dists, gram.queries[0] if reading == "shared" else None, gram.heads, reading, label)
-    _within_kernel(gram.size, len(gram.heads))
+    _within_kernel(gram.size, len(gram.heads), dim, _max_atoms(dists))
     conventions = dict(kernel_ntk.CONVENTIONS)
     statement = kernel_ntk.statement(params, conventions)
     seeds = {"heads": gram.head_law["seed"]} if "seed" in gram.head_law else {}
@@ -681,7 +711,18 @@ def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed
         return Result(claim, statement, verdict, method, certificate=cert, parameters=params,
                       conventions=conventions, seeds=seeds, evidence=evidence)
 
-    if chol.positive_definite:
+    if chol.positive_definite and gram.size > kernel_ntk.MAX_ROWS:
+        sub = residual_certificate(params, tuple(p for p in rungs if p >= gram.precision) or rungs[-1:])
+        if sub is not None:
+            cert = {"kind": "ntk-residual", **sub,
+                    "summary": f"exact residual of a fixed-point Cholesky factor of the {gram.size}x{gram.size} "
+                               f"Gram ({len(gram.heads)} exact heads) certifies it PD at {sub['precision_bits']} bits"}
+            evidence["implies"] = (("independent modulo affine functions" if m >= 2 else
+                                    "independent modulo constants") if reading == "shared" else
+                                   "nothing about independence (per-token reading)")
+            return result(Verdict.PROVED, Method.CERTIFIED, cert)
+        evidence["kernel"] = "the kernel's residual bound did not certify the Gram PD on the ladder"
+    elif chol.positive_definite:
         sub = pd_certificate(params, ladder[ladder.index(gram.precision):] if gram.precision in ladder else
                              tuple(p for p in ladder if p > gram.precision) or ladder[-1:])
         if sub is not None:
@@ -701,6 +742,11 @@ def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed
             return result(Verdict.PROVED, Method.CERTIFIED, cert)
         evidence["kernel"] = "the kernel's Gram did not certify PD on the ladder"
 
+    if gram.size > kernel_ntk.MAX_ROWS:   # null spaces are re-checked by ball Cholesky of their complement
+        evidence["certified"] = f"not certified PD up to {rungs[-1]} bits (pivot {chol.failed_at})"
+        cert = {"summary": f"Gram not certified PD up to {rungs[-1]} bits; above {kernel_ntk.MAX_ROWS} rows the "
+                           f"kernel re-checks PD certificates only, so a singular Gram stays undecided"}
+        return result(Verdict.INCONCLUSIVE, Method.CERTIFIED, cert)
     # not certified PD: candidate null spaces (numerical; from an exact relation), verified exactly
     evidence["certified"] = f"interval Cholesky undecided up to {ladder[-1]} bits (pivot {chol.failed_at})"
     candidates = [numerical_null_basis(gram)]
