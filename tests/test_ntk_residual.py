@@ -69,14 +69,18 @@ def test_forged_residual_certificates_are_rejected(big):
     _rejected(r, "the Gram must have 1..128 rows")
 
 
-def test_a_singular_gram_is_never_certified():
-    """A duplicated law makes the Gram singular: the decision stays INCONCLUSIVE, and a residual certificate
-    built for it (its true diagonal records, so only the mathematics can reject) is rejected at every rung."""
+def test_a_singular_gram_is_never_certified_pd():
+    """A duplicated law makes the Gram singular: the decision REFUTES with the exact null space (dimension 2: the
+    duplicate relation holds modulo constants, so c (x) e_1 and c (x) e_2; the 138 other rows PD by the residual
+    bound), and a residual PD certificate built for it (its true diagonal records, so only the mathematics can
+    reject) is rejected at every rung."""
     laws = _laws(69)
     laws.append(laws[0])
     r = ntk_positive_definite(laws, Q94, ladder=(64, 128))
-    assert r.verdict is Verdict.INCONCLUSIVE
-    assert "a singular Gram stays undecided" in r.certificate["summary"]
+    assert r.verdict is Verdict.REFUTED and r.certificate["kind"] == "ntk-null-vector"
+    assert len(r.certificate["null_space"]) == 2 and "pivots" not in r.certificate
+    assert "the other 138 coordinates are PD (exact residual bound)" in kernel.check(json.loads(r.to_json()),
+                                                                                      seconds=120)
     params = r.parameters
     inst = K.read_instance(params, large=True)
     for prec in (64, 256):
@@ -88,6 +92,35 @@ def test_a_singular_gram_is_never_certified():
                   "method": "certified", "parameters": params, "conventions": dict(K.CONVENTIONS),
                   "certificate": {"kind": "ntk-residual", "precision_bits": prec, "diagonal": diag}}
         _rejected(forged, f"does not certify the rebuilt Gram PD at {prec} bits")
+
+
+def test_null_space_above_128_rows(big):
+    """A translate: the 140-row Gram is singular with a one-dimensional null space (m = 2, modulo affine); the
+    complement of the null space is checked by the residual bound.  Forgeries are rejected."""
+    laws = _laws(69)
+    laws.append(laws[0].translated([F(1, 2), F(-1, 5)]))
+    r = json.loads(ntk_positive_definite(laws, Q94).to_json())
+    c = r["certificate"]
+    assert r["verdict"] == "refuted" and c["kind"] == "ntk-null-vector" and sorted(c) == [
+        "diagonal", "kind", "null_space", "precision_bits", "summary"]
+    v = c["null_space"][0]
+    assert (v[:2], v[-2:], set(v[2:-2])) == (["1", "-1"], ["-1", "1"], {"0"})
+    assert "139 coordinates are PD (exact residual bound)" in kernel.check(r, seconds=120)
+    f = copy.deepcopy(r)
+    f["certificate"]["pivots"] = f["certificate"]["diagonal"]           # the ball-Cholesky form: not above 128
+    _rejected(f, "unknown key(s) pivots")
+    f = copy.deepcopy(r)
+    f["certificate"]["diagonal"][3] = str(F(f["certificate"]["diagonal"][3]) * 2)
+    _rejected(f, "certificate.diagonal[3]")
+    f = copy.deepcopy(r)
+    f["certificate"]["null_space"] = [["1", "-1"] + ["0"] * 138]          # not null for every head
+    _rejected(f, "does not vanish identically")
+    # the PD Gram of the fixture with a made-up null vector: rejected
+    f = copy.deepcopy(big)
+    f["verdict"], f["method"] = "refuted", "exact"
+    f["certificate"] = {"kind": "ntk-null-vector", "null_space": [["1", "-1"] + ["0"] * 138],
+                        "precision_bits": 128, "diagonal": big["certificate"]["diagonal"][1:]}
+    _rejected(f, "does not vanish identically")
 
 
 def _balls(rows):

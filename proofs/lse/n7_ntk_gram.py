@@ -32,6 +32,9 @@ AUDITS = [
     Audit("N7", "residual-140-rows", P, check_large_gram, {"laws": 70, "seed": 2026},
           description="70 random discrete laws in d = 2, two shared queries: the 140 x 140 Gram (148 heads), "
                       "beyond ball Cholesky's 128 rows, PD by the exact residual of a fixed-point Cholesky factor"),
+    Audit("N7", "residual-140-rows-translate", R, check_large_gram, {"laws": 70, "seed": 2026, "translate_last": True},
+          description="the same laws with the last replaced by a translate of the first: singular, exact null "
+                      "vector of the translate relation, its complement PD by the same residual bound"),
     # negative readings / non-verdicts
     Audit("N7", "n1-per-token-translates-singular", P, check_translates_singular, {"reading": "per-token"},
           description="N7.n1: per-token reading, beta and its translate: the Gram is PD (1.7343e-5), so 'translates "

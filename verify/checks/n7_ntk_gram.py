@@ -150,11 +150,14 @@ def check_family_gram(case: str, m: int = 1, heads: Optional[int] = None, seed: 
     return _with_figure(laws, qs, head_set=head_set, ladder=ladder, claim=claim, label=label)
 
 
-def check_large_gram(laws: int = 70, atoms: int = 4, seed: int = 2026, ladder: Sequence[int] = NTK_LADDER) -> Result:
+def check_large_gram(laws: int = 70, atoms: int = 4, seed: int = 2026, translate_last: bool = False,
+                     ladder: Sequence[int] = NTK_LADDER) -> Result:
     """A Gram beyond ball Cholesky's 128 rows: ``laws`` random discrete laws in d = 2 (``atoms`` distinct atoms
     each, coordinates k/8 with |k| <= 16, ``random.Random(seed)``), the two shared queries (1, 1/2), (-3/10, 1)
     and the default Gaussian heads: PROVED PD by the ``ntk-residual`` certificate (the exact residual of a
-    fixed-point Cholesky factor, docs/ntk.md), re-checked by the kernel."""
+    fixed-point Cholesky factor, docs/ntk.md), re-checked by the kernel.  ``translate_last``: the last law
+    replaced by the first translated by (1/2, -1/5): REFUTED, the exact null vector of the translate relation,
+    its complement PD by the same residual bound."""
     if isinstance(laws, bool) or not isinstance(laws, int) or not 1 <= laws <= kernel_ntk.MAX_RESIDUAL_ROWS // 2:
         raise InputError("laws", f"must be an integer in [1, {kernel_ntk.MAX_RESIDUAL_ROWS // 2}], got {laws!r}")
     if isinstance(atoms, bool) or not isinstance(atoms, int) or not 1 <= atoms <= 64:
@@ -166,8 +169,13 @@ def check_large_gram(laws: int = 70, atoms: int = 4, seed: int = 2026, ladder: S
         while len(pts) < atoms:
             pts.add((F(rng.randint(-16, 16), 8), F(rng.randint(-16, 16), 8)))
         dists.append(Discrete([list(p) for p in sorted(pts)]))
+    if translate_last is True and laws >= 2:
+        dists[-1] = dists[0].translated(list(TRANSLATE_94))
+    elif translate_last is not False:
+        raise InputError("translate_last", f"must be True (with laws >= 2) or False, got {translate_last!r}")
+    last = ", the last a translate of the first" if translate_last else ""
     return ntk_positive_definite(dists, [list(q) for q in QUERIES_94], seed=0, ladder=ladder,
-                                 label=f"{laws} random discrete laws, {2 * laws} x {2 * laws} Gram")
+                                 label=f"{laws} random discrete laws{last}, {2 * laws} x {2 * laws} Gram")
 
 
 def check_translates_singular(reading: str = "per-token", m: int = 2, s="1/2",

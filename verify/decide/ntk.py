@@ -54,9 +54,9 @@ Limits
 ------
 INCONCLUSIVE when the Cholesky is undecided at the top rung and no exactly verified null basis with a PD
 complement is found.  Numerical null candidates and the spectrum need n <= 40 rows; the kernel re-checks ball
-Cholesky and null spaces up to 128 rows, and above that a PD Gram up to 256 rows by the ``ntk-residual``
-certificate within its bounds (verify.kernel.ntk.RESIDUAL_LIMITS; a Gram above 128 rows that is not certified
-PD is INCONCLUSIVE); beyond, an :class:`~verify.errors.InputError` naming the Gram's size, raised before any
+Cholesky (of the Gram, or of a null space's complement) up to 128 rows, and above that up to 256 rows the
+residual bound instead (``ntk-residual``; a null space's complement likewise), within its bounds
+(verify.kernel.ntk.RESIDUAL_LIMITS; above 128 rows null candidates come from exact relations only); beyond, an :class:`~verify.errors.InputError` naming the Gram's size, raised before any
 ball arithmetic; the Gram's own limits are those of :mod:`verify.decide.ntk_gram`; rungs in [16, 4096] bits.
 """
 
@@ -495,10 +495,11 @@ def canonical_basis(vs) -> list:
     return out
 
 
-def null_certificate(params: dict, candidates: Sequence[Sequence], ladder: Sequence[int]) -> tuple:
+def null_certificate(params: dict, candidates: Sequence[Sequence], ladder: Sequence[int], large: bool = False) -> tuple:
     """(sub-certificate, note): the first candidate basis whose vectors the kernel verifies exactly and whose
-    complement it certifies PD; (None, reason) otherwise."""
-    inst = kernel_ntk.read_instance(params)
+    complement it certifies PD (``large``: a Gram above the kernel's MAX_ROWS, complement by the residual
+    bound, no pivots); (None, reason) otherwise."""
+    inst = kernel_ntk.read_instance(params, large=large)
     reason = "no candidate null vector"
     for basis in candidates:
         basis = canonical_basis(basis)
@@ -514,7 +515,12 @@ def null_certificate(params: dict, candidates: Sequence[Sequence], ladder: Seque
             continue
         rest = sorted(set(range(inst["n"])) - set(pivots))
         for prec in ladder:
-            rec = kernel_ntk.gram_pivots(params, prec, rest)
+            try:
+                rec = (kernel_ntk.gram_residual(params, prec, rest) if large else
+                       kernel_ntk.gram_pivots(params, prec, rest))
+            except Rejected as exc:             # the kernel's work budget
+                reason = f"complement not checked: {exc}"
+                break
             if rec is not None:
                 return {"null_space": [[_str(x) for x in v] for v in basis], "precision_bits": prec,
                         **{k: [_str(x) for x in v] for k, v in rec.items()}}, ""
@@ -742,13 +748,10 @@ def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed
             return result(Verdict.PROVED, Method.CERTIFIED, cert)
         evidence["kernel"] = "the kernel's Gram did not certify PD on the ladder"
 
-    if gram.size > kernel_ntk.MAX_ROWS:   # null spaces are re-checked by ball Cholesky of their complement
-        evidence["certified"] = f"not certified PD up to {rungs[-1]} bits (pivot {chol.failed_at})"
-        cert = {"summary": f"Gram not certified PD up to {rungs[-1]} bits; above {kernel_ntk.MAX_ROWS} rows the "
-                           f"kernel re-checks PD certificates only, so a singular Gram stays undecided"}
-        return result(Verdict.INCONCLUSIVE, Method.CERTIFIED, cert)
     # not certified PD: candidate null spaces (numerical; from an exact relation), verified exactly
-    evidence["certified"] = f"interval Cholesky undecided up to {ladder[-1]} bits (pivot {chol.failed_at})"
+    large = gram.size > kernel_ntk.MAX_ROWS     # the complement by the residual bound, on the residual rungs
+    evidence["certified"] = (f"not certified PD up to {rungs[-1]} bits (pivot {chol.failed_at})" if large else
+                             f"interval Cholesky undecided up to {ladder[-1]} bits (pivot {chol.failed_at})")
     candidates = [numerical_null_basis(gram)]
     if reading == "shared" and search_relation:
         from .independence import independent_mod_affine
@@ -760,7 +763,7 @@ def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed
         rel = _relation_of(dep) if dep.verdict is Verdict.REFUTED else None
         if rel is not None:
             candidates.append(null_basis_from_relation(rel[0], rel[1], m))
-    sub, reason = null_certificate(params, candidates, ladder)
+    sub, reason = null_certificate(params, candidates, rungs if large else ladder, large=large)
     if sub is not None:
         k = len(sub["null_space"])
         vecs = "; ".join("(" + ", ".join(v) + ")" for v in sub["null_space"][:4])
@@ -771,5 +774,5 @@ def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed
     evidence["null_space"] = reason
     why = ("no exact null vector valid for every head: the head set may be too small, or the precision too low"
            if reading == "shared" else "per-token reading: " + reason)
-    cert = {"summary": f"Gram not certified PD up to {ladder[-1]} bits and {why}"}
+    cert = {"summary": f"Gram not certified PD up to {(rungs if large else ladder)[-1]} bits and {why}"}
     return result(Verdict.INCONCLUSIVE, Method.CERTIFIED, cert)

@@ -33,7 +33,8 @@ fixes the verdict:
   a dense subset of the connected domain, hence everywhere by continuity).  Then v^T k v = (1/H) sum_h
   |f_v(A_h)|^2 = 0: k is singular for this head set (and for every head law).  The vectors must be
   independent (exact rank), and the sub-Gram on the coordinates outside the pivots of their reduced row
-  echelon form must pass ball Cholesky (``pivots``, ``diagonal`` as above): so rank k = n - dim, and the basis
+  echelon form must pass ball Cholesky (``pivots``, ``diagonal`` as above; a single instance above MAX_ROWS
+  rows: the residual bound of ``ntk-residual`` instead, ``diagonal`` only): so rank k = n - dim, and the basis
   spans the whole null space.
 * ``ntk-instances`` (proved, certified): ``parameters.instances`` lists instances, each with
   ``gram`` = ``"PD"`` or ``"singular"`` (part of the statement); the certificate gives one sub-certificate
@@ -490,34 +491,38 @@ def _residual_pd(G, prec) -> bool:
     return (worst + n) + n * rad * Fraction(2) ** s < C       # the bound above, in units of u^2 = 2^-s (exact)
 
 
-def gram_residual(parameters: dict, prec: int):
-    """``{"diagonal"}`` records of the Gram of a JSON-level instance (within the ``ntk-residual`` bounds) at
-    ``prec`` bits, or None when :func:`_residual_pd` does not certify it (for the search side)."""
+def gram_residual(parameters: dict, prec: int, rows=None):
+    """``{"diagonal"}`` records of the (sub-)Gram of a JSON-level instance (within the ``ntk-residual``
+    bounds) at ``prec`` bits, or None when :func:`_residual_pd` does not certify it (for the search side)."""
     inst = read_instance(parameters, large=True)
     with workprec(prec):
-        G = _gram(inst, prec, residual=True)
+        G = _gram(inst, prec, rows, residual=True)
         if not _residual_pd(G, prec):
             return None
         return {"diagonal": [record(G[k][k]) for k in range(len(G))]}
 
 
-def _check_residual(inst, cert, field, top=()) -> str:
-    """The Gram rebuilt at ``precision_bits`` passes :func:`_residual_pd`, and ``diagonal`` holds the tight
-    records (:func:`record`) of its diagonal entries (they pin the instance)."""
-    _keys(cert, field, top, ("precision_bits", "diagonal"))
+def _check_residual_rows(inst, cert, field, rows=None) -> None:
+    """The (sub-)Gram on ``rows`` rebuilt at ``precision_bits`` passes :func:`_residual_pd`, and ``diagonal``
+    holds the tight records (:func:`record`) of its diagonal entries (they pin the instance)."""
     prec = R.integer(cert["precision_bits"], f"{field}.precision_bits", 16, MAX_PREC)
-    n = inst["n"]
+    n = inst["n"] if rows is None else len(rows)
     rec = R.vec(cert["diagonal"], f"{field}.diagonal", n)
     with workprec(prec):
-        G = _gram(inst, prec, residual=True)
+        G = _gram(inst, prec, rows, residual=True)
         if not _residual_pd(G, prec):
             raise Rejected(f"{field}: the exact residual bound does not certify the rebuilt Gram PD at {prec} bits")
         for k, r in enumerate(rec):
             lo = bounds(G[k][k])[0]
             if not (0 < r <= lo and r >= lo * (1 - TIGHT)):
                 raise Rejected(f"{field}.diagonal[{k}]: {float(r):.6g} is not the rebuilt lower bound {float(lo):.6g}")
-    return (f"{n}x{n} Gram ({len(inst['heads'])} heads) PD by the exact residual of a fixed-point Cholesky factor "
-            f"at {prec} bits")
+
+
+def _check_residual(inst, cert, field, top=()) -> str:
+    _keys(cert, field, top, ("precision_bits", "diagonal"))
+    _check_residual_rows(inst, cert, field)
+    return (f"{inst['n']}x{inst['n']} Gram ({len(inst['heads'])} heads) PD by the exact residual of a fixed-point "
+            f"Cholesky factor at {cert['precision_bits']} bits")
 
 
 # -- exact null vectors -----------------------------------------------------------------------------------------
@@ -699,8 +704,14 @@ def _check_pd(inst, cert, field, top=()) -> str:
 
 
 def _check_null(inst, cert, field, top=()) -> str:
-    _keys(cert, field, top, ("null_space", "precision_bits", "pivots", "diagonal"))
+    """Up to MAX_ROWS rows the complement of the null space passes ball Cholesky (``pivots``, ``diagonal``);
+    above (a single instance, up to MAX_RESIDUAL_ROWS rows) the residual bound of :func:`_residual_pd`
+    (``diagonal`` only)."""
     n = inst["n"]
+    large = n > MAX_ROWS
+    _keys(cert, field, top, ("null_space", "precision_bits", "diagonal") + (() if large else ("pivots",)))
+    if not large:
+        _within(inst, "parameters", False)
     vs = [[_small(x, f"{field}.null_space[{j}]") for x in R.vec(v, f"{field}.null_space[{j}]", n)]
           for j, v in enumerate(R.lst(cert["null_space"], f"{field}.null_space", 1, n))]
     piv = _rref(vs)
@@ -708,9 +719,10 @@ def _check_null(inst, cert, field, top=()) -> str:
         if not _identity(inst, v):
             raise Rejected(f"{field}.null_space[{j}]: sum_r v_r grad Lambda(A q_r) does not vanish identically")
     rest = sorted(set(range(n)) - set(piv))
-    _check_pivots(inst, cert, field, rest)
+    (_check_residual_rows if large else _check_pivots)(inst, cert, field, rest)
     return (f"{n}x{n} Gram singular: exact null space of dimension {len(vs)} (null for every head matrix); "
-            f"the other {len(rest)} coordinates are PD, so this is the whole null space")
+            f"the other {len(rest)} coordinates are PD{' (exact residual bound)' if large else ''}, so this is "
+            f"the whole null space")
 
 
 def _single(check, large=False):
@@ -813,7 +825,7 @@ _N7 = frozenset({"N7"})
 KINDS = {
     "ntk-cholesky": Kind(_N7, "proved", frozenset({"certified"}), _single(_check_pd)),
     "ntk-residual": Kind(_N7, "proved", frozenset({"certified"}), _single(_check_residual, large=True)),
-    "ntk-null-vector": Kind(_N7, "refuted", frozenset({"exact"}), _single(_check_null)),
+    "ntk-null-vector": Kind(_N7, "refuted", frozenset({"exact"}), _single(_check_null, large=True)),
     "ntk-instances": Kind(_N7, "proved", frozenset({"certified"}), _check_instances),
     "ntk-equivalence": Kind(_N7, "proved", frozenset({"certified"}), _check_equivalence),
     "ntk-equivalence-counterexample": Kind(_N7, "refuted", frozenset({"certified"}), _check_counterexample),
