@@ -717,15 +717,16 @@ def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed
         return Result(claim, statement, verdict, method, certificate=cert, parameters=params,
                       conventions=conventions, seeds=seeds, evidence=evidence)
 
-    if chol.positive_definite and gram.size > kernel_ntk.MAX_ROWS:
+    large = gram.size > kernel_ntk.MAX_ROWS     # above: the kernel's residual bound instead of ball Cholesky
+    implies = (("independent modulo affine functions" if m >= 2 else "independent modulo constants")
+               if reading == "shared" else "nothing about independence (per-token reading)")
+    if chol.positive_definite and large:
         sub = residual_certificate(params, tuple(p for p in rungs if p >= gram.precision) or rungs[-1:])
         if sub is not None:
             cert = {"kind": "ntk-residual", **sub,
                     "summary": f"exact residual of a fixed-point Cholesky factor of the {gram.size}x{gram.size} "
                                f"Gram ({len(gram.heads)} exact heads) certifies it PD at {sub['precision_bits']} bits"}
-            evidence["implies"] = (("independent modulo affine functions" if m >= 2 else
-                                    "independent modulo constants") if reading == "shared" else
-                                   "nothing about independence (per-token reading)")
+            evidence["implies"] = implies
             return result(Verdict.PROVED, Method.CERTIFIED, cert)
         evidence["kernel"] = "the kernel's residual bound did not certify the Gram PD on the ladder"
     elif chol.positive_definite:
@@ -736,9 +737,7 @@ def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed
             cert = {"kind": "ntk-cholesky", **sub,
                     "summary": f"interval Cholesky of the {gram.size}x{gram.size} Gram ({len(gram.heads)} exact "
                                f"heads) succeeds at {sub['precision_bits']} bits; smallest pivot >= {float(low):.4g}"}
-            evidence["implies"] = (("independent modulo affine functions" if m >= 2 else
-                                    "independent modulo constants") if reading == "shared" else
-                                   "nothing about independence (per-token reading)")
+            evidence["implies"] = implies
             if spectrum:
                 spec = certified_spectrum(gram)
                 if spec is not None:
@@ -748,8 +747,8 @@ def ntk_positive_definite(dists, queries=None, heads: Optional[int] = None, seed
             return result(Verdict.PROVED, Method.CERTIFIED, cert)
         evidence["kernel"] = "the kernel's Gram did not certify PD on the ladder"
 
-    # not certified PD: candidate null spaces (numerical; from an exact relation), verified exactly
-    large = gram.size > kernel_ntk.MAX_ROWS     # the complement by the residual bound, on the residual rungs
+    # not certified PD: candidate null spaces (numerical; from an exact relation), verified exactly (above
+    # MAX_ROWS the complement by the residual bound, on the residual rungs)
     evidence["certified"] = (f"not certified PD up to {rungs[-1]} bits (pivot {chol.failed_at})" if large else
                              f"interval Cholesky undecided up to {ladder[-1]} bits (pivot {chol.failed_at})")
     candidates = [numerical_null_basis(gram)]
