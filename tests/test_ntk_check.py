@@ -173,3 +173,8 @@ def test_gram_beyond_the_kernel_is_refused_before_the_ladder(monkeypatch):
     # above 128 rows the residual certificate's bounds count: 140 rows x 1100 heads = 154,000 evaluations > 80,000
     with pytest.raises(InputError, match="the Gram has 140 rows and 1100 heads"):
         ntk_positive_definite(laws[:70], Q94, heads=1100)
+    # regression: up to 128 rows the ball-Cholesky bounds count too (50 rows x 900 heads = 45,000 evaluations
+    # > 40,000); the kernel's Rejected escaped from the decision after the ladder had run
+    with pytest.raises(InputError, match="the Gram has 50 rows and 900 heads .* up to 128 rows with rows x heads "
+                                         "<= 40000"):
+        ntk_positive_definite(laws[:25], Q94, heads=900)

@@ -633,18 +633,19 @@ def predicted_bits(prec: int, failed_at: Optional[int], n: int) -> Optional[floa
 
 def _within_kernel(rows: int, heads: int, dim: int, atoms: int) -> None:
     """InputError unless the kernel can re-check a Gram of ``rows`` rows (N m, or the atoms in all in the
-    per-token reading), ``heads`` heads, dimension ``dim`` and at most ``atoms`` atoms per law: up to
-    verify.kernel.ntk.MAX_ROWS rows by ball Cholesky, above that (a PD Gram only) up to MAX_RESIDUAL_ROWS rows
-    by the residual certificate, within its RESIDUAL_LIMITS."""
-    evals, exps, mul = kernel_ntk.RESIDUAL_LIMITS[:3]
-    if (rows > kernel_ntk.MAX_RESIDUAL_ROWS or heads > kernel_ntk.MAX_HEADS
-            or (rows > kernel_ntk.MAX_ROWS and (rows * heads > evals or rows * heads * atoms > exps
-                                                 or rows * rows * heads * dim > mul))):
+    per-token reading), ``heads`` heads, dimension ``dim`` and at most ``atoms`` atoms per law
+    (:func:`verify.kernel.ntk.gram_fits`): up to MAX_ROWS rows by ball Cholesky within MAX_EVALS / MAX_EXPS /
+    MAX_MUL, above that up to MAX_RESIDUAL_ROWS rows by the residual bound within RESIDUAL_LIMITS."""
+    large = rows > kernel_ntk.MAX_ROWS
+    why = kernel_ntk.gram_fits(rows, heads, dim, atoms, large)
+    if why or heads > kernel_ntk.MAX_HEADS:
+        evals, exps, mul = kernel_ntk.RESIDUAL_LIMITS[:3] if large else (kernel_ntk.MAX_EVALS, kernel_ntk.MAX_EXPS,
+                                                                         kernel_ntk.MAX_MUL)
         raise InputError("queries", f"the Gram has {rows} rows and {heads} heads (d = {dim}); the kernel re-checks "
                                     f"Grams of at most {kernel_ntk.MAX_RESIDUAL_ROWS} rows and "
-                                    f"{kernel_ntk.MAX_HEADS} heads, above {kernel_ntk.MAX_ROWS} rows with "
-                                    f"rows x heads <= {evals}, rows x heads x atoms <= {exps} and "
-                                    f"rows^2 x heads x d <= {mul}")
+                                    f"{kernel_ntk.MAX_HEADS} heads, {'above' if large else 'up to'} "
+                                    f"{kernel_ntk.MAX_ROWS} rows with rows x heads <= {evals}, rows x heads x atoms "
+                                    f"<= {exps} and rows^2 x heads x d <= {mul}")
 
 
 def _max_atoms(dists) -> int:

@@ -69,7 +69,7 @@ from ._ball import _dyadic, ball, bounds, workprec
 from ._laws import in_domain, read_laws
 from ._read import Rejected, tick
 
-__all__ = ["KINDS", "CONVENTIONS", "statement", "gram_pivots", "record", "read_instance",
+__all__ = ["KINDS", "CONVENTIONS", "statement", "gram_pivots", "gram_residual", "gram_fits", "record", "read_instance",
            "null_identity_holds", "MAX_ROWS", "MAX_HEADS"]
 
 MAX_ROWS = 128            # n = rows of a Gram checked by ball Cholesky (every kind but ntk-residual)
@@ -134,17 +134,26 @@ def read_instance(p, field="parameters", large=False) -> dict:
     return _instance(p, field, large=large)
 
 
-def _within(inst, field, large) -> None:
-    """Reject unless the instance's Gram is within the bounds of a ball-Cholesky kind (``large``: of
-    ``ntk-residual``): rows, and the gradient evaluations, exponentials and Gram products they cost."""
+def gram_fits(n: int, H: int, d: int, atoms: int, large: bool):
+    """None if a Gram of ``n`` rows, ``H`` heads in dimension ``d`` with at most ``atoms`` atoms per law is
+    within the bounds of a ball-Cholesky kind (``large``: of ``ntk-residual``) -- rows, and the gradient
+    evaluations, exponentials and Gram products they cost --, else the reason (also for the search side, which
+    refuses such input before building the Gram)."""
     max_rows = MAX_RESIDUAL_ROWS if large else MAX_ROWS
     max_evals, max_exps, max_mul = RESIDUAL_LIMITS[:3] if large else (MAX_EVALS, MAX_EXPS, MAX_MUL)
-    n, H, d = len(inst["rows"]), len(inst["heads"]), inst["d"]
     if not 1 <= n <= max_rows:
-        raise Rejected(f"{field}: the Gram must have 1..{max_rows} rows")
-    atoms = max(len(law.get("atoms", (0,))) for law in inst["laws"])
+        return f"the Gram must have 1..{max_rows} rows"
     if n * H > max_evals or n * H * atoms > max_exps or n * n * H * d > max_mul:
-        raise Rejected(f"{field}: Gram too large for the kernel ({n} rows, {H} heads, d = {d})")
+        return f"Gram too large for the kernel ({n} rows, {H} heads, d = {d})"
+    return None
+
+
+def _within(inst, field, large) -> None:
+    """Reject unless the instance's Gram is within the bounds of :func:`gram_fits`."""
+    why = gram_fits(len(inst["rows"]), len(inst["heads"]), inst["d"],
+                    max(len(law.get("atoms", (0,))) for law in inst["laws"]), large)
+    if why:
+        raise Rejected(f"{field}: {why}")
 
 
 def _instance(p, field="parameters", extra=None, large=False) -> dict:
