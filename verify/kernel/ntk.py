@@ -406,23 +406,30 @@ def gram_pivots(parameters: dict, prec: int, rows=None):
                                          "diagonal": [record(G[k][k]) for k in range(len(G))]}
 
 
-def _check_pivots(inst, cert, field, rows=None) -> list:
-    """Ball Cholesky of the rebuilt (sub-)Gram succeeds at ``precision_bits`` and the recorded ``pivots`` and
-    ``diagonal`` are the tight records (:func:`record`) of its pivots and diagonal entries."""
+def _check_pivots(inst, cert, field, rows=None, residual=False) -> list:
+    """The (sub-)Gram on ``rows`` rebuilt at ``precision_bits`` is certified PD -- by ball Cholesky, or
+    (``residual``) by the residual bound of :func:`_residual_pd` -- and the recorded ``pivots`` (ball Cholesky
+    only) and ``diagonal`` are the tight records (:func:`record`) of its pivots and diagonal entries (they pin
+    the instance).  Returns the recorded pivots (None for the residual bound)."""
     prec = R.integer(cert["precision_bits"], f"{field}.precision_bits", 16, MAX_PREC)
     n = inst["n"] if rows is None else len(rows)
-    rec = {key: R.vec(cert[key], f"{field}.{key}", n) for key in ("pivots", "diagonal")}
+    keys = ("diagonal",) if residual else ("pivots", "diagonal")
+    rec = {key: R.vec(cert[key], f"{field}.{key}", n) for key in keys}
     with workprec(prec):
-        G = _gram(inst, prec, rows)
-        piv = _pivots(G)
-        if piv is None:
-            raise Rejected(f"{field}: ball Cholesky of the rebuilt Gram does not certify PD at {prec} bits")
-        for key, balls in (("pivots", piv), ("diagonal", [G[k][k] for k in range(n)])):
-            for k, (p, r) in enumerate(zip(balls, rec[key])):
+        G = _gram(inst, prec, rows, residual=residual)
+        balls = {"diagonal": [G[k][k] for k in range(n)]}
+        if residual and not _residual_pd(G, prec):
+            raise Rejected(f"{field}: the exact residual bound does not certify the rebuilt Gram PD at {prec} bits")
+        if not residual:
+            balls["pivots"] = _pivots(G)
+            if balls["pivots"] is None:
+                raise Rejected(f"{field}: ball Cholesky of the rebuilt Gram does not certify PD at {prec} bits")
+        for key in keys:
+            for k, (p, r) in enumerate(zip(balls[key], rec[key])):
                 lo = bounds(p)[0]
                 if not (0 < r <= lo and r >= lo * (1 - TIGHT)):
                     raise Rejected(f"{field}.{key}[{k}]: {float(r):.6g} is not the rebuilt lower bound {float(lo):.6g}")
-    return rec["pivots"]
+    return rec.get("pivots")
 
 
 # -- the residual certificate -----------------------------------------------------------------------------------
@@ -511,25 +518,9 @@ def gram_residual(parameters: dict, prec: int, rows=None):
         return {"diagonal": [record(G[k][k]) for k in range(len(G))]}
 
 
-def _check_residual_rows(inst, cert, field, rows=None) -> None:
-    """The (sub-)Gram on ``rows`` rebuilt at ``precision_bits`` passes :func:`_residual_pd`, and ``diagonal``
-    holds the tight records (:func:`record`) of its diagonal entries (they pin the instance)."""
-    prec = R.integer(cert["precision_bits"], f"{field}.precision_bits", 16, MAX_PREC)
-    n = inst["n"] if rows is None else len(rows)
-    rec = R.vec(cert["diagonal"], f"{field}.diagonal", n)
-    with workprec(prec):
-        G = _gram(inst, prec, rows, residual=True)
-        if not _residual_pd(G, prec):
-            raise Rejected(f"{field}: the exact residual bound does not certify the rebuilt Gram PD at {prec} bits")
-        for k, r in enumerate(rec):
-            lo = bounds(G[k][k])[0]
-            if not (0 < r <= lo and r >= lo * (1 - TIGHT)):
-                raise Rejected(f"{field}.diagonal[{k}]: {float(r):.6g} is not the rebuilt lower bound {float(lo):.6g}")
-
-
 def _check_residual(inst, cert, field, top=()) -> str:
     _keys(cert, field, top, ("precision_bits", "diagonal"))
-    _check_residual_rows(inst, cert, field)
+    _check_pivots(inst, cert, field, residual=True)
     return (f"{inst['n']}x{inst['n']} Gram ({len(inst['heads'])} heads) PD by the exact residual of a fixed-point "
             f"Cholesky factor at {cert['precision_bits']} bits")
 
@@ -728,7 +719,7 @@ def _check_null(inst, cert, field, top=()) -> str:
         if not _identity(inst, v):
             raise Rejected(f"{field}.null_space[{j}]: sum_r v_r grad Lambda(A q_r) does not vanish identically")
     rest = sorted(set(range(n)) - set(piv))
-    (_check_residual_rows if large else _check_pivots)(inst, cert, field, rest)
+    _check_pivots(inst, cert, field, rest, residual=large)
     return (f"{n}x{n} Gram singular: exact null space of dimension {len(vs)} (null for every head matrix); "
             f"the other {len(rest)} coordinates are PD{' (exact residual bound)' if large else ''}, so this is "
             f"the whole null space")
