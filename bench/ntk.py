@@ -40,7 +40,6 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 import argparse
-import random
 import statistics
 import sys
 import time
@@ -55,7 +54,7 @@ from verify.decide.ntk import (FLOAT64_UNDECIDED_RATIO, RESIDUAL_MIN_SIZE, ladde
                                residual_ladder, shifted_cholesky_pivots)
 from verify.decide.ntk_gram import _discrete_atoms, apply_head, gaussian_heads, ntk_gram_float64, query_lists
 from verify.arith.ball import ball_cholesky, workprec
-from verify.laws import Discrete
+from verify.laws.oracle_families import grid_laws
 from verify.laws.cgf import discrete_grad_ball_many
 
 QUERIES = [[F(1), F(1, 2)], [F(-3, 10), F(1)]]
@@ -63,14 +62,7 @@ LADDER = (64, 128, 256, 512, 1024, 2048)
 
 
 def family(n_laws: int, seed: int = 2026) -> list:
-    rng = random.Random(seed)
-    laws = []
-    for _ in range(n_laws):
-        pts = set()
-        while len(pts) < 4:
-            pts.add((F(rng.randint(-16, 16), 8), F(rng.randint(-16, 16), 8)))
-        laws.append(Discrete([list(p) for p in sorted(pts)]))
-    return laws
+    return grid_laws(n_laws, seed=seed)
 
 
 def _gram_before(laws, heads, prec):

@@ -11,7 +11,7 @@ from flint import arb, arb_mat
 
 from verify.arith.ball import approximate_cholesky, ball_cholesky_dot, certify_pd_residual, to_ball, workprec
 from verify.decide.ntk import RESIDUAL_MIN_SIZE, ladder_cholesky, predicted_start
-from verify.laws import Discrete
+from verify.laws.oracle_families import grid_laws
 
 
 def _spd(n, seed, shift=F(1, 100)):
@@ -80,14 +80,7 @@ def test_only_the_lower_triangle_is_read():
 
 
 def _family(n_laws, seed=2026):
-    rng = random.Random(seed)
-    laws = []
-    for _ in range(n_laws):
-        pts = set()
-        while len(pts) < 4:
-            pts.add((F(rng.randint(-16, 16), 8), F(rng.randint(-16, 16), 8)))
-        laws.append(Discrete([list(p) for p in sorted(pts)]))
-    return laws
+    return grid_laws(n_laws, seed=seed)
 
 
 def test_the_ladder_above_64_rows_uses_the_residual_bound():

@@ -3,7 +3,6 @@ residual of a fixed-point Cholesky factor, re-checked by the kernel; every forge
 
 import copy
 import json
-import random
 from fractions import Fraction as F
 
 import pytest
@@ -13,21 +12,14 @@ from verify import kernel
 from verify.decide.ntk import ntk_positive_definite
 from verify.kernel import ntk as K
 from verify.kernel._read import Rejected
-from verify.laws import Discrete
+from verify.laws.oracle_families import grid_laws
 from verify.results import Verdict
 
 Q94 = [[1, F(1, 2)], [F(-3, 10), 1]]
 
 
 def _laws(N, seed=2026):
-    rng = random.Random(seed)
-    out = []
-    for _ in range(N):
-        pts = set()
-        while len(pts) < 4:
-            pts.add((F(rng.randint(-16, 16), 8), F(rng.randint(-16, 16), 8)))
-        out.append(Discrete([list(p) for p in sorted(pts)]))
-    return out
+    return grid_laws(N, seed=seed)
 
 
 @pytest.fixture(scope="module")

@@ -29,7 +29,7 @@ from ..decide.ntk_gram import oracle_head_set
 from ..arith.exact import fraction_str, parse_exact
 from ..errors import DomainError, InputError
 from ..laws import Discrete, Gaussian
-from ..laws.oracle_families import ORACLE_IDS, beta, beta_dilations, oracle_case
+from ..laws.oracle_families import ORACLE_IDS, beta, beta_dilations, grid_laws, oracle_case
 from ..canonical import jsonable
 from ..kernel import ntk as kernel_ntk
 from ..results import Method, Result, Verdict
@@ -162,13 +162,7 @@ def check_large_gram(laws: int = 70, atoms: int = 4, seed: int = 2026, translate
         raise InputError("laws", f"must be an integer in [1, {kernel_ntk.MAX_RESIDUAL_ROWS // 2}], got {laws!r}")
     if isinstance(atoms, bool) or not isinstance(atoms, int) or not 1 <= atoms <= 64:
         raise InputError("atoms", f"must be an integer in [1, 64], got {atoms!r}")
-    rng = random.Random(seed)
-    dists = []
-    for _ in range(laws):
-        pts: set = set()
-        while len(pts) < atoms:
-            pts.add((F(rng.randint(-16, 16), 8), F(rng.randint(-16, 16), 8)))
-        dists.append(Discrete([list(p) for p in sorted(pts)]))
+    dists = grid_laws(laws, atoms, seed)
     if translate_last is True and laws >= 2:
         dists[-1] = dists[0].translated(list(TRANSLATE_94))
     elif translate_last is not False:

@@ -25,7 +25,7 @@ from ..errors import InputError
 from .models import Discrete, Gaussian, GaussianMixture, SymmetricLaplace, UniformCube
 
 __all__ = ["OracleCase", "oracle_case", "ORACLE_IDS", "BETA_ATOMS", "beta", "beta_dilations",
-           "dilation_grid", "f18_covariances", "f25_trial", "f25_trials", "F25_SEED"]
+           "dilation_grid", "f18_covariances", "f25_trial", "f25_trials", "F25_SEED", "grid_laws"]
 
 BETA_ATOMS = ((F(0), F(0)), (F(1), F(3, 10)), (F(-2, 5), F(11, 10)))
 F25_SEED = 20260525
@@ -65,6 +65,24 @@ def dilation_grid(h) -> list:
     h = F(h)
     ticks = [-h, -h / 2, F(0), h / 2, h]
     return [(x, y) for x in ticks for y in ticks]
+
+
+def grid_laws(n_laws: int, atoms: int = 4, seed: int = 2026) -> list:
+    """``n_laws`` seeded random discrete laws in d = 2, each with ``atoms`` distinct atoms on the grid
+    (k/8, l/8), |k|, |l| <= 16, uniform weights, drawn by ``random.Random(seed)`` (the large NTK Grams of
+    N7's residual audits, their tests and bench/ntk.py).
+
+    >>> [law.atoms for law in grid_laws(1, atoms=2, seed=0)] == [((F(-7, 4), F(0)), (F(1), F(5, 4)))]
+    True
+    """
+    rng = random.Random(seed)
+    laws = []
+    for _ in range(n_laws):
+        pts: set = set()
+        while len(pts) < atoms:
+            pts.add((F(rng.randint(-16, 16), 8), F(rng.randint(-16, 16), 8)))
+        laws.append(Discrete([list(p) for p in sorted(pts)]))
+    return laws
 
 
 def f18_covariances(seed: int = 18) -> list:
